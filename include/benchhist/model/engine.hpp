@@ -1,0 +1,37 @@
+#pragma once
+// The four benchmark engines whose output the tool harvests (formats.md §1.1, §3).
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "benchhist/model/ascii.hpp"
+
+namespace benchhist {
+
+enum class Engine { criterion, callgrind, alloc_tracker, all_the_time };
+
+// Canonical order: the order used in error messages and listings of valid names.
+inline constexpr std::array<Engine, 4> all_engines{Engine::criterion, Engine::callgrind,
+                                                   Engine::alloc_tracker, Engine::all_the_time};
+
+constexpr std::string_view to_string(Engine e) noexcept {
+  switch (e) {
+    case Engine::criterion: return "criterion";
+    case Engine::callgrind: return "callgrind";
+    case Engine::alloc_tracker: return "alloc_tracker";
+    case Engine::all_the_time: return "all_the_time";
+  }
+  return "criterion";
+}
+
+// Engine names in keys and on the command line compare ASCII-case-insensitively.
+inline std::optional<Engine> parse_engine(std::string_view name) noexcept {
+  for (Engine e : all_engines)
+    if (ascii::iequals(name, to_string(e))) return e;
+  return std::nullopt;
+}
+
+inline constexpr std::string_view engine_names_list = "criterion, callgrind, alloc_tracker, all_the_time";
+
+}  // namespace benchhist

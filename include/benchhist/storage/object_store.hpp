@@ -1,0 +1,59 @@
+#pragma once
+// The storage boundary: a flat namespace of string keys mapping to immutable objects, with
+// list-by-prefix (formats.md §1). Callers hand in and get back plain JSON text; every backend
+// gzips at this boundary (§1.4). Implementations: LocalStore (a directory), AzureBlobStore
+// (a blob container) and CachedStore (a read-through mirror in front of a cloud store).
+//
+// All member functions must be safe to call concurrently from several threads: analysis
+// fetches objects in parallel.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchhist {
+
+// What to do when a put finds the key already stored (formats.md §1.7).
+enum class CollisionPolicy {
+  refuse,         // throw Error{already_exists}; nothing written
+  skip_existing,  // leave the stored object; nothing written
+  overwrite,      // replace the stored object atomically
+};
+
+enum class PutOutcome {
+  stored,            // the key was new and now holds the object
+  skipped_existing,  // skip_existing found an object; nothing written
+  replaced,          // overwrite replaced an existing object
+};
+
+class ObjectStore {
+ public:
+  virtual ~ObjectStore() = default;
+
+  // Stores `json` under `key`. With CollisionPolicy::refuse a write-once put is race-free:
+  // of several concurrent writers of one new key exactly one succeeds and the others throw
+  // Error{ErrorKind::already_exists, "object already exists: <key>"}.
+  // Throws Error{invalid_key} for a key that violates the grammar (nothing touched).
+  virtual PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) = 0;
+
+  // The plain JSON text stored under `key`, or nullopt when there is none.
+  // Throws Error{decode} naming the key/path when the stored bytes are not valid gzip.
+  virtual std::optional<std::string> get(std::string_view key) = 0;
+
+  // Every key starting with `prefix` (plain string comparison), sorted ascending by bytes.
+  // A missing root/container lists as empty.
+  virtual std::vector<std::string> list(std::string_view prefix) = 0;
+
+  // Deletes `key`; false when there was nothing to delete.
+  virtual bool remove(std::string_view key) = 0;
+
+  // Finishes a command's writes (the cloud backend flushes its cache-invalidation marker
+  // here, formats.md §1.7–1.8). Safe to call more than once; a no-op for local stores.
+  virtual void flush() {}
+
+  // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace benchhist
