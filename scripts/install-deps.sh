@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs everything benchhist needs on Debian 12 (idempotent; fast when all is present).
+# Boost is the 1.81 set: never libboost-dev/libboost-all-dev (they pull 1.74 and conflict).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential meson ninja-build pkg-config git ca-certificates openssl
+  libboost1.81-dev libboost-json1.81-dev libboost-iostreams1.81-dev libboost-program-options1.81-dev
+  libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev catch2 libbenchmark-dev
+  librust-criterion-dev valgrind shellcheck nodejs npm
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[setup] installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Rust toolchain for real `cargo bench` runs (Debian 12's packaged rustc is enough to build the
+# packaged criterion crates offline; an existing rustup toolchain is used when present).
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "[setup] installing: cargo rustc" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends cargo rustc >/dev/null
+fi
+
+# Azurite (the Azure Storage emulator), pinned in tests/azure/package-lock.json.
+if [ -f tests/azure/package.json ] && [ ! -x tests/azure/node_modules/.bin/azurite-blob ]; then
+  echo "[setup] installing: azurite (npm, pinned)" >&2
+  if [ -f tests/azure/package-lock.json ]; then
+    npm ci --prefix tests/azure --no-audit --no-fund --loglevel=error >/dev/null
+  else
+    npm install --prefix tests/azure --no-audit --no-fund --loglevel=error >/dev/null
+  fi
+fi
