@@ -1,0 +1,91 @@
+#pragma once
+// A small pretty JSON writer with the spelling every record and JSON report uses
+// (formats.md §2 preamble, §10 #2):
+//  * 2-space indentation, members in the order the caller writes them, `"key": value`;
+//  * empty containers as `{}` / `[]`;
+//  * "inline" objects on one line as `{ "kind": "x", "value": 4.0 }` (the layout of metric
+//    entries in the §2.1 example);
+//  * floating-point numbers in shortest round-trip form that always carries a fractional
+//    part or an exponent (`36.0`, `26.92998067163995`, `1e16`, `1.5e-7`), the same layout
+//    serde_json/ryu uses, so stores written by either tool read the same; non-finite values
+//    throw (JSON cannot carry them and a stored NaN would poison analysis);
+//  * integers as integers; strings escaped like serde_json (`\"`, `\\`, `\n`, ..., `\u001f`),
+//    non-ASCII UTF-8 written as is;
+//  * no trailing newline (formats.md §9 #12).
+// Boost.JSON's serializer is not used because it spells 2.5 as `2.5E0`.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchhist::json {
+
+// `36.0`, `0.1`, `1e16`, `-1.5e-7`. Throws Error{internal} for NaN/infinity; `what` names the
+// field in that message.
+std::string format_double(double v, std::string_view what = {});
+// `"..."` with JSON escapes.
+std::string quote(std::string_view s);
+
+class Writer {
+ public:
+  explicit Writer(int indent = 2) : indent_(indent) {}
+
+  // Containers. Inside an object, call key() before every value (including containers).
+  Writer& begin_object();
+  Writer& begin_inline_object();  // members on one line: `{ "a": 1, "b": 2 }`
+  Writer& end_object();
+  Writer& begin_array();
+  Writer& begin_inline_array();  // elements on one line: `[1, 2]`
+  Writer& end_array();
+
+  Writer& key(std::string_view k);
+
+  Writer& value(std::string_view s);
+  Writer& value(const char* s) { return value(std::string_view(s)); }
+  Writer& value(const std::string& s) { return value(std::string_view(s)); }
+  Writer& value(bool b);
+  Writer& value(double d);
+  Writer& value(std::int64_t i);
+  Writer& value(std::uint64_t u);
+  Writer& value(int i) { return value(static_cast<std::int64_t>(i)); }
+  Writer& value(unsigned u) { return value(static_cast<std::uint64_t>(u)); }
+  Writer& null();
+  // A pre-rendered JSON token (e.g. a number spelled elsewhere). Not validated.
+  Writer& raw(std::string_view token);
+
+  // Convenience: key + value.
+  template <class T>
+  Writer& member(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+  Writer& null_member(std::string_view k) {
+    key(k);
+    return null();
+  }
+
+  // The finished document; throws Error{internal} while containers are still open.
+  const std::string& str() const;
+  std::string take();
+
+ private:
+  struct Frame {
+    bool object;
+    bool inline_layout;
+    std::size_t count = 0;
+    bool awaiting_value = false;  // object: key written, value pending
+  };
+  void before_value();
+  void newline_indent(std::size_t depth);
+  Writer& open(char c, bool object, bool inline_layout);
+  Writer& close(char c, bool object);
+
+  int indent_;
+  std::string out_;
+  std::vector<Frame> stack_;
+  std::string last_key_;  // names the field in a non-finite-number error
+  bool done_ = false;
+};
+
+}  // namespace benchhist::json

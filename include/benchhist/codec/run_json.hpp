@@ -1,0 +1,37 @@
+#pragma once
+// The stored run record (formats.md §2.1–§2.3): encoding (schema_version 5, exact layout of
+// the §2.1 example) and strict decoding.
+
+#include <string>
+#include <string_view>
+
+#include "benchhist/model/run.hpp"
+
+namespace benchhist {
+
+// Pretty JSON per formats.md §2.1: schema_version 5 (whatever run.schema_version says),
+// members in table order, optional members (`machine`, `best_of`, `std_dev`,
+// `interval_low`/`interval_high`) omitted when absent, metric entries on one line.
+// Throws Error{internal} for a non-finite metric value (never written, §2).
+std::string encode_run(const Run& run);
+
+// Strict decoding of a stored run (plain JSON, already gunzipped). `key` names the object in
+// errors. Errors are Error{decode} with subject = key:
+//  * `stored object <key> is not valid UTF-8`;
+//  * `stored object <key> is not a valid result set`, cause = `<json path>: <defect>`
+//    (e.g. `results[3].metrics[0].value: expected a number`, `context: missing`);
+//  * schema_version above 5: `stored object <key> was written by a newer cargo-bench-history
+//    (schema_version N; this version reads 1 to 5)` with hint "upgrade ...".
+// Decision (formats.md §2.2 vs the issue): reads are not gated on schema_version within the
+// known range 1..5 (older layouts decode; missing optional members default), but a version
+// above 5 was written by a newer tool whose records may mean something this tool cannot
+// know, so it is refused with a clear message rather than half-understood; 0 or negative is
+// not a valid record.
+// Tolerated: unknown members (ignored), metrics of unknown kinds (dropped silently, §2.2),
+// integers where numbers are expected, absent-or-null for nullable members.
+// Refused: a known metric kind whose value is missing/not a finite number, an empty
+// `id.segments`, a repeated metric kind within one result, only one of
+// interval_low/interval_high, `best_of` of 0.
+Run decode_run(std::string_view json, std::string_view key);
+
+}  // namespace benchhist

@@ -1,0 +1,46 @@
+#pragma once
+// Strict UTF-8 scanning (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+// Used by key sanitization (one `_` per scalar, formats.md §1.2) and by the record decoders
+// (`stored object <key> is not valid UTF-8`, §2.2).
+
+#include <cstddef>
+#include <string_view>
+
+namespace benchhist::utf8 {
+
+// Length in bytes of the valid scalar starting at s[pos], or 0 when the bytes there do not
+// begin a valid UTF-8 sequence (the caller then treats one byte as invalid).
+constexpr std::size_t scalar_length(std::string_view s, std::size_t pos) noexcept {
+  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char c = b(pos);
+  const std::size_t left = s.size() - pos;
+  const auto cont = [&](std::size_t i) { return (b(pos + i) & 0xC0) == 0x80; };
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return (left >= 2 && cont(1)) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (left < 3 || !cont(1) || !cont(2)) return 0;
+    const unsigned char c1 = b(pos + 1);
+    if (c == 0xE0 && c1 < 0xA0) return 0;  // overlong
+    if (c == 0xED && c1 > 0x9F) return 0;  // surrogates
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (left < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
+    const unsigned char c1 = b(pos + 1);
+    if (c == 0xF0 && c1 < 0x90) return 0;  // overlong
+    if (c == 0xF4 && c1 > 0x8F) return 0;  // above U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+constexpr bool is_valid(std::string_view s) noexcept {
+  for (std::size_t pos = 0; pos < s.size();) {
+    const std::size_t n = scalar_length(s, pos);
+    if (n == 0) return false;
+    pos += n;
+  }
+  return true;
+}
+
+}  // namespace benchhist::utf8

@@ -1,0 +1,80 @@
+#pragma once
+// The local filesystem backend (formats.md §1.5): key segments are path components under a
+// root directory; bodies are gzip (§1.4) even though names end in `.json`.
+//
+// Write-once is race-free here, stronger than §1.5's "existence check then rename": the gzip
+// bytes go to `.cbh-tmp-<pid>-<unix_nanos>-<counter>` in the target directory, are fsynced,
+// and are then published with link(2) (renameat2(RENAME_NOREPLACE) where hard links are not
+// supported), which fails with EEXIST if any other writer got there first. So of several
+// concurrent writers of one new key exactly one wins, and a process killed at any instant
+// leaves either no object or a whole one; the only debris is a temp file, which list() never
+// returns and put() deletes once it is older than the stale-temp age (default one hour).
+//
+// Every key is validated (validate_key) before the filesystem is touched, and a key whose
+// directory resolves outside the root through a symbolic link is refused; symbolic links
+// are never followed for objects and never walked by list().
+//
+// Thread-safe: no mutable state besides an atomic temp-name counter.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist {
+
+class LocalStore final : public ObjectStore {
+ public:
+  explicit LocalStore(std::filesystem::path root);
+  LocalStore(std::filesystem::path root, std::chrono::seconds stale_temp_age);
+
+  const std::filesystem::path& root() const noexcept { return root_; }
+
+  // refuse: Error{already_exists, "object already exists: <key>"} when the key is taken
+  //   (also when a concurrent writer won the race); nothing of ours is left behind.
+  // skip_existing: PutOutcome::skipped_existing when the key is taken (also on a lost race).
+  // overwrite: atomically renames over the target (stored when it was new, else replaced).
+  // I/O failures: Error{io} naming the path; the temp file is removed.
+  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override;
+
+  // nullopt when no file exists at the key; Error{decode, "could not decompress local storage
+  // object at <path>"} when the file is not a valid gzip body (the file is left untouched).
+  std::optional<std::string> get(std::string_view key) override;
+
+  // §1.5: walk from the deepest directory named by the prefix's complete (`/`-terminated)
+  // segments, skip `.cbh-tmp-*` files and symbolic links, keep valid keys starting with
+  // `prefix`, sorted by bytes. A missing root or directory lists as empty. A prefix whose
+  // complete segments are not plain names throws Error{invalid_key}.
+  std::vector<std::string> list(std::string_view prefix) override;
+
+  // false when there was no file at the key. Empty directories are left behind (§1.5).
+  bool remove(std::string_view key) override;
+
+  // `local store at <root>`
+  std::string describe() const override;
+
+  // The file that holds `key` (validated; not checked for existence).
+  std::filesystem::path path_of(std::string_view key) const;
+
+  // Temp-file name prefix; files starting with it are never objects.
+  static constexpr std::string_view temp_prefix = ".cbh-tmp-";
+
+ private:
+  void check_inside_root(const std::filesystem::path& dir, std::string_view key) const;
+  void make_parent_dirs(const std::filesystem::path& target, std::string_view key) const;
+  std::filesystem::path write_temp(const std::filesystem::path& dir, std::string_view body,
+                                   std::string_view key);
+  void remove_stale_temps(const std::filesystem::path& dir) const noexcept;
+
+  std::filesystem::path root_;
+  std::chrono::seconds stale_temp_age_;
+  std::atomic<std::uint64_t> counter_{0};
+};
+
+}  // namespace benchhist
