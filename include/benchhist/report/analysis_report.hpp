@@ -1,0 +1,264 @@
+#pragma once
+// The renderer's input model: everything an `analyze` report prints, as plain values
+// (formats.md §7, detection.md §12–§13). The analysis pipeline fills one AnalysisReport per
+// pass; every reporter (text, Markdown, JSON, summary, outcome) renders from that one value,
+// so the formats can never disagree. Nothing here depends on the detection or selection
+// headers: the pipeline converts its results into these types.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/model/benchmark_id.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/metric.hpp"
+
+namespace benchhist::report {
+
+// ---- Tokens (formats.md §7.2; spellings are a contract) ------------------------------
+
+enum class AnalysisMode { history, branch };
+enum class CoverageState { no_series, nothing_in_scope, nothing_judged, partial, full };
+enum class Outcome { findings, clean, partial, insufficient_baseline, nothing_in_scope };
+enum class FindingMethod { change_point, drift, branch_excursion };
+enum class Direction { regression, improvement };
+enum class LagReason { discriminant_set_mismatch, no_recent_base_data };
+
+// In the fixed reporting order (formats.md §7.2, detection.md §12.1).
+enum class UnjudgedReason {
+  ghost,
+  ignored,
+  too_few_points,
+  too_few_points_since_blessing,
+  not_measured_on_branch,
+  too_few_base_commits,
+  too_few_base_commits_since_blessing,
+  current_base_regime_unresolved,
+};
+inline constexpr std::size_t unjudged_reason_count = 8;
+inline constexpr std::array<UnjudgedReason, unjudged_reason_count> all_unjudged_reasons{
+    UnjudgedReason::ghost,
+    UnjudgedReason::ignored,
+    UnjudgedReason::too_few_points,
+    UnjudgedReason::too_few_points_since_blessing,
+    UnjudgedReason::not_measured_on_branch,
+    UnjudgedReason::too_few_base_commits,
+    UnjudgedReason::too_few_base_commits_since_blessing,
+    UnjudgedReason::current_base_regime_unresolved};
+
+std::string_view to_string(AnalysisMode) noexcept;
+std::string_view to_string(CoverageState) noexcept;
+std::string_view to_string(Outcome) noexcept;
+std::string_view to_string(FindingMethod) noexcept;  // JSON token, e.g. `change_point`
+std::string_view to_string(Direction) noexcept;
+std::string_view to_string(LagReason) noexcept;
+std::string_view to_string(UnjudgedReason) noexcept;
+
+// Prose forms (formats.md §7.2).
+std::string_view method_label(FindingMethod) noexcept;     // `change point`
+std::string_view lag_phrase(LagReason) noexcept;           // `discriminant set mismatch`
+std::string_view reason_phrase(UnjudgedReason) noexcept;   // `with too few points in ...`
+
+std::optional<UnjudgedReason> parse_unjudged_reason(std::string_view token) noexcept;
+
+// ---- Census (detection.md §12) --------------------------------------------------------
+
+// One reason per unjudged series; the counts derive every other census number so they can
+// never be inconsistent.
+struct Census {
+  std::uint64_t judged = 0;
+  std::array<std::uint64_t, unjudged_reason_count> unjudged_by_reason{};
+
+  std::uint64_t count(UnjudgedReason r) const noexcept {
+    return unjudged_by_reason[static_cast<std::size_t>(r)];
+  }
+  void set(UnjudgedReason r, std::uint64_t n) noexcept {
+    unjudged_by_reason[static_cast<std::size_t>(r)] = n;
+  }
+  std::uint64_t unjudged() const noexcept;  // total − judged (out-of-scope included)
+  std::uint64_t total() const noexcept;     // judged + every unjudged reason
+  std::uint64_t in_scope() const noexcept;  // total − ghost − ignored
+  CoverageState coverage() const noexcept;  // §12.2, first match
+};
+
+// Outcome from the finding count and coverage (§12.2).
+Outcome outcome_of(std::size_t finding_count, CoverageState coverage) noexcept;
+
+// ---- Findings -------------------------------------------------------------------------
+
+// A point of a finding's chart: one observation at a first-parent index (formats.md §7.8).
+// Several points may share an index (several runs at one commit); they are averaged.
+struct ChartPoint {
+  std::size_t index = 0;
+  double value = 0;
+  friend bool operator==(const ChartPoint&, const ChartPoint&) = default;
+};
+
+// Chart input of one finding. History: the full selected series (pre-blessing context
+// included) and the analyzed context commit's index as the trailing target. Branch: the
+// comparison baseline (column 0) and the base window levels at their base-ref indices plus
+// the context value at base-ref index + 1.
+struct FindingChart {
+  std::vector<ChartPoint> points;           // ascending by index
+  std::size_t target_index = 0;             // history: context commit index (trailing gaps)
+  std::optional<std::size_t> attributed_index;  // column of the attributed commit, if known
+  std::optional<double> baseline;           // branch only: the first column
+};
+
+// Branch-excursion details (formats.md §7.5 `branch`, detection.md §10.5).
+struct BranchDetails {
+  std::uint64_t reference_count = 0;
+  double reference_min = 0;
+  double reference_max = 0;
+  double excess = 0;
+  double relative_excess = 0;
+  std::optional<std::string> current_regime_start;  // full commit id
+  bool matches_previous_regime = false;
+  bool included_in_historical_comparison = false;
+};
+
+struct Finding {
+  DiscriminantSet set;
+  BenchmarkId benchmark;
+  MetricKind kind = MetricKind::wall_time;
+  FindingMethod method = FindingMethod::change_point;
+  Direction direction = Direction::regression;
+  double baseline = 0;
+  double latest = 0;
+  double delta = 0;
+  double relative_delta = 0;
+  std::optional<std::string> commit;          // attributed commit as stored (full id)
+  std::optional<std::string> commit_subject;  // its subject line, when known
+  std::optional<std::string> window_start;    // drift only
+  std::optional<std::string> blessed_at;      // commit of the re-baselining blessing
+  std::optional<std::string> blessed_commit_time;  // RFC 3339
+  std::optional<double> chance_level;         // history (internal, never printed)
+  std::optional<double> adjusted_p;           // history change points (internal)
+  std::optional<BranchDetails> branch;        // branch excursions only
+  std::optional<FindingChart> chart;
+
+  // Primary = listed in its set's main block; a branch finding outside a formed
+  // historical comparison goes under "additional excursions" (formats.md §7.2).
+  bool is_primary(bool set_has_comparison) const noexcept {
+    return !branch || !set_has_comparison || branch->included_in_historical_comparison;
+  }
+};
+
+// ---- Sets -----------------------------------------------------------------------------
+
+struct ComparisonBaseLag {
+  std::uint64_t commits_behind = 0;
+  LagReason reason = LagReason::no_recent_base_data;
+  friend bool operator==(const ComparisonBaseLag&, const ComparisonBaseLag&) = default;
+};
+
+// Inputs of the historical-turn sentence (formats.md §7.2, detection.md §10.6).
+struct BranchComparison {
+  std::uint64_t evaluated_base_commits = 0;
+  std::uint64_t at_least_as_much = 0;
+  std::uint64_t series = 0;
+};
+
+struct SetReport {
+  DiscriminantSet set;
+  std::uint64_t runs = 0;    // stored runs loaded for this set
+  std::uint64_t series = 0;  // in-scope series of this set
+  // Lags as computed; reporters deduplicate and order them (§11) so callers need not.
+  std::vector<ComparisonBaseLag> lags;
+  // Branch mode: the report-wide comparison, nullopt when it could not be formed.
+  std::optional<BranchComparison> comparison;
+};
+
+// ---- Verbose details (formats.md §6.2: free-form notes on stderr) ----------------------
+
+struct UnjudgedSeries {
+  DiscriminantSet set;
+  BenchmarkId benchmark;
+  MetricKind kind = MetricKind::wall_time;
+  UnjudgedReason reason = UnjudgedReason::too_few_points;
+  std::string evidence;  // e.g. `7 points`, free-form
+};
+
+enum class GateVerdict { passed, declined, not_run, skipped };
+std::string_view to_string(GateVerdict) noexcept;
+
+struct GateRow {
+  std::string gate;                  // gate token, e.g. `residual_noise` (detection.md §8)
+  std::optional<double> demand;      // threshold
+  std::optional<double> computed;    // the candidate's value
+  GateVerdict verdict = GateVerdict::passed;
+};
+
+struct DeclinedCandidate {
+  DiscriminantSet set;
+  BenchmarkId benchmark;
+  MetricKind kind = MetricKind::wall_time;
+  FindingMethod ladder = FindingMethod::change_point;
+  std::vector<GateRow> gates;  // in ladder order, the declining gate included
+};
+
+struct VerboseDetails {
+  std::vector<UnjudgedSeries> unjudged;
+  std::vector<DeclinedCandidate> declined;
+};
+
+// ---- Selection facts --------------------------------------------------------------------
+
+// What the analysis selected; rendered in the selection announcement and hints.
+struct SelectionFacts {
+  std::string engine_filter = "all";         // `all`, `<v> (auto-detected)` or `a|b`
+  std::string target_triple_filter = "all";
+  std::string machine_key_filter = "all";
+  std::optional<std::string> base_name;      // e.g. `main`
+  bool base_auto_detected = false;
+  std::optional<std::string> since;          // RFC 3339 cutoff, nullopt = none
+  std::string since_reason;                  // e.g. `history-mode default six-month look-back`
+};
+
+// ---- The report ------------------------------------------------------------------------
+
+struct RunSpan {
+  std::uint64_t runs = 0;
+  std::optional<std::string> oldest;  // full commit ids; absent when nothing was analyzed
+  std::optional<std::string> newest;
+};
+
+struct AnalysisReport {
+  std::string project;  // raw project id
+  AnalysisMode mode = AnalysisMode::history;
+  std::string context_commit;             // full id
+  std::optional<std::string> context_name;  // e.g. `HEAD`
+  bool context_dirty = false;             // `+ uncommitted changes`
+  std::optional<std::string> base_commit;
+  std::optional<std::string> base_name;
+  SelectionFacts selection;
+  RunSpan runs;
+  std::uint64_t ghosts_excluded = 0;  // distinct (set, benchmark) ghosts — benchmarks, not series
+  Census census;
+  std::vector<SetReport> sets;      // ordered by engine, triple, machine key
+  std::vector<Finding> findings;    // globally ranked (detection.md §13.1)
+  std::optional<std::string> hint;     // empty-outcome hint (§7.13)
+  std::optional<std::string> warning;  // dirty-base-tip warning (§7.13)
+  VerboseDetails verbose;
+
+  Outcome outcome() const noexcept { return outcome_of(findings.size(), census.coverage()); }
+  bool notable() const noexcept { return !findings.empty(); }
+  // Improvements are reported only in branch mode (history reports regressions only).
+  bool reports_improvements() const noexcept { return mode == AnalysisMode::branch; }
+  std::uint64_t regressions() const noexcept;
+  std::uint64_t improvements() const noexcept;
+  std::uint64_t regressions_in(const DiscriminantSet&) const noexcept;
+  std::uint64_t improvements_in(const DiscriminantSet&) const noexcept;
+  // Findings of one set, keeping the global order (formats.md §7).
+  std::vector<const Finding*> findings_in(const DiscriminantSet&) const;
+};
+
+// Lags of one set deduplicated and ordered by commits_behind descending, then mismatch
+// before no-data (detection.md §11).
+std::vector<ComparisonBaseLag> ordered_lags(const std::vector<ComparisonBaseLag>&);
+
+}  // namespace benchhist::report

@@ -1,0 +1,16 @@
+#pragma once
+// The JSON report (formats.md §7.5): pretty-printed (2-space indent), member order as the
+// spec lists, full-precision numbers in shortest round-trip spelling, no trailing newline
+// (formats.md §9 #12). The per-commit chart series is never part of it.
+
+#include "benchhist/report/reporter.hpp"
+
+namespace benchhist::report {
+
+class JsonReporter final : public Reporter {
+ public:
+  std::string_view label() const noexcept override { return "JSON"; }
+  std::string render(const AnalysisReport& report) const override;
+};
+
+}  // namespace benchhist::report

@@ -1,0 +1,14 @@
+#pragma once
+// The full Markdown report (formats.md §7.4), always ending with the Coverage section.
+
+#include "benchhist/report/reporter.hpp"
+
+namespace benchhist::report {
+
+class MarkdownReporter final : public Reporter {
+ public:
+  std::string_view label() const noexcept override { return "Markdown"; }
+  std::string render(const AnalysisReport& report) const override;
+};
+
+}  // namespace benchhist::report

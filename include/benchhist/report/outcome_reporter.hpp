@@ -1,0 +1,16 @@
+#pragma once
+// The outcome file (formats.md §7.7): the outcome token and '\n' (§9 #11), nothing else.
+
+#include "benchhist/report/reporter.hpp"
+
+namespace benchhist::report {
+
+class OutcomeReporter final : public Reporter {
+ public:
+  std::string_view label() const noexcept override { return "outcome"; }
+  std::string render(const AnalysisReport& report) const override {
+    return std::string(to_string(report.outcome())) + "\n";
+  }
+};
+
+}  // namespace benchhist::report
