@@ -2,19 +2,25 @@
 
 #include "benchhist/report/json_reporter.hpp"
 
-#include "json_out.hpp"
+#include "benchhist/codec/json_writer.hpp"
+#include "benchhist/report/value_format.hpp"
 
 namespace benchhist::report {
 
 namespace {
 
-void set_identity(detail::JsonOut& j, const DiscriminantSet& s) {
+template <class T>
+void optional_member(json::Writer& j, std::string_view k, const std::optional<T>& v) {
+  if (v) j.member(k, *v);
+}
+
+void set_identity(json::Writer& j, const DiscriminantSet& s) {
   j.member("engine", to_string(s.engine));
   j.member("target_triple", s.target_triple);
   j.member("machine_key", s.machine_key);
 }
 
-void finding(detail::JsonOut& j, const Finding& f) {
+void finding(json::Writer& j, const Finding& f) {
   j.begin_object();
   set_identity(j, f.set);
   j.key("segments").begin_array();
@@ -26,10 +32,10 @@ void finding(detail::JsonOut& j, const Finding& f) {
   j.member("baseline", f.baseline);
   j.member("latest", f.latest);
   j.member("relative_delta", f.relative_delta);
-  j.optional_member("commit", f.commit);
-  if (f.method == FindingMethod::drift) j.optional_member("window_start", f.window_start);
+  optional_member(j, "commit", f.commit);
+  if (f.method == FindingMethod::drift) optional_member(j, "window_start", f.window_start);
   if (f.blessed_at) j.member("blessed_at", std::string(short_commit(*f.blessed_at)));
-  j.optional_member("blessed_commit_time", f.blessed_commit_time);
+  optional_member(j, "blessed_commit_time", f.blessed_commit_time);
   if (f.branch) {
     const auto& b = *f.branch;
     j.key("branch").begin_object();
@@ -38,7 +44,7 @@ void finding(detail::JsonOut& j, const Finding& f) {
     j.member("reference_max", b.reference_max);
     j.member("excess", b.excess);
     j.member("relative_excess", b.relative_excess);
-    j.optional_member("current_regime_start", b.current_regime_start);
+    optional_member(j, "current_regime_start", b.current_regime_start);
     j.member("matches_previous_regime", b.matches_previous_regime);
     j.member("included_in_historical_comparison", b.included_in_historical_comparison);
     j.end_object();
@@ -49,7 +55,7 @@ void finding(detail::JsonOut& j, const Finding& f) {
 }  // namespace
 
 std::string JsonReporter::render(const AnalysisReport& r) const {
-  detail::JsonOut j;
+  json::Writer j;
   const auto& c = r.census;
   j.begin_object();
   j.member("project", r.project);
@@ -106,7 +112,7 @@ std::string JsonReporter::render(const AnalysisReport& r) const {
   }
   j.end_array();
   j.end_object();
-  return std::move(j).str();
+  return j.take();
 }
 
 }  // namespace benchhist::report
