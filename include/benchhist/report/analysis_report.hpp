@@ -215,6 +215,9 @@ struct SelectionFacts {
   std::string machine_key_filter = "all";
   std::optional<std::string> base_name;      // e.g. `main`
   bool base_auto_detected = false;
+  std::optional<std::string> context;        // short context commit, when the command has one
+  bool context_defaulted = false;            // `(defaulted to HEAD)`
+  bool show_since = true;                    // commands without a since segment set false
   std::optional<std::string> since;          // RFC 3339 cutoff, nullopt = none
   std::string since_reason;                  // e.g. `history-mode default six-month look-back`
 };

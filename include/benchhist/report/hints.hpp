@@ -1,0 +1,36 @@
+#pragma once
+// Empty-outcome hints and the dirty-base warning (formats.md §7.13). Wording is not a
+// contract; each hint says what happened and what to do next.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace benchhist::report {
+
+// Begins with `Warning: ` (report body, rendered last).
+std::string dirty_base_warning();
+
+// Nothing stored and every filter unconstrained.
+std::string hint_nothing_stored();
+
+// Constrained filters matched nothing: names the effective partition.
+std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,
+                                 std::string_view machine_key);
+
+// Runs existed but none entered; only non-zero bullets are listed.
+struct UnenteredRuns {
+  std::uint64_t stored = 0;
+  std::uint64_t dirty_on_base = 0;        // dirty snapshots on base-branch commits
+  std::uint64_t outside_history = 0;      // runs on commits outside the context's history
+  std::uint64_t older_than_since = 0;     // runs older than the --since cutoff
+};
+std::string hint_none_entered(const UnenteredRuns&);
+
+// Runs analyzed but every benchmark was a ghost at the context commit.
+std::string hint_all_ghosts(std::string_view context_commit);
+
+// examine: runs entered but none carried the (benchmark, metric) pair (formats.md §7.9).
+std::string hint_examine_no_pair(std::uint64_t runs, std::string_view benchmark, std::string_view metric);
+
+}  // namespace benchhist::report

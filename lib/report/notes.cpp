@@ -1,0 +1,104 @@
+// Selection announcement, verbose notes, hints and warnings (formats.md §6.2, §7.13).
+
+#include "benchhist/report/hints.hpp"
+#include "benchhist/report/notes.hpp"
+#include "benchhist/report/value_format.hpp"
+
+namespace benchhist::report {
+
+std::string selection_announcement(const SelectionFacts& s) {
+  std::string out(note_prefix);
+  out += "selection: engine=" + s.engine_filter + ", target-triple=" + s.target_triple_filter +
+         ", machine-key=" + s.machine_key_filter;
+  if (s.base_name) {
+    out += "; base=" + *s.base_name;
+    if (s.base_auto_detected) out += " (auto-detected)";
+  }
+  if (s.context) {
+    out += "; context=" + std::string(short_commit(*s.context));
+    if (s.context_defaulted) out += " (defaulted to HEAD)";
+  }
+  if (s.show_since) {
+    out += "; since=" + (s.since ? *s.since : std::string("none"));
+    if (!s.since_reason.empty()) out += " (" + s.since_reason + ")";
+  }
+  return out;
+}
+
+namespace {
+
+std::string series_name(const DiscriminantSet& set, const BenchmarkId& id, MetricKind kind) {
+  return set.label() + " " + id.qualified() + " " + std::string(to_string(kind));
+}
+
+std::string optional_number(const std::optional<double>& v) {
+  return v ? format_value(*v) : std::string("-");
+}
+
+}  // namespace
+
+std::vector<std::string> verbose_notes(const AnalysisReport& r) {
+  const std::string p(note_prefix);
+  std::vector<std::string> out;
+  for (const auto& u : r.verbose.unjudged) {
+    std::string s = p + "unjudged " + series_name(u.set, u.benchmark, u.kind) + ": " +
+                    std::string(to_string(u.reason)) + " (" + std::string(reason_phrase(u.reason));
+    if (!u.evidence.empty()) s += "; " + u.evidence;
+    out.push_back(s + ")");
+  }
+  for (const auto& d : r.verbose.declined) {
+    std::string at;
+    for (const auto& g : d.gates)
+      if (g.verdict == GateVerdict::declined) at = g.gate;
+    out.push_back(p + "declined " + std::string(to_string(d.ladder)) + " candidate for " +
+                  series_name(d.set, d.benchmark, d.kind) + (at.empty() ? std::string(":") : " at " + at + ":"));
+    for (const auto& g : d.gates)
+      out.push_back(p + "  " + g.gate + ": computed " + optional_number(g.computed) + " \u00b7 demand " +
+                    optional_number(g.demand) + " \u00b7 " + std::string(to_string(g.verdict)));
+  }
+  return out;
+}
+
+std::string dirty_base_warning() {
+  return "Warning: this analysis included dirty (uncommitted) runs recorded on top of the base branch. "
+         "They may be excluded from later analyses once the base branch moves on; to keep this history, "
+         "switch to a new branch before collecting.";
+}
+
+std::string hint_nothing_stored() {
+  return "No runs are stored for this project yet. Run `cargo bench-history collect` on a commit "
+         "(or `cargo bench-history backfill <FROM> <TO>` to seed history) first.";
+}
+
+std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,
+                                 std::string_view machine_key) {
+  return "No stored run matches the effective partition engine=" + std::string(engine) +
+         ", target-triple=" + std::string(target_triple) + ", machine-key=" + std::string(machine_key) +
+         ". Widen it with `--target-triple all` / `--machine-key all`, or see what is stored with "
+         "`cargo bench-history list discriminants`.";
+}
+
+std::string hint_none_entered(const UnenteredRuns& u) {
+  std::string s = "Found " + plural(u.stored, "stored run") + " for this project, but none entered the analysis:";
+  if (u.dirty_on_base) s += "\n  - " + plural(u.dirty_on_base, "dirty snapshot") + " on base-branch commits";
+  if (u.outside_history)
+    s += "\n  - " + plural(u.outside_history, "run") + " on commits outside the context commit's history";
+  if (u.older_than_since) s += "\n  - " + plural(u.older_than_since, "run") + " older than the --since cutoff";
+  s += "\nRe-run with --verbose to see the selection decision for each stored run.";
+  return s;
+}
+
+std::string hint_all_ghosts(std::string_view context_commit) {
+  const std::string c(short_commit(context_commit));
+  return "Every benchmark in the analyzed runs is a ghost: none was measured at the context commit " + c +
+         ". Collect at " + c + " (`cargo bench-history collect`) and analyze again.";
+}
+
+std::string hint_examine_no_pair(std::uint64_t runs, std::string_view benchmark, std::string_view metric) {
+  return plural(runs, "run") + " entered the analysis, but none recorded benchmark \"" + std::string(benchmark) +
+         "\" with metric \"" + std::string(metric) +
+         "\". Copy the benchmark id and metric from an analyze finding, or see what is stored with "
+         "`cargo bench-history list runs`.";
+}
+
+}  // namespace benchhist::report
