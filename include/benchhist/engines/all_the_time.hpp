@@ -1,0 +1,20 @@
+#pragma once
+// all_the_time harvester (formats.md §3.7): one file per operation, processor time per
+// iteration in nanoseconds as written.
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+
+#include "benchhist/model/benchmark_result.hpp"
+
+namespace benchhist::engines {
+
+// Identity [operation]; one metric processor_time ← slope_processor_time_nanos with the two
+// interval members when present. Absent/null/non-finite slope → nullopt (operation dropped).
+// Malformed input → Error{decode, "failed to parse benchmark output: <file>"}.
+std::optional<BenchmarkResult> parse_all_the_time(std::string_view json, const std::filesystem::path& file);
+
+std::optional<BenchmarkResult> read_all_the_time(const std::filesystem::path& file);
+
+}  // namespace benchhist::engines

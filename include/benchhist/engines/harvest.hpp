@@ -1,0 +1,71 @@
+#pragma once
+// Harvesting every engine's output under one target root after one repetition of the
+// benchmark command (formats.md §3.2–§3.7), with the per-file decisions `--verbose` reports.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchhist/engines/freshness.hpp"
+#include "benchhist/model/benchmark_result.hpp"
+#include "benchhist/model/engine.hpp"
+#include "benchhist/model/timestamp.hpp"
+
+namespace benchhist::engines {
+
+enum class HarvestDecision {
+  included,    // parsed; its result is in the engine's list
+  stale,       // modified before the freshness cutoff; ignored
+  dropped,     // parsed, but no usable per-iteration slope (alloc_tracker/all_the_time)
+  incomplete,  // a stale Criterion `new/` directory missing one of its two files; ignored
+  no_output,   // the engine's output root does not exist (or is not a real directory)
+};
+
+// One include/exclude decision. `path` is the file (the `new/` directory for Criterion cases,
+// the engine root for no_output); `modified` is the mtime that decided, when one was read.
+struct HarvestNote {
+  Engine engine = Engine::criterion;
+  HarvestDecision decision = HarvestDecision::included;
+  std::filesystem::path path;
+  std::optional<Timestamp> modified;
+  std::string detail;  // e.g. the cutoff a stale file missed
+
+  // The verbose note text (without the `[bench-history] ` prefix). Not a contract (§6.2),
+  // except the dropped-operation wording, which follows §3.6.
+  std::string text() const;
+};
+
+struct EngineHarvest {
+  Engine engine = Engine::criterion;
+  std::vector<BenchmarkResult> results;  // in path order of the harvested files
+};
+
+struct HarvestOptions {
+  bool freshness_gate = true;  // false: admit every file (`import`, §6.5.12)
+};
+
+struct Harvest {
+  std::optional<Timestamp> cutoff;     // nullopt when the gate was disabled
+  std::vector<EngineHarvest> engines;  // always all four, in harvest_order
+  std::vector<HarvestNote> notes;      // in processing order
+
+  // The engine's results (empty when it produced nothing).
+  const std::vector<BenchmarkResult>& results(Engine e) const;
+  std::size_t case_count() const noexcept;
+};
+
+// Harvests one engine into `notes`. Parse errors propagate as Error{decode, "failed to parse
+// benchmark output: <path>"}; unreadable directories/files as Error{io, "failed to harvest
+// <engine> benchmark output"}. A fresh Criterion `new/` missing one of its files is a decode
+// error naming the missing file: a half-written case from this run means the run is broken.
+EngineHarvest harvest_engine(Engine engine, const std::filesystem::path& target_root,
+                             const FreshnessGate& gate, std::vector<HarvestNote>& notes);
+
+// Harvests all four engines under `target_root` (the CARGO_TARGET_DIR the benchmark command
+// ran with) for a repetition that started at `run_start` (the clock read immediately before
+// launching it). Engines that produced nothing contribute empty lists, silently.
+Harvest harvest_all(const std::filesystem::path& target_root, Timestamp run_start,
+                    const HarvestOptions& options = {});
+
+}  // namespace benchhist::engines

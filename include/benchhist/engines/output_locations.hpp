@@ -1,0 +1,49 @@
+#pragma once
+// Where each engine writes under the target root and which files count (formats.md §3.2).
+// Directory symlinks are never traversed and only regular files (not symlinks) are accepted
+// (§9 #6). Every listing is sorted by path. A missing root lists nothing; a directory that
+// cannot be read → Error{io, "failed to harvest <engine> benchmark output"}.
+
+#include <array>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/model/engine.hpp"
+
+namespace benchhist::engines {
+
+// Engines are harvested in this order (§3.2).
+inline constexpr std::array<Engine, 4> harvest_order{Engine::callgrind, Engine::criterion,
+                                                     Engine::alloc_tracker, Engine::all_the_time};
+
+// The directory name under the target root: callgrind output lives in `gungraun/`.
+constexpr std::string_view output_dir_name(Engine e) noexcept {
+  return e == Engine::callgrind ? std::string_view("gungraun") : to_string(e);
+}
+
+inline std::filesystem::path output_root(const std::filesystem::path& target_root, Engine e) {
+  return target_root / output_dir_name(e);
+}
+
+// True when `root` is a real directory (not a symlink to one).
+bool is_real_directory(const std::filesystem::path& root);
+
+// callgrind: every regular file named exactly `summary.json` anywhere below `root`.
+std::vector<std::filesystem::path> list_summary_files(const std::filesystem::path& root);
+
+// A directory named exactly `new` below the Criterion root that holds at least one of the
+// two case files. Directories with neither are structural and not listed.
+struct CriterionCaseDir {
+  std::filesystem::path dir;
+  bool has_benchmark = false;  // regular file `benchmark.json`
+  bool has_estimates = false;  // regular file `estimates.json`
+  bool complete() const noexcept { return has_benchmark && has_estimates; }
+};
+std::vector<CriterionCaseDir> list_criterion_case_dirs(const std::filesystem::path& root);
+
+// alloc_tracker / all_the_time: immediate regular files of `root` whose extension is exactly
+// `json` (flat; subdirectories ignored). `engine` only names the engine in errors.
+std::vector<std::filesystem::path> list_flat_json_files(const std::filesystem::path& root, Engine engine);
+
+}  // namespace benchhist::engines

@@ -1,0 +1,49 @@
+#include "common.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace benchhist::engines::detail {
+
+std::string read_text_file(const std::filesystem::path& file, Engine engine) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw_harvest_error(engine, file, std::string("cannot open file: ") + std::strerror(errno));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw_harvest_error(engine, file, "read failed");
+  return std::move(buf).str();
+}
+
+std::optional<double> usable_slope(const JsonValue& obj, std::string_view name) {
+  const JsonValue* m = obj.find(name);
+  if (!m || m->is_null()) return std::nullopt;
+  const std::string where = "/" + std::string(name);
+  if (!m->is_number())
+    throw JsonProblem(where + " must be a number or null but is " + std::string(JsonValue::type_name(m->type())));
+  if (!std::isfinite(m->number())) return std::nullopt;
+  return checked_number(*m, where);
+}
+
+std::optional<Interval> optional_interval(const JsonValue& obj, std::string_view low_name,
+                                          std::string_view high_name) {
+  const JsonValue* low = obj.find(low_name);
+  const JsonValue* high = obj.find(high_name);
+  const bool has_low = low && !low->is_null();
+  const bool has_high = high && !high->is_null();
+  if (!has_low && !has_high) return std::nullopt;
+  if (has_low != has_high)
+    throw JsonProblem("/" + std::string(has_low ? low_name : high_name) + " is present but /" +
+                      std::string(has_low ? high_name : low_name) + " is not; an interval needs both bounds");
+  Interval iv;
+  iv.low = checked_number(*low, "/" + std::string(low_name), true);
+  iv.high = checked_number(*high, "/" + std::string(high_name), true);
+  if (iv.low > iv.high)
+    throw JsonProblem("/" + std::string(low_name) + " (" + low->text() + ") is above /" + std::string(high_name) +
+                      " (" + high->text() + ")");
+  return iv;
+}
+
+}  // namespace benchhist::engines::detail

@@ -1,0 +1,144 @@
+#include "benchhist/engines/harvest.hpp"
+
+#include "benchhist/engines/all_the_time.hpp"
+#include "benchhist/engines/alloc_tracker.hpp"
+#include "benchhist/engines/callgrind.hpp"
+#include "benchhist/engines/criterion.hpp"
+#include "benchhist/engines/output_locations.hpp"
+#include "common.hpp"
+
+namespace benchhist::engines {
+namespace fs = std::filesystem;
+namespace {
+
+Timestamp modified_at(const fs::path& file, Engine engine) {
+  std::error_code ec;
+  const auto t = fs::last_write_time(file, ec);
+  if (ec) detail::throw_harvest_error(engine, file, "cannot read the modification time: " + ec.message());
+  return to_timestamp(t);
+}
+
+std::string cutoff_text(const FreshnessGate& gate) {
+  return gate.cutoff() ? format_rfc3339(*gate.cutoff()) : std::string("none");
+}
+
+HarvestNote note(Engine e, HarvestDecision d, fs::path p, std::optional<Timestamp> t, std::string detail = {}) {
+  return HarvestNote{e, d, std::move(p), t, std::move(detail)};
+}
+
+// Admission of one file by its own mtime; records the stale note when refused.
+bool admit(Engine e, const fs::path& decisive_file, const fs::path& noted_path, const FreshnessGate& gate,
+           std::vector<HarvestNote>& notes, Timestamp& modified) {
+  modified = modified_at(decisive_file, e);
+  if (gate.admits(modified)) return true;
+  notes.push_back(note(e, HarvestDecision::stale, noted_path, modified,
+                       "modified before the freshness cutoff " + cutoff_text(gate)));
+  return false;
+}
+
+void harvest_callgrind(const fs::path& root, const FreshnessGate& gate, EngineHarvest& out,
+                       std::vector<HarvestNote>& notes) {
+  for (const fs::path& file : list_summary_files(root)) {
+    Timestamp t;
+    if (!admit(Engine::callgrind, file, file, gate, notes, t)) continue;
+    out.results.push_back(read_gungraun_summary(file));
+    notes.push_back(note(Engine::callgrind, HarvestDecision::included, file, t));
+  }
+}
+
+void harvest_criterion(const fs::path& root, const FreshnessGate& gate, EngineHarvest& out,
+                       std::vector<HarvestNote>& notes) {
+  for (const CriterionCaseDir& c : list_criterion_case_dirs(root)) {
+    // estimates.json decides for the case (§3.3); for a half-written case, the file present.
+    const fs::path decisive = c.dir / (c.has_estimates ? "estimates.json" : "benchmark.json");
+    const Timestamp t = modified_at(decisive, Engine::criterion);
+    if (!gate.admits(t)) {
+      if (c.complete())
+        notes.push_back(note(Engine::criterion, HarvestDecision::stale, c.dir, t,
+                             "estimates.json modified before the freshness cutoff " + cutoff_text(gate)));
+      else
+        notes.push_back(note(Engine::criterion, HarvestDecision::incomplete, c.dir, t,
+                             std::string("left over from an earlier run: only ") +
+                                 (c.has_estimates ? "estimates.json" : "benchmark.json") +
+                                 ", modified before the freshness cutoff " + cutoff_text(gate)));
+      continue;
+    }
+    // A fresh case missing a file throws here, naming the missing file: this run broke.
+    out.results.push_back(read_criterion_case(c.dir));
+    notes.push_back(note(Engine::criterion, HarvestDecision::included, c.dir, t));
+  }
+}
+
+template <class Reader>
+void harvest_flat(Engine e, const fs::path& root, const FreshnessGate& gate, EngineHarvest& out,
+                  std::vector<HarvestNote>& notes, Reader read) {
+  for (const fs::path& file : list_flat_json_files(root, e)) {
+    Timestamp t;
+    if (!admit(e, file, file, gate, notes, t)) continue;
+    if (auto r = read(file)) {
+      out.results.push_back(std::move(*r));
+      notes.push_back(note(e, HarvestDecision::included, file, t));
+    } else {
+      notes.push_back(note(e, HarvestDecision::dropped, file, t));
+    }
+  }
+}
+
+}  // namespace
+
+std::string HarvestNote::text() const {
+  const std::string eng(to_string(engine));
+  const std::string when = modified ? " (modified " + format_rfc3339(*modified) + ")" : std::string();
+  switch (decision) {
+    case HarvestDecision::included: return eng + ": included " + path.string() + when;
+    case HarvestDecision::stale: return eng + ": ignored stale " + path.string() + when + ": " + detail;
+    case HarvestDecision::dropped:
+      return path.string() + ": no usable per-iteration measurement (zero-iteration operation); skipping";
+    case HarvestDecision::incomplete:
+      return eng + ": skipped incomplete case " + path.string() + ": " + detail;
+    case HarvestDecision::no_output: return eng + ": no output (" + path.string() + " does not exist)";
+  }
+  return eng + ": " + path.string();
+}
+
+const std::vector<BenchmarkResult>& Harvest::results(Engine e) const {
+  static const std::vector<BenchmarkResult> none;
+  for (const auto& h : engines)
+    if (h.engine == e) return h.results;
+  return none;
+}
+
+std::size_t Harvest::case_count() const noexcept {
+  std::size_t n = 0;
+  for (const auto& h : engines) n += h.results.size();
+  return n;
+}
+
+EngineHarvest harvest_engine(Engine engine, const fs::path& target_root, const FreshnessGate& gate,
+                             std::vector<HarvestNote>& notes) {
+  EngineHarvest out;
+  out.engine = engine;
+  const fs::path root = output_root(target_root, engine);
+  if (!is_real_directory(root)) {
+    // No output is not an error: "no benchmarks of this engine" and "all failed" look alike.
+    notes.push_back(note(engine, HarvestDecision::no_output, root, std::nullopt));
+    return out;
+  }
+  switch (engine) {
+    case Engine::callgrind: harvest_callgrind(root, gate, out, notes); break;
+    case Engine::criterion: harvest_criterion(root, gate, out, notes); break;
+    case Engine::alloc_tracker: harvest_flat(engine, root, gate, out, notes, read_alloc_tracker); break;
+    case Engine::all_the_time: harvest_flat(engine, root, gate, out, notes, read_all_the_time); break;
+  }
+  return out;
+}
+
+Harvest harvest_all(const fs::path& target_root, Timestamp run_start, const HarvestOptions& options) {
+  const FreshnessGate gate = options.freshness_gate ? FreshnessGate::for_run_start(run_start) : FreshnessGate::disabled();
+  Harvest h;
+  h.cutoff = gate.cutoff();
+  for (Engine e : harvest_order) h.engines.push_back(harvest_engine(e, target_root, gate, h.notes));
+  return h;
+}
+
+}  // namespace benchhist::engines
