@@ -1,0 +1,57 @@
+#pragma once
+// The shared, version-controlled configuration file `.cargo/bench_history.toml`
+// (formats.md §5, docs/configuration.md). Local storage is never configured here: it is a
+// run-time choice (`--local`), because a local path is machine-dependent.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchhist {
+
+// The default location relative to the command's base directory (formats.md §6.3).
+inline constexpr std::string_view default_config_relative_path = ".cargo/bench_history.toml";
+
+struct AzureStorageConfig {
+  std::string account;
+  std::string container;
+  std::optional<std::string> endpoint;  // as written; validated by the Azure backend
+
+  // The configured endpoint, else `https://<account>.blob.core.windows.net`.
+  std::string effective_endpoint() const;
+  friend bool operator==(const AzureStorageConfig&, const AzureStorageConfig&) = default;
+};
+
+struct Config {
+  std::optional<std::string> project_id;      // [project] id
+  std::optional<std::string> default_branch;  // [project] default_branch
+  std::optional<AzureStorageConfig> azure;    // [storage.azure]
+  // [analysis] ignore: benchmark-id prefixes excluded from `analyze` (raw string-prefix
+  // match against the qualified id; formats.md §5, §9 #1).
+  std::vector<std::string> ignore_prefixes;
+  std::filesystem::path path;  // the file this came from (or would have)
+  bool file_found = false;     // false: default location absent → empty configuration
+};
+
+// `<base_dir>/.cargo/bench_history.toml`.
+std::filesystem::path default_config_path(const std::filesystem::path& base_dir);
+
+// Loads the file at `path`. A missing file is an empty Config when !explicitly_named (the
+// default location); when named by --config it is Error{config, "failed to read
+// configuration at <path>"}. Malformed TOML or a schema violation is Error{config,
+// "failed to parse configuration"} whose cause names the offending key and line.
+Config load_config(const std::filesystem::path& path, bool explicitly_named);
+
+// Parses configuration text; `origin` names the file in errors. Same rules as load_config.
+Config parse_config(std::string_view text, const std::filesystem::path& origin);
+
+// The configured project id, else the base directory's final path component (after making
+// it absolute and normal), else `project` (formats.md §5). Returned raw, unsanitized.
+std::string resolve_project_id(const Config& config, const std::filesystem::path& base_dir);
+
+// True when the qualified benchmark id starts with one of the configured ignore prefixes.
+bool is_ignored_benchmark(const Config& config, std::string_view qualified_id);
+
+}  // namespace benchhist

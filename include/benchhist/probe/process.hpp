@@ -1,0 +1,47 @@
+#pragma once
+// Child processes without a shell: rustc/git probes capture their output, `cargo bench`
+// streams to the inherited terminal (formats.md §3.1). Spawning failure is the only error;
+// a non-zero exit or a signal is reported in the result for the caller to judge.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchhist {
+
+struct ProcessSpec {
+  std::vector<std::string> argv;  // argv[0] is looked up on PATH unless it contains a '/'
+  std::filesystem::path cwd;      // empty = the caller's working directory
+  // Applied on top of the caller's environment; nullopt removes the variable.
+  std::map<std::string, std::optional<std::string>> env_changes;
+  bool capture_stdout = true;   // false = the child writes to the inherited stdout
+  bool capture_stderr = false;  // false = the child writes to the inherited stderr
+};
+
+struct ProcessResult {
+  int exit_code = -1;  // valid when exited
+  bool exited = false; // false: terminated by a signal (see signal)
+  std::string out;     // captured stdout (empty unless capture_stdout)
+  std::string err;     // captured stderr (empty unless capture_stderr)
+  int signal = 0;      // the terminating signal when !exited
+
+  bool success() const noexcept { return exited && exit_code == 0; }
+};
+
+// Runs the child to completion. Captured streams are drained concurrently (no pipe deadlock);
+// stdin is /dev/null because probes must never wait for input.
+// Throws Error{io, "failed to run the command \"<argv>\""} only when the child cannot be
+// spawned (program not found, not executable, bad cwd, empty argv).
+ProcessResult run_process(const ProcessSpec& spec);
+
+// Runs the child with stdin, stdout and stderr all inherited (capture flags are ignored), so
+// benchmark progress streams straight to the terminal (formats.md §3.1). Same error contract.
+ProcessResult run_process_streaming(const ProcessSpec& spec);
+
+// argv joined with single spaces, as used in messages like
+// `failed to run the benchmark command "<cmd>"`.
+std::string describe_command(const std::vector<std::string>& argv);
+
+}  // namespace benchhist
