@@ -1,0 +1,71 @@
+// cargo-bench-history: parse argv, call the library, map the outcome to the process contract
+// of formats.md §6.1 (exit 0 on success, 1 on any failure; usage errors and help unprefixed).
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "benchhist/app/commands.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/probe/environment.hpp"
+#include "options.hpp"
+
+namespace {
+
+// `Error: <message>`, then one `  caused by:` and one `  hint:` line (formats.md §9 #17).
+void print_error(const benchhist::Error& e) {
+  std::cerr << "Error: " << e.message() << '\n';
+  if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';
+  if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  // Cargo runs `cargo-bench-history bench-history <args>` for `cargo bench-history <args>`.
+  if (!args.empty() && args.front() == "bench-history") args.erase(args.begin());
+
+  if (args.empty()) {
+    std::cerr << benchhist::cli::top_level_help();
+    return 1;
+  }
+
+  benchhist::cli::ParseOutcome parsed;
+  try {
+    parsed = benchhist::cli::parse_arguments(args);
+  } catch (const benchhist::cli::UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n\n" << e.usage() << '\n';
+    return 1;
+  }
+  if (!parsed.command) {
+    std::cout << parsed.help;
+    return 0;
+  }
+
+  try {
+    std::error_code ec;
+    std::filesystem::path cwd = std::filesystem::current_path(ec);
+    if (ec)
+      throw benchhist::Error(benchhist::ErrorKind::io, "failed to determine the process working directory",
+                             {}, ec.message());
+    benchhist::ProcessEnvironment env;
+    benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr};
+    benchhist::app::run_command(*parsed.command, inv);
+    std::cout.flush();
+    if (!std::cout) {
+      std::cerr << "Error: failed to write to standard output\n";
+      return 1;
+    }
+    return 0;
+  } catch (const benchhist::Error& e) {
+    std::cout.flush();
+    print_error(e);
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "Error: " << e.what() << '\n';
+  }
+  return 1;
+}

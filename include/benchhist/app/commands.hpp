@@ -1,0 +1,41 @@
+#pragma once
+// Running a command from its options: the whole behaviour behind `cargo-bench-history`, so a
+// harness can do everything the CLI does. Commands write their primary output to `out` and
+// diagnostics (`[bench-history] …` notes) to `err` (formats.md §6.2), and report failure by
+// throwing benchhist::Error.
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+
+#include "benchhist/app/options.hpp"
+#include "benchhist/probe/environment.hpp"
+
+namespace benchhist::app {
+
+// Everything a command takes from its surroundings; nothing is read from globals.
+struct Invocation {
+  const Environment& env;
+  std::filesystem::path cwd;  // the process working directory (absolute)
+  std::ostream& out;          // primary output (stdout)
+  std::ostream& err;          // diagnostics (stderr)
+  std::filesystem::path sys_root = "/";  // root of proc/ and sys/ for the hardware probe
+};
+
+// Validates and runs any command. Commands this build does not implement yet throw
+// Error `\`<command>\` is not available in this build yet` after validation.
+void run_command(const Command& command, const Invocation& inv);
+
+// `install` (formats.md §6.5.1, §7.12): writes the starter configuration if absent.
+void run_install(const InstallOptions& options, const Invocation& inv);
+
+// `machine-key` (formats.md §4.6): the key on `out`; with verbose the component line on `err`.
+void run_machine_key(const MachineKeyOptions& options, const Invocation& inv);
+
+// `list` (formats.md §6.5.6, §7.10). Implemented for `discriminants`.
+void run_list(const ListOptions& options, const Invocation& inv);
+
+// The sentence of a command that parses but is not implemented in this build.
+std::string not_available_message(std::string_view command);
+
+}  // namespace benchhist::app

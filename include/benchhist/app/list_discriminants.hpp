@@ -1,0 +1,31 @@
+#pragma once
+// `list discriminants` (formats.md §6.5.6, §7.10): the partitions present in a store. Needs no
+// repository; omitted filters mean "all" (no auto-detection).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/app/options.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::app {
+
+// True when `set` passes the filters: per axis, omitted or `all` passes everything; explicit
+// values match the sanitized key segment ASCII-case-insensitively (formats.md §6.4). Throws
+// Error{usage} for an unknown `--engine` name.
+bool filters_match(const DiscriminantFilters& filters, const DiscriminantSet& set);
+
+// Lists `project_data_prefix(project)`, parses every key with parse_data_key (unparseable keys
+// are skipped, formats.md §1.3), applies the filters and returns the distinct sets, sorted.
+std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
+                                                    const DiscriminantFilters& filters);
+
+// Renderings of §7.10. Text and Markdown end with `\n`; JSON is a pretty array without a
+// trailing newline (formats.md §9 #12).
+std::string render_discriminants_text(const std::vector<DiscriminantSet>& sets);
+std::string render_discriminants_markdown(const std::vector<DiscriminantSet>& sets);
+std::string render_discriminants_json(const std::vector<DiscriminantSet>& sets);
+
+}  // namespace benchhist::app

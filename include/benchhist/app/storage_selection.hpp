@@ -1,0 +1,60 @@
+#pragma once
+// Storage backend selection (formats.md §6.3): which store a storage-backed command uses, and
+// opening it. Precedence: `--local=<path>` > bare `--local` (CARGO_BENCH_HISTORY_STORAGE) >
+// configured `[storage.azure]` (with `--cache`) > error. `--local` always beats a configured
+// cloud backend. Relative paths resolve against the command's base directory (app::path_base).
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "benchhist/app/options.hpp"
+#include "benchhist/config/config.hpp"
+#include "benchhist/probe/environment.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::app {
+
+inline constexpr std::string_view storage_env_var = "CARGO_BENCH_HISTORY_STORAGE";
+inline constexpr std::string_view cache_env_var = "CARGO_BENCH_HISTORY_CACHE";
+
+// A local directory store.
+struct LocalStorageChoice {
+  std::filesystem::path root;     // absolute when the base was absolute
+  bool from_environment = false;  // bare `--local` read CARGO_BENCH_HISTORY_STORAGE
+};
+
+// The configured Azure Blob container, optionally behind a read-through cache.
+struct AzureStorageChoice {
+  std::string account;
+  std::string container;
+  std::string endpoint;  // effective endpoint (`https://<account>.blob.core.windows.net` default)
+  std::optional<std::filesystem::path> cache_dir;
+  bool cache_from_environment = false;  // bare `--cache` read CARGO_BENCH_HISTORY_CACHE
+};
+
+struct StorageChoice {
+  std::variant<LocalStorageChoice, AzureStorageChoice> backend;
+  std::string reason;  // why this backend was chosen, for `--verbose`
+
+  bool is_local() const noexcept { return std::holds_alternative<LocalStorageChoice>(backend); }
+  // e.g. `local storage at /x/bench-history` or `Azure container c in account a (https://…)`.
+  std::string describe() const;
+};
+
+// Chooses the backend. `azure` is the configuration's `[storage.azure]` table (nullptr when
+// absent); `base` is the command's path base. Throws Error{config} with the exact messages of
+// §6.3/§6.6 for a bare flag whose variable is unset or empty and when nothing is configured,
+// and Error{usage} when `--cache` is combined with `--local`.
+StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
+                             const AzureStorageConfig* azure, const Environment& env,
+                             const std::filesystem::path& base);
+
+// Opens the chosen store: a LocalStore for local choices. The Azure backend is not linked into
+// this build yet: for an Azure choice this throws Error{config} saying so.
+std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice);
+
+}  // namespace benchhist::app

@@ -1,0 +1,272 @@
+// Option-model rules shared by the CLI and library callers (formats.md §6.4–§6.5).
+
+#include "benchhist/app/options.hpp"
+
+#include <type_traits>
+
+#include "benchhist/error.hpp"
+#include "benchhist/model/ascii.hpp"
+
+namespace benchhist::app {
+namespace {
+
+[[noreturn]] void usage(std::string message, std::string subject = {}) {
+  throw Error(ErrorKind::usage, std::move(message), std::move(subject), {},
+              "run the command with --help to see its arguments");
+}
+
+// clap-style conflict sentence; both names are spelled as on the command line.
+[[noreturn]] void conflict(std::string_view a, std::string_view b) {
+  usage("the argument '" + std::string(a) + "' cannot be used with '" + std::string(b) + "'",
+        std::string(a));
+}
+
+void require_positive(std::uint32_t value, std::string_view name) {
+  if (value == 0)
+    usage("invalid value '0' for '" + std::string(name) + "': the value must be at least 1",
+          std::string(name));
+}
+
+void validate_prefixes(const std::vector<std::string>& prefixes) {
+  for (const auto& p : prefixes)
+    if (p.empty()) usage("a benchmark-id prefix must not be empty", "[PREFIX]");
+}
+
+void validate_local_cache(const EnvironmentOptions& env, const CacheOption& cache) {
+  // The cache mirrors a cloud store; it is meaningless for a local one (formats.md §6.3).
+  if (env.local.present && cache.cache.present) conflict("--cache[=<PATH>]", "--local[=<PATH>]");
+}
+
+void validate_path_flag(const OptionalPathFlag& flag, std::string_view name) {
+  if (flag.path && flag.path->empty())
+    usage("a value is required for '" + std::string(name) + "=<PATH>' but none was supplied",
+          std::string(name));
+}
+
+void validate_env(const EnvironmentOptions& env) { validate_path_flag(env.local, "--local"); }
+
+void validate_scope(const BenchmarkScope& scope) {
+  if (scope.workspace && !scope.packages.empty()) conflict("--workspace", "--package <NAME>");
+  if (!scope.excludes.empty() && !scope.packages.empty())
+    conflict("--exclude <NAME>", "--package <NAME>");
+}
+
+// setup-azure text values: non-blank, no control characters (formats.md §6.5.11).
+void validate_text(const std::optional<std::string>& value, std::string_view name) {
+  if (!value) return;
+  bool blank = true;
+  for (unsigned char c : *value) {
+    if (c < 0x20 || c == 0x7f)
+      usage("invalid value for '" + std::string(name) + "': control characters are not allowed",
+            std::string(name));
+    if (!ascii::is_space(static_cast<char>(c))) blank = false;
+  }
+  if (blank) usage("invalid value for '" + std::string(name) + "': the value must not be blank",
+                   std::string(name));
+}
+
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+void validate_setup_azure(const SetupAzureOptions& o) {
+  validate_text(o.subscription_id, "--subscription-id <ID>");
+  validate_text(o.resource_group, "--resource-group <NAME>");
+  validate_text(o.location, "--location <REGION>");
+  validate_text(o.storage_account, "--storage-account <NAME>");
+  validate_text(o.container, "--container <NAME>");
+  validate_text(o.managed_identity, "--managed-identity <NAME>");
+  validate_text(o.github_owner, "--github-owner <OWNER>");
+  validate_text(o.github_repository, "--github-repository <NAME>");
+  validate_text(o.history_branch, "--history-branch <BRANCH>");
+  validate_text(o.custom_principal_id, "--custom-principal-id <ID>");
+  if (o.out_dir && o.out_dir->empty()) usage("a value is required for '--out-dir <PATH>'", "--out-dir");
+
+  if (o.current_user && o.out_dir) conflict("--current-user", "--out-dir <PATH>");
+  if (o.current_user && o.custom_principal_id) conflict("--current-user", "--custom-principal-id <ID>");
+  if (o.current_user && o.custom_principal_type)
+    conflict("--current-user", "--custom-principal-type <TYPE>");
+  if (o.custom_principal_id && !o.custom_principal_type)
+    usage("the argument '--custom-principal-id <ID>' requires '--custom-principal-type <TYPE>'",
+          "--custom-principal-id");
+  if (o.custom_principal_type && !o.custom_principal_id)
+    usage("the argument '--custom-principal-type <TYPE>' requires '--custom-principal-id <ID>'",
+          "--custom-principal-type");
+  if (o.custom_principal_type && *o.custom_principal_type != "user" && *o.custom_principal_type != "group")
+    usage("invalid value '" + *o.custom_principal_type +
+              "' for '--custom-principal-type <TYPE>': expected one of: user, group",
+          "--custom-principal-type");
+
+  if (!o.out_dir) {
+    // Execution mode provisions real resources: every identifying value is required.
+    std::vector<std::string> missing;
+    auto need = [&](const std::optional<std::string>& v, const char* name) {
+      if (!v) missing.emplace_back(name);
+    };
+    need(o.subscription_id, "--subscription-id <ID>");
+    need(o.resource_group, "--resource-group <NAME>");
+    need(o.location, "--location <REGION>");
+    need(o.storage_account, "--storage-account <NAME>");
+    need(o.github_owner, "--github-owner <OWNER>");
+    need(o.github_repository, "--github-repository <NAME>");
+    need(o.history_branch, "--history-branch <BRANCH>");
+    if (!missing.empty()) {
+      std::string list;
+      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+      usage("the following required arguments were not provided (they are optional only with "
+            "--out-dir <PATH>): " + list, missing.front());
+    }
+  }
+  if (o.storage_account) {
+    const auto& a = *o.storage_account;
+    bool ok = a.size() >= 3 && a.size() <= 24;
+    for (char c : a) ok = ok && lower_alnum(c);
+    if (!ok)
+      usage("invalid value '" + a + "' for '--storage-account <NAME>': use 3-24 lowercase letters or digits",
+            "--storage-account");
+  }
+  {
+    const auto& c = o.container;
+    bool ok = c.size() >= 3 && c.size() <= 63 && c.front() != '-' && c.back() != '-' &&
+              c.find("--") == std::string::npos;
+    for (char ch : c) ok = ok && (lower_alnum(ch) || ch == '-');
+    if (!ok)
+      usage("invalid value '" + c + "' for '--container <NAME>': use 3-63 lowercase letters, digits "
+            "or single hyphens, not starting or ending with a hyphen", "--container");
+  }
+}
+
+}  // namespace
+
+FilterResolution resolve_filter(const std::vector<std::string>& values) {
+  FilterResolution r;
+  if (values.empty()) return r;
+  for (const auto& v : values)
+    if (ascii::iequals(v, "all")) {
+      r.kind = FilterResolution::Kind::all;
+      return r;
+    }
+  r.kind = FilterResolution::Kind::explicit_values;
+  r.values = values;
+  return r;
+}
+
+std::optional<std::vector<Engine>> resolve_engine_filter(const std::vector<std::string>& values) {
+  auto r = resolve_filter(values);
+  // Even when `all` is present, every other explicit name must still be a known engine.
+  std::vector<Engine> engines;
+  for (const auto& v : values) {
+    if (ascii::iequals(v, "all")) continue;
+    auto e = parse_engine(v);
+    if (!e)
+      throw Error(ErrorKind::usage,
+                  "unknown engine \"" + v + "\"; expected one of: " + std::string(engine_names_list),
+                  v);
+    bool seen = false;
+    for (Engine x : engines) seen = seen || x == *e;
+    if (!seen) engines.push_back(*e);
+  }
+  if (r.kind != FilterResolution::Kind::explicit_values) return std::nullopt;
+  return engines;
+}
+
+std::string_view to_string(ListSubject s) noexcept {
+  switch (s) {
+    case ListSubject::runs: return "runs";
+    case ListSubject::discriminants: return "discriminants";
+    case ListSubject::blessings: return "blessings";
+  }
+  return "runs";
+}
+
+std::optional<ListSubject> parse_list_subject(std::string_view s) noexcept {
+  for (ListSubject x : {ListSubject::runs, ListSubject::discriminants, ListSubject::blessings})
+    if (s == to_string(x)) return x;
+  return std::nullopt;
+}
+
+std::string_view command_name(const Command& command) noexcept {
+  return std::visit(
+      [](const auto& o) -> std::string_view {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, InstallOptions>) return "install";
+        else if constexpr (std::is_same_v<T, CollectOptions>) return "collect";
+        else if constexpr (std::is_same_v<T, BackfillOptions>) return "backfill";
+        else if constexpr (std::is_same_v<T, AnalyzeOptions>) return "analyze";
+        else if constexpr (std::is_same_v<T, ExamineOptions>) return "examine";
+        else if constexpr (std::is_same_v<T, ListOptions>) return "list";
+        else if constexpr (std::is_same_v<T, PruneOptions>) return "prune";
+        else if constexpr (std::is_same_v<T, MachineKeyOptions>) return "machine-key";
+        else if constexpr (std::is_same_v<T, BlessOptions>) return "bless";
+        else if constexpr (std::is_same_v<T, UnblessOptions>) return "unbless";
+        else if constexpr (std::is_same_v<T, SetupAzureOptions>) return "setup-azure";
+        else return "import";
+      },
+      command);
+}
+
+void validate(const Command& command) {
+  std::visit(
+      [](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, CollectOptions>) {
+          validate_env(o.env);
+          validate_scope(o.scope);
+          if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
+          require_positive(o.best_of, "--best-of <N>");
+        } else if constexpr (std::is_same_v<T, BackfillOptions>) {
+          validate_env(o.env);
+          validate_scope(o.scope);
+          if (o.from.empty()) usage("a value is required for '<FROM>' (--from)", "--from");
+          if (o.to.empty()) usage("a value is required for '<TO>' (--to)", "--to");
+          require_positive(o.best_of, "--best-of <N>");
+          if (o.max_commits) require_positive(*o.max_commits, "--max-commits <N>");
+        } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
+          validate_env(o.env);
+          validate_local_cache(o.env, o.cache);
+          validate_path_flag(o.cache.cache, "--cache");
+          validate_prefixes(o.prefixes);
+        } else if constexpr (std::is_same_v<T, ExamineOptions> || std::is_same_v<T, ListOptions>) {
+          validate_env(o.env);
+          validate_local_cache(o.env, o.cache);
+          validate_path_flag(o.cache.cache, "--cache");
+        } else if constexpr (std::is_same_v<T, PruneOptions>) {
+          validate_env(o.env);
+          validate_local_cache(o.env, o.cache);
+          validate_path_flag(o.cache.cache, "--cache");
+          if (o.scope == PruneScope::none && !o.include_blessings)
+            usage("prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), "
+                  "--all (both), and/or --include-blessings (blessing sidecars)",
+                  "--clean|--dirty|--all|--include-blessings");
+        } else if constexpr (std::is_same_v<T, BlessOptions>) {
+          validate_env(o.env);
+          validate_prefixes(o.prefixes);
+          if (o.all && !o.prefixes.empty()) conflict("--all", "[PREFIX]...");
+        } else if constexpr (std::is_same_v<T, UnblessOptions>) {
+          validate_env(o.env);
+        } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
+          validate_setup_azure(o);
+        } else if constexpr (std::is_same_v<T, ImportOptions>) {
+          validate_env(o.env);
+          if (o.target_dir.empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
+          if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
+        }
+      },
+      command);
+}
+
+std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd) {
+  // Write commands resolve against the repository they measure; query commands against the
+  // process working directory, `--repo` only choosing where git runs (formats.md §6.3, §9 #20).
+  const EnvironmentOptions* env = nullptr;
+  if (auto* c = std::get_if<CollectOptions>(&command)) env = &c->env;
+  if (auto* b = std::get_if<BackfillOptions>(&command)) env = &b->env;
+  if (auto* i = std::get_if<ImportOptions>(&command)) env = &i->env;
+  if (env && env->repo) return (cwd / *env->repo).lexically_normal();
+  return cwd;
+}
+
+ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base) {
+  if (env.config) return {(base / *env.config).lexically_normal(), true};
+  return {base / std::filesystem::path(default_config_file), false};
+}
+
+}  // namespace benchhist::app

@@ -1,0 +1,82 @@
+// Backend selection, formats.md §6.3.
+
+#include "benchhist/app/storage_selection.hpp"
+
+#include "benchhist/config/config.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/storage/local_store.hpp"
+
+namespace benchhist::app {
+namespace {
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::filesystem::path& p) {
+  return (base / p).lexically_normal();
+}
+
+// A bare `--local`/`--cache` reads its variable; unset and empty are the same error.
+std::filesystem::path from_env(const Environment& env, std::string_view var, std::string_view flag) {
+  auto v = env.non_empty(var);
+  if (!v)
+    throw Error(ErrorKind::config,
+                std::string(flag) + " was given without a path and " + std::string(var) +
+                    " is unset or empty",
+                std::string(var), {},
+                "pass " + std::string(flag) + "=<path> or set " + std::string(var) + " to a directory");
+  return std::filesystem::path(*v);
+}
+
+}  // namespace
+
+std::string StorageChoice::describe() const {
+  if (auto* l = std::get_if<LocalStorageChoice>(&backend)) return "local storage at " + l->root.string();
+  const auto& a = std::get<AzureStorageChoice>(backend);
+  std::string s = "Azure container \"" + a.container + "\" in account \"" + a.account + "\" (" +
+                  a.endpoint + ")";
+  if (a.cache_dir) s += " with a read-through cache at " + a.cache_dir->string();
+  return s;
+}
+
+StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
+                             const AzureStorageConfig* azure, const Environment& env,
+                             const std::filesystem::path& base) {
+  if (local.present && cache.present)
+    throw Error(ErrorKind::usage, "the argument '--cache[=<PATH>]' cannot be used with '--local[=<PATH>]'",
+                "--cache", {}, "the cache only applies to the cloud backend; drop --cache");
+  if (local.path) {
+    return {LocalStorageChoice{resolve(base, *local.path), false},
+            "--local=<path> selects local storage (it overrides any configured cloud backend)"};
+  }
+  if (local.present) {
+    auto root = from_env(env, storage_env_var, "--local");
+    return {LocalStorageChoice{resolve(base, root), true},
+            "bare --local selects local storage at " + std::string(storage_env_var)};
+  }
+  if (azure) {
+    AzureStorageChoice a;
+    a.account = azure->account;
+    a.container = azure->container;
+    a.endpoint = azure->effective_endpoint();
+    if (cache.path) {
+      a.cache_dir = resolve(base, *cache.path);
+    } else if (cache.present) {
+      a.cache_dir = resolve(base, from_env(env, cache_env_var, "--cache"));
+      a.cache_from_environment = true;
+    }
+    return {std::move(a), "no --local given; using the [storage.azure] backend of the configuration"};
+  }
+  throw Error(ErrorKind::config,
+              "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
+              "bare --local) or configure a cloud storage backend in the configuration file");
+}
+
+std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice) {
+  if (auto* l = std::get_if<LocalStorageChoice>(&choice.backend))
+    return std::make_unique<LocalStore>(l->root);
+  const auto& a = std::get<AzureStorageChoice>(choice.backend);
+  throw Error(ErrorKind::config, "the Azure backend is not available in this build yet",
+              a.account + "/" + a.container, {},
+              "use local storage for now: pass --local=<path> (or a bare --local with " +
+                  std::string(storage_env_var) + " set)");
+}
+
+}  // namespace benchhist::app

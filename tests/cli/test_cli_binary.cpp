@@ -1,0 +1,409 @@
+// The real `cargo-bench-history` binary run as a subprocess: the process contract of
+// formats.md §6.1 (exit codes, stdout/stderr split, help), argument errors, storage selection
+// (§6.3), machine-key (§4.6), install (§7.12), list discriminants (§7.10) and the commands
+// this build does not implement yet.
+
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "cli_support.hpp"
+
+using bhtest::contains;
+using bhtest::run_cli;
+using bhtest::TempDir;
+
+namespace {
+
+const std::vector<std::string> visible_commands = {"install", "collect", "backfill", "analyze",
+                                                   "examine", "list", "prune", "bless",
+                                                   "unbless", "machine-key", "setup-azure"};
+
+// An argument error: exit 1, message on stderr naming `names`, nothing on stdout, and not
+// the runtime `Error:` form.
+void require_usage_error(const bhtest::CliResult& r, const std::vector<std::string>& names) {
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("error: ", 0) == 0);
+  for (const auto& n : names) CHECK(contains(r.err, n));
+}
+
+void require_runtime_error(const bhtest::CliResult& r, const std::string& message) {
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("Error: " + message + "\n", 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("Running without a subcommand prints the full help on stderr and exits 1", "[cli]") {
+  TempDir dir;
+  auto r = run_cli({}, dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK(contains(r.err, "Commands:"));
+  for (const auto& c : visible_commands) CHECK(contains(r.err, "  " + c + " "));
+  CHECK_FALSE(contains(r.err, "import"));
+}
+
+TEST_CASE("--help and -h print the help on stdout and exit 0", "[cli]") {
+  TempDir dir;
+  for (const std::string flag : {"--help", "-h"}) {
+    auto r = run_cli({flag}, dir.path());
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(contains(r.out, "Commands:"));
+    CHECK(contains(r.out, "machine-key"));
+    CHECK(contains(r.out, "Print this machine's hardware fingerprint"));
+  }
+}
+
+TEST_CASE("A Cargo invocation's leading bench-history argument is dropped", "[cli]") {
+  TempDir dir;
+  auto help = run_cli({"bench-history", "--help"}, dir.path());
+  CHECK(help.exit_code == 0);
+  CHECK(help.out == run_cli({"--help"}, dir.path()).out);
+  auto bare = run_cli({"bench-history"}, dir.path());
+  CHECK(bare.exit_code == 1);
+  CHECK(contains(bare.err, "Commands:"));
+  auto key = run_cli({"bench-history", "machine-key"}, dir.path());
+  CHECK(key.exit_code == 0);
+  CHECK(std::regex_match(key.out, std::regex("[0-9a-f]{16}\n")));
+}
+
+TEST_CASE("--version and unknown subcommands are usage errors", "[cli]") {
+  TempDir dir;
+  require_usage_error(run_cli({"--version"}, dir.path()), {"'--version'"});
+  require_usage_error(run_cli({"frobnicate"}, dir.path()), {"'frobnicate'"});
+  require_usage_error(run_cli({"help"}, dir.path()), {"'help'"});
+}
+
+TEST_CASE("Every command prints its own help with its full flag set on stdout", "[cli]") {
+  TempDir dir;
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"install", {"--config <PATH>", "--verbose"}},
+      {"collect", {"--local[=<PATH>]", "--repo <PATH>", "--no-store", "--skip-existing", "--overwrite",
+                   "--best-of <N>", "-p, --package <NAME>", "--exclude <NAME>", "--bench <NAME>",
+                   "--workspace", "--features <FEATURES>", "--all-features", "--no-default-features",
+                   "[-- <ARGS>...]"}},
+      {"backfill", {"<FROM>", "<TO>", "--ignore-errors", "--max-commits <N>", "--best-of <N>"}},
+      {"analyze", {"[PREFIX]...", "--cache[=<PATH>]", "--engine <NAME>", "--target-triple <TRIPLE>",
+                   "--machine-key <KEY>", "--context <REF>", "--base <REF>", "--since <WHEN>",
+                   "--no-text", "--markdown <PATH>", "--json <PATH>", "--no-dirty",
+                   "--markdown-summary <PATH>", "--outcome <PATH>"}},
+      {"examine", {"--benchmark <ID>", "--metric <NAME>", "--no-dirty"}},
+      {"list", {"<SUBJECT>", "runs, discriminants or blessings", "--all"}},
+      {"prune", {"[COMMIT]...", "--dry-run", "--prune-base", "--clean", "--dirty", "--all",
+                 "--include-blessings"}},
+      {"bless", {"[PREFIX]...", "--all", "--context <REF>"}},
+      {"unbless", {"--context <REF>", "--base <REF>"}},
+      {"machine-key", {"--verbose"}},
+      {"setup-azure", {"--out-dir <PATH>", "--subscription-id <ID>", "--storage-account <NAME>",
+                       "--container <NAME>", "--current-user", "--custom-principal-type <TYPE>"}},
+  };
+  for (const auto& [command, flags] : expected) {
+    auto r = run_cli({command, "--help"}, dir.path());
+    INFO(command << " help:\n" << r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    for (const auto& f : flags) CHECK(contains(r.out, f));
+  }
+  // Help wins even when required arguments are missing.
+  CHECK(run_cli({"backfill", "-h"}, dir.path()).exit_code == 0);
+}
+
+TEST_CASE("Conflicting or invalid arguments are usage errors naming the argument", "[cli]") {
+  TempDir dir;
+  const auto& d = dir.path();
+  require_usage_error(run_cli({"collect", "--skip-existing", "--overwrite"}, d), {"--skip-existing", "--overwrite"});
+  require_usage_error(run_cli({"collect", "--workspace", "-p", "a"}, d), {"--workspace", "--package"});
+  require_usage_error(run_cli({"backfill", "a", "b", "--exclude", "x", "--package", "y"}, d),
+                      {"--exclude", "--package"});
+  require_usage_error(run_cli({"analyze", "--cache=/c", "--local=/l"}, d), {"--cache", "--local"});
+  require_usage_error(run_cli({"list", "discriminants", "--cache", "--local"}, d), {"--cache", "--local"});
+  require_usage_error(run_cli({"prune", "--clean", "--dirty"}, d), {"--clean", "--dirty"});
+  require_usage_error(run_cli({"prune", "--dirty", "--all"}, d), {"--dirty", "--all"});
+  require_usage_error(run_cli({"prune"}, d), {"prune requires a deletion scope"});
+  require_usage_error(run_cli({"bless", "--all", "criterion/x"}, d), {"--all", "[PREFIX]"});
+  require_usage_error(run_cli({"bless", ""}, d), {"a benchmark-id prefix must not be empty"});
+  require_usage_error(run_cli({"collect", "--best-of", "0"}, d), {"'0'", "--best-of"});
+  require_usage_error(run_cli({"collect", "--best-of", "many"}, d), {"'many'", "--best-of"});
+  require_usage_error(run_cli({"backfill", "a", "b", "--max-commits", "0"}, d), {"'0'", "--max-commits"});
+  require_usage_error(run_cli({"backfill", "a"}, d), {"<TO>"});
+  require_usage_error(run_cli({"list"}, d), {"<SUBJECT>"});
+  require_usage_error(run_cli({"list", "partitions"}, d), {"'partitions'", "runs, discriminants, blessings"});
+  require_usage_error(run_cli({"examine", "--metric", "wall_time"}, d), {"--benchmark <ID>"});
+  require_usage_error(run_cli({"analyze", "--no-such-flag"}, d), {"'--no-such-flag'"});
+  require_usage_error(run_cli({"analyze", "--verb"}, d), {"'--verb'"});  // no abbreviations
+  require_usage_error(run_cli({"analyze", "--engine"}, d), {"--engine"});
+  require_usage_error(run_cli({"machine-key", "--local=/x"}, d), {"'--local"});
+  require_usage_error(run_cli({"install", "extra"}, d), {"'extra'"});
+  require_usage_error(run_cli({"setup-azure", "--out-dir", "x", "--current-user"}, d),
+                      {"--current-user", "--out-dir"});
+  require_usage_error(run_cli({"setup-azure", "--location", "westeurope"}, d), {"--subscription-id"});
+  require_usage_error(run_cli({"list", "discriminants", "--local="}, d), {"--local"});
+}
+
+TEST_CASE("--local takes its value only with '=': a separate token is a positional", "[cli]") {
+  TempDir dir;
+  // `./store` becomes a second positional of `list`, which takes only one.
+  require_usage_error(run_cli({"list", "discriminants", "--local", "./store"}, dir.path()), {"'./store'"});
+}
+
+TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]") {
+  TempDir dir;
+  auto r = run_cli({"collect", "--no-store", "--", "--not-a-flag", "-x"}, dir.path());
+  require_runtime_error(r, "`collect` is not available in this build yet");
+  auto b = run_cli({"backfill", "v1", "v2", "--best-of", "3", "--", "--exact"}, dir.path());
+  require_runtime_error(b, "`backfill` is not available in this build yet");
+}
+
+TEST_CASE("Commands not implemented in this build parse fully and then fail with exit 1", "[cli]") {
+  TempDir dir;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"collect", "--local=./s", "--best-of", "2", "-p", "a", "-p", "b"}, "collect"},
+      {{"backfill", "HEAD~3", "HEAD", "--max-commits", "2", "--ignore-errors", "--overwrite"}, "backfill"},
+      {{"analyze", "criterion/", "--engine", "criterion", "--engine", "all"}, "analyze"},
+      {{"examine", "--benchmark", "a/b", "--metric", "wall_time"}, "examine"},
+      {{"list", "runs"}, "list runs"},
+      {{"list", "blessings", "--all"}, "list blessings"},
+      {{"prune", "--all", "--include-blessings", "--dry-run", "abc"}, "prune"},
+      {{"bless", "--all"}, "bless"},
+      {{"unbless", "--context", "HEAD~1"}, "unbless"},
+      {{"setup-azure", "--out-dir", "bundle"}, "setup-azure"},
+      {{"import", "--target-dir", "target"}, "import"},
+  };
+  for (const auto& [args, name] : cases) {
+    INFO(name);
+    auto r = run_cli(args, dir.path());
+    require_runtime_error(r, "`" + name + "` is not available in this build yet");
+  }
+  // Nothing was created by any of them.
+  CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("Runtime argument checks still run before a command reports it is unavailable", "[cli]") {
+  TempDir dir;
+  require_runtime_error(run_cli({"analyze", "--engine", "criterium"}, dir.path()),
+                        "unknown engine \"criterium\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time");
+  require_runtime_error(run_cli({"examine", "--benchmark", "", "--metric", "wall_time"}, dir.path()),
+                        "--benchmark must not be empty");
+  require_runtime_error(run_cli({"examine", "--benchmark", "a", "--metric", "time"}, dir.path()),
+                        "unknown metric \"time\"; expected one of: wall_time, processor_time, instruction_count, "
+                        "conditional_branches, indirect_branches, allocated_bytes, allocation_count, peak_outstanding_bytes");
+  auto bless = run_cli({"bless"}, dir.path());
+  require_runtime_error(bless, "bless requires at least one benchmark-id prefix (or pass --all); for example "
+                               "`bless all_the_time/read_cell`");
+  require_runtime_error(run_cli({"list", "runs", "--all"}, dir.path()),
+                        "--all applies only to `list blessings`, not to `list runs`");
+}
+
+TEST_CASE("machine-key prints only the key on stdout; --verbose adds the component line", "[cli]") {
+  TempDir dir;
+  auto plain = run_cli({"machine-key"}, dir.path());
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.err.empty());
+  CHECK(std::regex_match(plain.out, std::regex("[0-9a-f]{16}\n")));
+
+  auto verbose = run_cli({"machine-key", "--verbose"}, dir.path());
+  CHECK(verbose.exit_code == 0);
+  CHECK(verbose.out == plain.out);
+  INFO(verbose.err);
+  CHECK(std::regex_match(verbose.err,
+                         std::regex("\\[bench-history\\] machine-key components: version=mk3, processors=[1-9][0-9]*, "
+                                    "memory_regions=[1-9][0-9]*, processor_models=[^\n]+\n")));
+  // It touches no repository, config or storage.
+  CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("install writes the starter configuration once and never overwrites it", "[cli]") {
+  TempDir dir;
+  const auto file = dir.path() / ".cargo" / "bench_history.toml";
+  auto first = run_cli({"install"}, dir.path());
+  INFO(first.err);
+  CHECK(first.exit_code == 0);
+  CHECK(first.out.rfind("Wrote a starter configuration to " + file.string() + ".\n", 0) == 0);
+  CHECK(bhtest::contains(first.out, "Next steps:"));
+  REQUIRE(std::filesystem::exists(file));
+  CHECK_FALSE(bhtest::read_file(file).empty());
+
+  bhtest::write_file(file, "# edited by the user\n");
+  auto second = run_cli({"install"}, dir.path());
+  CHECK(second.exit_code == 0);
+  CHECK(second.out == "Configuration already exists at " + file.string() + "; leaving it unchanged.\n");
+  CHECK(bhtest::read_file(file) == "# edited by the user\n");
+
+  auto custom = run_cli({"install", "--config", "conf/bh.toml"}, dir.path());
+  CHECK(custom.exit_code == 0);
+  CHECK(std::filesystem::exists(dir.path() / "conf" / "bh.toml"));
+}
+
+TEST_CASE("install reports a configuration file it cannot write", "[cli]") {
+  TempDir dir;
+  bhtest::write_file(dir.path() / "blocker", "a file, not a directory\n");
+  auto r = run_cli({"install", "--config", "blocker/bench_history.toml"}, dir.path());
+  require_runtime_error(r, "failed to write the configuration file to " +
+                               (dir.path() / "blocker" / "bench_history.toml").string());
+}
+
+namespace {
+
+// A store holding runs of three partitions plus keys a data listing must skip.
+void fill_store(const std::filesystem::path& root, const std::string& project) {
+  using benchhist::Engine;
+  benchhist::LocalStore store(root);
+  const std::string body = "{}";
+  const std::string c1 = "4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", c2 = "0123456789abcdef0123456789abcdef01234567";
+  store.put(benchhist::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c1), body,
+            benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c2), body,
+            benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::dirty_key(project, Engine::callgrind, "X86_64-PC-Windows-MSVC", "ffff000011112222", c1, 1700000000),
+            body, benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::clean_key(project, Engine::all_the_time, "aarch64-apple-darwin", "a1b2c3d4e5f60718", c2), body,
+            benchhist::CollisionPolicy::refuse);
+  // Not data: cache marker and a project-level blessing; and another project's run.
+  store.put(benchhist::cache_epoch_key(project), "\"2026-01-01T00:00:00Z\"", benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::project_blessing_key(project, c1, 1700000000000000000), body, benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::clean_key("other", Engine::alloc_tracker, "x86_64-unknown-linux-gnu", "k", c1), body,
+            benchhist::CollisionPolicy::refuse);
+}
+
+const std::string all_sets_text =
+    "Discriminant sets:\n"
+    "  - all_the_time/aarch64-apple-darwin/a1b2c3d4e5f60718\n"
+    "  - callgrind/x86_64-pc-windows-msvc/ffff000011112222\n"
+    "  - criterion/x86_64-unknown-linux-gnu/a1b2c3d4e5f60718\n"
+    "\n";
+
+}  // namespace
+
+TEST_CASE("list discriminants lists the partitions of the project's store", "[cli][list]") {
+  TempDir dir;
+  const auto store = dir.path() / "store";
+  bhtest::write_file(dir.path() / ".cargo" / "bench_history.toml", "[project]\nid = \"WordCount\"\n");
+  fill_store(store, "WordCount");
+
+  auto r = run_cli({"list", "discriminants", "--local=store"}, dir.path());
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out == all_sets_text);
+
+  SECTION("filters are unioned per axis and matched case-insensitively on sanitized segments") {
+    auto f = run_cli({"list", "discriminants", "--local=store", "--engine", "CRITERION", "--engine", "callgrind",
+                      "--target-triple", "X86_64-PC-Windows-MSVC", "--target-triple", "x86_64-unknown-linux-gnu"},
+                     dir.path());
+    CHECK(f.exit_code == 0);
+    CHECK(f.out ==
+          "Discriminant sets:\n"
+          "  - callgrind/x86_64-pc-windows-msvc/ffff000011112222\n"
+          "  - criterion/x86_64-unknown-linux-gnu/a1b2c3d4e5f60718\n\n");
+    auto all = run_cli({"list", "discriminants", "--local=store", "--machine-key", "A1B2C3D4E5F60718",
+                        "--machine-key", "All"},
+                       dir.path());
+    CHECK(all.out == all_sets_text);
+    auto none = run_cli({"list", "discriminants", "--local=store", "--machine-key", "nope"}, dir.path());
+    CHECK(none.exit_code == 0);
+    CHECK(none.out == "No discriminant sets found.\n\n");
+  }
+  SECTION("--json and --markdown write files; --no-text keeps stdout empty") {
+    auto w = run_cli({"list", "discriminants", "--local=store", "--no-text", "--json", "out/sets.json",
+                      "--markdown", "out/sets.md", "--engine", "callgrind"},
+                     dir.path());
+    INFO(w.err);
+    CHECK(w.exit_code == 0);
+    CHECK(w.out.empty());
+    CHECK(bhtest::read_file(dir.path() / "out" / "sets.json") ==
+          "[\n  {\n    \"engine\": \"callgrind\",\n    \"target_triple\": \"x86_64-pc-windows-msvc\",\n"
+          "    \"machine_key\": \"ffff000011112222\"\n  }\n]");
+    CHECK(bhtest::read_file(dir.path() / "out" / "sets.md") ==
+          "# Discriminant sets\n\n| Engine | Target triple | Machine key |\n| --- | --- | --- |\n"
+          "| callgrind | x86_64-pc-windows-msvc | ffff000011112222 |\n");
+  }
+  SECTION("--no-text without a file output is refused") {
+    require_runtime_error(run_cli({"list", "discriminants", "--local=store", "--no-text"}, dir.path()),
+                          "no output selected: --no-text suppresses the text report, so request at least one of "
+                          "--markdown <path> or --json <path>");
+  }
+  SECTION("two outputs aimed at one file are refused before anything is written") {
+    auto c = run_cli({"list", "discriminants", "--local=store", "--json", "x.out", "--markdown", "./x.out"}, dir.path());
+    CHECK(c.exit_code == 1);
+    CHECK(contains(c.err, "have conflicting output destinations"));
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "x.out"));
+  }
+  SECTION("an unknown engine name is an error") {
+    require_runtime_error(run_cli({"list", "discriminants", "--local=store", "--engine", "gungraun"}, dir.path()),
+                          "unknown engine \"gungraun\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time");
+  }
+}
+
+TEST_CASE("The project id defaults to the working directory's name", "[cli][list]") {
+  TempDir dir;
+  const auto project_dir = dir.path() / "My Project";
+  std::filesystem::create_directories(project_dir);
+  fill_store(dir.path() / "store", "My Project");
+  auto r = run_cli({"list", "discriminants", "--local=../store"}, project_dir);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == all_sets_text);
+}
+
+TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the configuration", "[cli][storage]") {
+  TempDir dir;
+  const auto d = dir.path();
+  bhtest::write_file(d / ".cargo" / "bench_history.toml", "[project]\nid = \"p\"\n");
+  fill_store(d / "explicit", "p");
+  std::filesystem::create_directories(d / "from-env");  // an empty store
+
+  SECTION("an explicit path beats the environment variable") {
+    auto r = run_cli({"list", "discriminants", "--local=explicit"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", "from-env"}});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == all_sets_text);
+  }
+  SECTION("a bare --local reads CARGO_BENCH_HISTORY_STORAGE") {
+    auto r = run_cli({"list", "discriminants", "--local"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", "explicit"}});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == all_sets_text);
+    auto e = run_cli({"list", "discriminants", "--local"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", (d / "from-env").string()}});
+    CHECK(e.exit_code == 0);
+    CHECK(e.out == "No discriminant sets found.\n\n");
+  }
+  SECTION("a bare --local with the variable unset or empty is an error") {
+    const std::string msg = "--local was given without a path and CARGO_BENCH_HISTORY_STORAGE is unset or empty";
+    require_runtime_error(run_cli({"list", "discriminants", "--local"}, d), msg);
+    require_runtime_error(run_cli({"list", "discriminants", "--local"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", ""}}), msg);
+  }
+  SECTION("without --local and without a configured backend there is no storage") {
+    require_runtime_error(run_cli({"list", "discriminants"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", "explicit"}}),
+                          "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
+                          "bare --local) or configure a cloud storage backend in the configuration file");
+  }
+  SECTION("a configured Azure backend is chosen without --local, and --local overrides it") {
+    bhtest::write_file(d / ".cargo" / "bench_history.toml",
+                       "[project]\nid = \"p\"\n[storage.azure]\naccount = \"acct\"\ncontainer = \"bench\"\n");
+    auto azure = run_cli({"list", "discriminants"}, d);
+    require_runtime_error(azure, "the Azure backend is not available in this build yet");
+    auto bare_cache = run_cli({"list", "discriminants", "--cache"}, d);
+    require_runtime_error(bare_cache, "--cache was given without a path and CARGO_BENCH_HISTORY_CACHE is unset or empty");
+    auto local = run_cli({"list", "discriminants", "--local=explicit"}, d);
+    CHECK(local.exit_code == 0);
+    CHECK(local.out == all_sets_text);
+  }
+  SECTION("a missing --config file is an error naming it") {
+    auto r = run_cli({"list", "discriminants", "--local=explicit", "--config", "missing.toml"}, d);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "Error: failed to read configuration at"));
+    CHECK(contains(r.err, "missing.toml"));
+  }
+  SECTION("--verbose notes go to stderr with the prefix, stdout is unchanged") {
+    auto r = run_cli({"list", "discriminants", "--local=explicit", "--verbose"}, d);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == all_sets_text);
+    CHECK(contains(r.err, "[bench-history] storage: local storage at " + (d / "explicit").string()));
+    CHECK(contains(r.err, "[bench-history] project id: p"));
+  }
+}
