@@ -118,17 +118,24 @@ void LocalStore::check_inside_root(const fs::path& dir, std::string_view key) co
 void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) const {
   std::error_code ec;
   fs::create_directories(root_, ec);
-  if (!fs::is_directory(root_)) io_error("could not create the local storage directory " + root_.string(), root_, ec ? ec.value() : ENOTDIR);
+  if (!fs::is_directory(root_))
+    io_error("could not create the local storage directory " + root_.string(), root_, ec ? ec.value() : ENOTDIR);
   // One mkdir per key segment so that concurrent writers creating the same directories
-  // never fail on each other (EEXIST is success here).
+  // never fail on each other (EEXIST is success here). An existing component that is a
+  // symbolic link is checked BEFORE anything is created through it, so a link leading
+  // outside the root never gets directories (or objects) planted on the other side.
   fs::path dir = root_;
   const fs::path rel = target.parent_path().lexically_relative(root_);
   for (const auto& part : rel) {
     dir /= part;
-    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    if (::mkdir(dir.c_str(), 0777) == 0) continue;
+    const int err = errno;
+    if (err != EEXIST) io_error("could not create directory " + dir.string() + " for " + std::string(key), dir, err);
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0)
       io_error("could not create directory " + dir.string() + " for " + std::string(key), dir, errno);
+    if (S_ISLNK(st.st_mode)) check_inside_root(dir, key);
   }
-  check_inside_root(target.parent_path(), key);
 }
 
 fs::path LocalStore::write_temp(const fs::path& dir, std::string_view body, std::string_view key) {

@@ -1,0 +1,277 @@
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "benchhist/codec/gzip.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "spec_text.hpp"
+#include "temp_dir.hpp"
+
+using namespace benchhist;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string key_a = "v1/p/objects/criterion/t/m/c1/clean.json";
+const std::string key_b = "v1/p/objects/criterion/t/m/c2/dirty-5.json";
+
+void write_raw(const fs::path& path, const std::string& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+Error expect_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("no error was thrown");
+  throw std::logic_error("unreachable");
+}
+
+std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("put then get returns the JSON text and the file on disk is gzip", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path() / "store");
+  CHECK(store.root() == dir.path() / "store");
+  CHECK(store.describe() == "local store at " + (dir.path() / "store").string());
+  CHECK(store.put(key_a, "{\"a\": 1}", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(store.get(key_a) == std::optional<std::string>("{\"a\": 1}"));
+  const std::string raw = testing::read_text_file((dir.path() / "store" / key_a).string());
+  CHECK(raw == gzip_compress("{\"a\": 1}"));
+  CHECK(store.path_of(key_a) == dir.path() / "store" / key_a);
+  CHECK(files_under(dir.path() / "store") == std::vector<std::string>{key_a});  // no temp debris
+}
+
+TEST_CASE("a missing object reads as nullopt and a missing root lists as empty", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path() / "nowhere");
+  CHECK_FALSE(store.get(key_a).has_value());
+  CHECK(store.list("").empty());
+  CHECK(store.list("v1/p/objects/").empty());
+  CHECK_FALSE(store.remove(key_a));
+  CHECK_FALSE(fs::exists(dir.path() / "nowhere"));  // reads never create the root
+}
+
+TEST_CASE("write-once put refuses an existing key and leaves the stored object untouched", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  store.put(key_a, "first", CollisionPolicy::refuse);
+  const Error e = expect_error([&] { store.put(key_a, "second", CollisionPolicy::refuse); });
+  CHECK(e.kind() == ErrorKind::already_exists);
+  CHECK(e.message() == "object already exists: " + key_a);
+  CHECK(e.subject() == key_a);
+  CHECK(store.get(key_a) == std::optional<std::string>("first"));
+}
+
+TEST_CASE("skip_existing leaves an existing object and reports it", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  CHECK(store.put(key_a, "first", CollisionPolicy::skip_existing) == PutOutcome::stored);
+  CHECK(store.put(key_a, "second", CollisionPolicy::skip_existing) == PutOutcome::skipped_existing);
+  CHECK(store.get(key_a) == std::optional<std::string>("first"));
+}
+
+TEST_CASE("overwrite replaces an existing object atomically and stores a new one", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  CHECK(store.put(key_a, "first", CollisionPolicy::overwrite) == PutOutcome::stored);
+  CHECK(store.put(key_a, "second", CollisionPolicy::overwrite) == PutOutcome::replaced);
+  CHECK(store.get(key_a) == std::optional<std::string>("second"));
+  CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
+}
+
+TEST_CASE("remove deletes an object, reports false when missing and leaves directories", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  store.put(key_a, "x", CollisionPolicy::refuse);
+  CHECK(store.remove(key_a));
+  CHECK_FALSE(store.remove(key_a));
+  CHECK_FALSE(store.get(key_a).has_value());
+  CHECK(fs::is_directory(dir.path() / "v1/p/objects/criterion/t/m/c1"));
+  CHECK(store.put(key_a, "again", CollisionPolicy::refuse) == PutOutcome::stored);
+}
+
+TEST_CASE("list returns sorted keys under the prefix and respects the trailing slash", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  const std::vector<std::string> keys = {
+      "v1/p/objects/criterion/t/ci/c/clean.json",
+      "v1/p/objects/criterion/t/ci-pool/c/clean.json",
+      "v1/p/objects/criterion/t/ci/c/dirty-10.json",
+      "v1/p/objects/criterion/t/ci/c/dirty-9.json",
+      "v1/p/objects/blessings/c/bless-1.json",
+      "v1/p/_cache-epoch",
+      "v1/q/objects/criterion/t/ci/c/clean.json",
+  };
+  for (const auto& k : keys) store.put(k, k, CollisionPolicy::refuse);
+  CHECK(store.list("v1/p/objects/criterion/t/ci/") ==
+        std::vector<std::string>{"v1/p/objects/criterion/t/ci/c/clean.json", "v1/p/objects/criterion/t/ci/c/dirty-10.json",
+                                 "v1/p/objects/criterion/t/ci/c/dirty-9.json"});
+  CHECK(store.list("v1/p/objects/criterion/t/ci").size() == 4);  // incomplete segment: plain string prefix
+  CHECK(store.list("v1/p/objects/").size() == 5);
+  CHECK(store.list("v1/p/").size() == 6);
+  auto all = keys;
+  std::sort(all.begin(), all.end());
+  CHECK(store.list("") == all);
+  CHECK(store.list("v1/p/objects/callgrind/").empty());
+  CHECK(store.list("v1/zzz").empty());
+}
+
+TEST_CASE("list never returns temp files, symbolic links or names that are not valid keys", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  store.put(key_a, "x", CollisionPolicy::refuse);
+  const fs::path commit_dir = dir.path() / "v1/p/objects/criterion/t/m/c1";
+  write_raw(commit_dir / ".cbh-tmp-1-2-3", "partial");
+  write_raw(commit_dir / "odd\\name.json", "x");
+  fs::create_symlink(commit_dir / "clean.json", commit_dir / "link.json");
+  CHECK(store.list("v1/") == std::vector<std::string>{key_a});
+}
+
+TEST_CASE("get refuses a truncated gzip file and a plaintext JSON file, naming the path and leaving it", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  const std::string gz = gzip_compress(std::string(4000, 'x'));
+  const fs::path truncated = dir.path() / key_a;
+  const fs::path plain = dir.path() / key_b;
+  write_raw(truncated, gz.substr(0, gz.size() / 2));
+  write_raw(plain, "{\"schema_version\": 5}");
+  for (const auto& [key, path] : {std::pair{key_a, truncated}, std::pair{key_b, plain}}) {
+    const std::string before = testing::read_text_file(path.string());
+    const Error e = expect_error([&] { store.get(key); });
+    CHECK(e.kind() == ErrorKind::decode);
+    CHECK(e.message() == "could not decompress local storage object at " + path.string());
+    CHECK(e.subject() == path.string());
+    CHECK_FALSE(e.cause().empty());
+    CHECK_FALSE(e.hint().empty());
+    CHECK(testing::read_text_file(path.string()) == before);
+  }
+  CHECK(store.list("v1/").size() == 2);  // still listed: nothing was moved or deleted
+}
+
+TEST_CASE("keys with path tricks are refused before the filesystem is touched", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path() / "store");
+  for (std::string_view bad : {"../escape.json", "v1/../../escape.json", "/etc/passwd", "v1//x", "v1/./x", "v1\\..\\x", ""}) {
+    INFO(bad);
+    CHECK(expect_error([&] { store.put(bad, "x", CollisionPolicy::overwrite); }).kind() == ErrorKind::invalid_key);
+    CHECK(expect_error([&] { store.get(bad); }).message() == "invalid storage key: " + std::string(bad));
+    CHECK(expect_error([&] { store.remove(bad); }).kind() == ErrorKind::invalid_key);
+  }
+  CHECK(expect_error([&] { store.list("v1/../"); }).kind() == ErrorKind::invalid_key);
+  CHECK_FALSE(fs::exists(dir.path() / "store"));
+  CHECK_FALSE(fs::exists(dir.path() / "escape.json"));
+}
+
+TEST_CASE("a symbolic link inside the store cannot lead a key outside the root", "[local_store]") {
+  testing::TempDir dir;
+  const fs::path outside = dir.path() / "outside";
+  fs::create_directories(outside);
+  fs::create_directories(dir.path() / "store/v1");
+  fs::create_directory_symlink(outside, dir.path() / "store/v1/p");
+  LocalStore store(dir.path() / "store");
+  const std::string key = "v1/p/objects/criterion/t/m/c/clean.json";
+  CHECK(expect_error([&] { store.put(key, "x", CollisionPolicy::refuse); }).kind() == ErrorKind::invalid_key);
+  write_raw(outside / "objects/criterion/t/m/c/clean.json", gzip_compress("secret"));
+  CHECK_THROWS_WITH(store.get(key), Catch::Contains("leads outside"));
+  CHECK(store.list("v1/").empty());  // the walk does not follow the link
+  CHECK_THROWS_AS(store.list("v1/p/"), Error);
+  CHECK(fs::exists(outside / "objects/criterion/t/m/c/clean.json"));
+}
+
+TEST_CASE("a store whose root is itself a symbolic link works normally", "[local_store]") {
+  testing::TempDir dir;
+  fs::create_directories(dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "real", dir.path() / "link");
+  LocalStore store(dir.path() / "link");
+  store.put(key_a, "x", CollisionPolicy::refuse);
+  CHECK(store.get(key_a) == std::optional<std::string>("x"));
+  CHECK(store.list("") == std::vector<std::string>{key_a});
+}
+
+TEST_CASE("an object file that is a symbolic link is not followed", "[local_store]") {
+  testing::TempDir dir;
+  write_raw(dir.path() / "elsewhere.json", gzip_compress("secret"));
+  fs::create_directories((dir.path() / "store" / key_a).parent_path());
+  fs::create_symlink(dir.path() / "elsewhere.json", dir.path() / "store" / key_a);
+  LocalStore store(dir.path() / "store");
+  CHECK_THROWS_WITH(store.get(key_a), Catch::Contains("symbolic link"));
+  CHECK(expect_error([&] { store.put(key_a, "x", CollisionPolicy::refuse); }).kind() == ErrorKind::already_exists);
+}
+
+TEST_CASE("put removes stale temp files older than the stale age but keeps fresh ones", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path(), std::chrono::seconds(3600));
+  const fs::path commit_dir = dir.path() / "v1/p/objects/criterion/t/m/c1";
+  write_raw(commit_dir / ".cbh-tmp-99-1-0", "stale");
+  write_raw(commit_dir / ".cbh-tmp-99-2-0", "fresh");
+  fs::last_write_time(commit_dir / ".cbh-tmp-99-1-0", fs::file_time_type::clock::now() - std::chrono::hours(2));
+  store.put(key_a, "x", CollisionPolicy::refuse);
+  CHECK_FALSE(fs::exists(commit_dir / ".cbh-tmp-99-1-0"));
+  CHECK(fs::exists(commit_dir / ".cbh-tmp-99-2-0"));
+}
+
+TEST_CASE("an unwritable directory gives an io error naming the path and leaves no temp file", "[local_store]") {
+  if (::geteuid() == 0) {
+    SUCCEED("running as root: permissions are not enforced");
+    return;
+  }
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  const fs::path commit_dir = dir.path() / "v1/p/objects/criterion/t/m/c1";
+  fs::create_directories(commit_dir);
+  fs::permissions(commit_dir, fs::perms::owner_read | fs::perms::owner_exec);
+  const Error e = expect_error([&] { store.put(key_a, "x", CollisionPolicy::refuse); });
+  fs::permissions(commit_dir, fs::perms::owner_all);
+  CHECK(e.kind() == ErrorKind::io);
+  CHECK_THAT(e.message(), Catch::Contains(commit_dir.string()));
+  CHECK(files_under(dir.path()).empty());
+}
+
+TEST_CASE("threads racing one clean key produce exactly one winner", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  for (int round = 0; round < 20; ++round) {
+    const std::string key = clean_key("p", Engine::criterion, "t", "m", "c" + std::to_string(round));
+    std::atomic<int> stored{0}, refused{0}, other{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&, t] {
+        while (!go) std::this_thread::yield();
+        try {
+          if (store.put(key, "writer " + std::to_string(t), CollisionPolicy::refuse) == PutOutcome::stored) ++stored;
+        } catch (const Error& e) {
+          (e.kind() == ErrorKind::already_exists ? refused : other)++;
+        }
+      });
+    }
+    go = true;
+    for (auto& th : threads) th.join();
+    CHECK(stored == 1);
+    CHECK(refused == 7);
+    CHECK(other == 0);
+    CHECK(store.get(key).value().starts_with("writer "));
+  }
+  CHECK(store.list("").size() == 20);
+  CHECK(files_under(dir.path()).size() == 20);
+}
