@@ -119,7 +119,7 @@ EngineHarvest harvest_engine(Engine engine, const fs::path& target_root, const F
   EngineHarvest out;
   out.engine = engine;
   const fs::path root = output_root(target_root, engine);
-  if (!is_real_directory(root)) {
+  if (!has_output_root(root, engine)) {
     // No output is not an error: "no benchmarks of this engine" and "all failed" look alike.
     notes.push_back(note(engine, HarvestDecision::no_output, root, std::nullopt));
     return out;

@@ -70,12 +70,27 @@ void walk_criterion(const fs::path& dir, std::vector<CriterionCaseDir>& out) {
 
 bool is_real_directory(const fs::path& root) {
   std::error_code ec;
-  return fs::symlink_status(root, ec).type() == fs::file_type::directory && !ec;
+  const fs::file_status st = fs::symlink_status(root, ec);
+  return !ec && st.type() == fs::file_type::directory;
 }
+
+namespace {
+// A root that does not exist means "no output"; one that cannot be inspected (permissions,
+// I/O) must not be mistaken for that — it aborts like any other unreadable directory.
+bool harvestable_root(const fs::path& root, Engine engine) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(root, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    detail::throw_harvest_error(engine, root, "cannot inspect the output directory: " + ec.message());
+  return !ec && st.type() == fs::file_type::directory;
+}
+}  // namespace
+
+bool has_output_root(const fs::path& root, Engine engine) { return harvestable_root(root, engine); }
 
 std::vector<fs::path> list_summary_files(const fs::path& root) {
   std::vector<fs::path> out;
-  if (!is_real_directory(root)) return out;
+  if (!harvestable_root(root, Engine::callgrind)) return out;
   walk_summaries(root, out);
   std::sort(out.begin(), out.end());
   return out;
@@ -83,7 +98,7 @@ std::vector<fs::path> list_summary_files(const fs::path& root) {
 
 std::vector<CriterionCaseDir> list_criterion_case_dirs(const fs::path& root) {
   std::vector<CriterionCaseDir> out;
-  if (!is_real_directory(root)) return out;
+  if (!harvestable_root(root, Engine::criterion)) return out;
   walk_criterion(root, out);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.dir < b.dir; });
   return out;
@@ -91,7 +106,7 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const fs::path& root) {
 
 std::vector<fs::path> list_flat_json_files(const fs::path& root, Engine engine) {
   std::vector<fs::path> out;
-  if (!is_real_directory(root)) return out;
+  if (!harvestable_root(root, engine)) return out;
   for (const auto& e : entries_of(root, engine))
     if (own_type(e, engine) == fs::file_type::regular && e.path().extension() == ".json") out.push_back(e.path());
   return out;

@@ -2,6 +2,7 @@
 // locations (§3.2), the freshness gate in both directions (§3.3), symlinks (§9 #6), ordering,
 // per-file notes, half-written Criterion cases and I/O errors.
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -276,22 +277,63 @@ TEST_CASE("a malformed file anywhere aborts the harvest with the parse error nam
   CHECK(harvest_all(t.root, kStart).case_count() == 6);
 }
 
+namespace {
+// Runs `fn` in a child process without root privileges (root reads everything, so a
+// permission failure can only be produced unprivileged); returns the child's exit code.
+template <class Fn>
+int exit_code_unprivileged(Fn&& fn) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(90);
+    _exit(fn());
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+}
+}  // namespace
+
 TEST_CASE("an unreadable output directory aborts with the harvest I/O error", "[engines][harvest][errors]") {
-  if (geteuid() == 0) {
-    SUCCEED("running as root: permissions do not restrict reads");
+  Target t;
+  t.populate();
+  fs::permissions(t.tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec);
+  const fs::path dir = t.root / "gungraun/fast_time";
+  fs::permissions(dir, fs::perms::none);
+  const int code = exit_code_unprivileged([&] {
+    try {
+      harvest_all(t.root, kStart);
+      return 1;
+    } catch (const Error& e) {
+      const bool ok = e.kind() == ErrorKind::io && e.message() == "failed to harvest callgrind benchmark output" &&
+                      e.subject() == dir.string() && e.cause().find("cannot read directory") != std::string::npos;
+      return ok ? 0 : 2;
+    } catch (...) {
+      return 3;
+    }
+  });
+  fs::permissions(dir, fs::perms::owner_all);
+  CHECK(code == 0);
+}
+
+TEST_CASE("an engine root that cannot be inspected is an I/O error, not \"no output\"", "[engines][harvest][errors]") {
+  if (geteuid() != 0) {
+    SUCCEED("needs root to drop to another user; the directory test above covers unreadable trees");
     return;
   }
   Target t;
   t.populate();
-  const fs::path dir = t.root / "gungraun/fast_time";
-  fs::permissions(dir, fs::perms::none);
-  try {
-    harvest_all(t.root, kStart);
-    FAIL("expected an I/O error");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::io);
-    CHECK(e.message() == "failed to harvest callgrind benchmark output");
-    CHECK(e.subject() == dir.string());
-  }
-  fs::permissions(dir, fs::perms::owner_all);
+  // The temp dir stays 0700: an unprivileged process cannot even stat the engine roots.
+  fs::permissions(t.tmp.path(), fs::perms::owner_all);
+  const int code = exit_code_unprivileged([&] {
+    try {
+      harvest_all(t.root, kStart);
+      return 1;
+    } catch (const Error& e) {
+      return e.kind() == ErrorKind::io && e.subject() == (t.root / "gungraun").string() ? 0 : 2;
+    } catch (...) {
+      return 3;
+    }
+  });
+  CHECK(code == 0);
 }

@@ -26,8 +26,12 @@ inline std::filesystem::path output_root(const std::filesystem::path& target_roo
   return target_root / output_dir_name(e);
 }
 
-// True when `root` is a real directory (not a symlink to one).
+// True when `root` is a real directory (not a symlink to one); false on any error.
 bool is_real_directory(const std::filesystem::path& root);
+
+// Whether an engine root holds output: a real directory → true; absent (or a symlink, or not
+// a directory) → false; cannot be inspected → Error{io, "failed to harvest <engine> ..."}.
+bool has_output_root(const std::filesystem::path& root, Engine engine);
 
 // callgrind: every regular file named exactly `summary.json` anywhere below `root`.
 std::vector<std::filesystem::path> list_summary_files(const std::filesystem::path& root);
