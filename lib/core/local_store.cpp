@@ -21,9 +21,15 @@ namespace {
 
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
-[[noreturn]] void io_error(std::string message, const fs::path& path, int err, std::string hint = {}) {
-  throw Error(ErrorKind::io, std::move(message), path.string(), errno_text(err),
-              hint.empty() ? "check that the storage directory exists, is writable and has free space" : std::move(hint));
+constexpr std::string_view write_hint = "check that the storage directory is writable and has free space";
+constexpr std::string_view read_hint = "check the permissions of the storage directory";
+
+// Local I/O failures use the formats.md §6.6 wording: `could not <what> at <path>`, with the
+// OS error (and any detail such as the temp file involved) as the cause.
+[[noreturn]] void io_error(std::string_view what, const fs::path& path, int err, std::string_view hint,
+                           const std::string& detail = {}) {
+  throw Error(ErrorKind::io, "could not " + std::string(what) + " at " + path.string(), path.string(),
+              detail.empty() ? errno_text(err) : detail + ": " + errno_text(err), std::string(hint));
 }
 
 // Closes a descriptor on scope exit.
@@ -97,6 +103,18 @@ std::string LocalStore::describe() const { return "local store at " + root_.stri
 
 fs::path LocalStore::path_of(std::string_view key) const {
   validate_key(key);
+  // Names starting with the temp prefix are never listed and are deleted when stale, so an
+  // object stored under one would silently vanish: refuse such keys outright.
+  for (std::size_t pos = 0; pos < key.size();) {
+    const std::size_t slash = key.find('/', pos);
+    const std::string_view seg = key.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    if (starts_with_temp_prefix(seg))
+      throw Error(ErrorKind::invalid_key, "invalid storage key: " + std::string(key), std::string(key),
+                  "names starting with " + std::string(temp_prefix) + " are reserved for the local store's temporary files",
+                  "build keys with the key builders");
+    if (slash == std::string_view::npos) break;
+    pos = slash + 1;
+  }
   return root_ / fs::path(std::string(key));
 }
 
@@ -119,7 +137,7 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (!fs::is_directory(root_))
-    io_error("could not create the local storage directory " + root_.string(), root_, ec ? ec.value() : ENOTDIR);
+    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint);
   // One mkdir per key segment so that concurrent writers creating the same directories
   // never fail on each other (EEXIST is success here). An existing component that is a
   // symbolic link is checked BEFORE anything is created through it, so a link leading
@@ -130,15 +148,18 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
     dir /= part;
     if (::mkdir(dir.c_str(), 0777) == 0) continue;
     const int err = errno;
-    if (err != EEXIST) io_error("could not create directory " + dir.string() + " for " + std::string(key), dir, err);
+    if (err != EEXIST) io_error("create local storage parent directories", dir, err, write_hint);
     struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0)
-      io_error("could not create directory " + dir.string() + " for " + std::string(key), dir, errno);
+      io_error("create local storage parent directories", dir, errno, write_hint);
+    if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+      io_error("create local storage parent directories", dir, ENOTDIR, "move the file out of the storage directory");
     if (S_ISLNK(st.st_mode)) check_inside_root(dir, key);
   }
 }
 
-fs::path LocalStore::write_temp(const fs::path& dir, std::string_view body, std::string_view key) {
+fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
+  const fs::path dir = target.parent_path();
   const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
@@ -148,7 +169,7 @@ fs::path LocalStore::write_temp(const fs::path& dir, std::string_view body, std:
     Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
     if (fd.fd < 0) {
       if (errno == EEXIST && attempt < 100) continue;
-      io_error("could not create a temporary file in " + dir.string() + " for " + std::string(key), tmp, errno);
+      io_error("write local storage object", target, errno, write_hint, "creating temporary file " + tmp.string());
     }
     std::size_t done = 0;
     while (done < body.size()) {
@@ -157,7 +178,7 @@ fs::path LocalStore::write_temp(const fs::path& dir, std::string_view body, std:
         if (errno == EINTR) continue;
         const int err = errno;
         ::unlink(tmp.c_str());
-        io_error("could not write local storage object " + std::string(key), tmp, err);
+        io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
       }
       done += static_cast<std::size_t>(n);
     }
@@ -166,12 +187,12 @@ fs::path LocalStore::write_temp(const fs::path& dir, std::string_view body, std:
     if (::fsync(fd.fd) != 0) {
       const int err = errno;
       ::unlink(tmp.c_str());
-      io_error("could not write local storage object " + std::string(key), tmp, err);
+      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
     }
     if (::close(fd.release()) != 0) {
       const int err = errno;
       ::unlink(tmp.c_str());
-      io_error("could not write local storage object " + std::string(key), tmp, err);
+      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
     }
     return tmp;
   }
@@ -200,19 +221,20 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
 
   struct stat st {};
   const bool existed = ::lstat(target.c_str(), &st) == 0;
+  if (!existed && errno != ENOENT) io_error("inspect local storage object", target, errno, read_hint);
   if (existed && policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
   if (existed && policy == CollisionPolicy::refuse)
     throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
                 "pass --overwrite to replace it or --skip-existing to keep it");
 
   remove_stale_temps(dir);
-  const fs::path tmp = write_temp(dir, body, key);
+  const fs::path tmp = write_temp(target, body);
   PutOutcome outcome = PutOutcome::stored;
   if (policy == CollisionPolicy::overwrite) {
     if (::rename(tmp.c_str(), target.c_str()) != 0) {
       const int err = errno;
       ::unlink(tmp.c_str());
-      io_error("could not store local storage object " + std::string(key), target, err);
+      io_error("write local storage object", target, err, write_hint);
     }
     outcome = existed ? PutOutcome::replaced : PutOutcome::stored;
   } else {
@@ -221,7 +243,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       p = publish_no_replace(tmp, target);
     } catch (const std::system_error& e) {
       ::unlink(tmp.c_str());
-      io_error("could not store local storage object " + std::string(key), target, e.code().value());
+      io_error("write local storage object", target, e.code().value(), write_hint);
     }
     ::unlink(tmp.c_str());  // after link(2) the object has its own name; ENOENT after a rename
     if (p == Publish::exists) {
@@ -242,10 +264,9 @@ std::optional<std::string> LocalStore::get(std::string_view key) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) return std::nullopt;
     if (err == ELOOP)
-      io_error("refusing to follow a symbolic link at " + path.string() + " for " + std::string(key), path, err,
-               "replace the link with the object file itself");
-    io_error("could not read local storage object at " + path.string(), path, err,
-             "check the permissions of the storage directory");
+      io_error("read local storage object", path, err, "replace the link with the object file itself",
+               "it is a symbolic link, which the local store never follows");
+    io_error("read local storage object", path, err, read_hint);
   }
   std::string body;
   char buf[65536];
@@ -253,8 +274,7 @@ std::optional<std::string> LocalStore::get(std::string_view key) {
     const ssize_t n = ::read(fd.fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      io_error("could not read local storage object at " + path.string(), path, errno,
-               "check the permissions of the storage directory");
+      io_error("read local storage object", path, errno, read_hint);
     }
     if (n == 0) break;
     body.append(buf, static_cast<std::size_t>(n));
@@ -293,23 +313,39 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
   while (!pending.empty()) {
     auto [dir, dir_key] = std::move(pending.back());
     pending.pop_back();
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (starts_with_temp_prefix(name)) continue;
-      std::error_code sec;
-      const auto status = it->symlink_status(sec);
-      if (sec) continue;
-      std::string key = dir_key + name;
-      if (fs::is_directory(status)) {
-        // Descend only where keys with this prefix can live.
-        const std::string sub = key + "/";
-        const std::size_t n = std::min(sub.size(), prefix.size());
-        if (std::string_view(sub).substr(0, n) == prefix.substr(0, n)) pending.emplace_back(it->path(), sub);
-      } else if (fs::is_regular_file(status)) {
-        if (std::string_view(key).starts_with(prefix) && is_valid_key(key)) keys.push_back(std::move(key));
+    // A directory that vanished under a concurrent remove simply has no keys; any other
+    // failure would make the listing silently incomplete, so it is an error (§6.6 wording).
+    const auto vanished = [](const std::error_code& e) {
+      return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
+    };
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      if (vanished(ec)) {
+        ec.clear();
+        continue;
       }
+      io_error("open local storage listing directory", dir, ec.value(), read_hint);
     }
-    ec.clear();
+    for (const fs::directory_iterator end; it != end;) {
+      const std::string name = it->path().filename().string();
+      if (!starts_with_temp_prefix(name)) {
+        std::error_code sec;
+        const auto status = it->symlink_status(sec);
+        std::string key = dir_key + name;
+        if (sec) {
+          // vanished between readdir and stat: skip
+        } else if (fs::is_directory(status)) {
+          // Descend only where keys with this prefix can live.
+          const std::string sub = key + "/";
+          const std::size_t n = std::min(sub.size(), prefix.size());
+          if (std::string_view(sub).substr(0, n) == prefix.substr(0, n)) pending.emplace_back(it->path(), sub);
+        } else if (fs::is_regular_file(status)) {
+          if (std::string_view(key).starts_with(prefix) && is_valid_key(key)) keys.push_back(std::move(key));
+        }
+      }
+      it.increment(ec);
+      if (ec) io_error("advance local storage listing directory", dir, ec.value(), read_hint);
+    }
   }
   std::sort(keys.begin(), keys.end());
   return keys;
@@ -321,8 +357,7 @@ bool LocalStore::remove(std::string_view key) {
   if (::unlink(path.c_str()) == 0) return true;
   const int err = errno;
   if (err == ENOENT || err == ENOTDIR) return false;
-  io_error("could not delete local storage object at " + path.string(), path, err,
-           "check the permissions of the storage directory");
+  io_error("remove local storage object", path, err, write_hint);
 }
 
 }  // namespace benchhist

@@ -275,3 +275,80 @@ TEST_CASE("threads racing one clean key produce exactly one winner", "[local_sto
   CHECK(store.list("").size() == 20);
   CHECK(files_under(dir.path()).size() == 20);
 }
+
+TEST_CASE("keys naming the reserved temp prefix are refused so objects never vanish", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  for (std::string_view bad : {"v1/p/.cbh-tmp-1-2-3", "v1/.cbh-tmp-x/clean.json"}) {
+    INFO(bad);
+    const Error e = expect_error([&] { store.put(bad, "x", CollisionPolicy::refuse); });
+    CHECK(e.kind() == ErrorKind::invalid_key);
+    CHECK(e.message() == "invalid storage key: " + std::string(bad));
+  }
+  CHECK(files_under(dir.path()).empty());
+}
+
+TEST_CASE("threads racing with skip_existing store once and skip the rest", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  for (int round = 0; round < 10; ++round) {
+    const std::string key = clean_key("p", Engine::callgrind, "t", "m", "s" + std::to_string(round));
+    std::atomic<int> stored{0}, skipped{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 6; ++t)
+      threads.emplace_back([&] {
+        while (!go) std::this_thread::yield();
+        (store.put(key, "x", CollisionPolicy::skip_existing) == PutOutcome::stored ? stored : skipped)++;
+      });
+    go = true;
+    for (auto& th : threads) th.join();
+    CHECK(stored == 1);
+    CHECK(skipped == 5);
+  }
+  CHECK(files_under(dir.path()).size() == 10);
+}
+
+TEST_CASE("concurrent overwrites leave one whole object and no temp files", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  std::vector<std::string> bodies;
+  for (int t = 0; t < 6; ++t) bodies.push_back(std::string(200000 + t, static_cast<char>('a' + t)));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) store.put(key_a, bodies[t], CollisionPolicy::overwrite);
+    });
+  for (auto& th : threads) th.join();
+  const auto got = store.get(key_a);
+  REQUIRE(got);
+  CHECK(std::find(bodies.begin(), bodies.end(), *got) != bodies.end());
+  CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
+}
+
+TEST_CASE("a file where a key directory belongs gives an io error naming the path", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  write_raw(dir.path() / "v1/p/objects", "not a directory");
+  const Error e = expect_error([&] { store.put(key_a, "x", CollisionPolicy::refuse); });
+  CHECK(e.kind() == ErrorKind::io);
+  CHECK(e.message() == "could not create local storage parent directories at " + (dir.path() / "v1/p/objects").string());
+  CHECK_FALSE(store.get(key_a).has_value());  // ENOTDIR reads as not found
+  CHECK_FALSE(store.remove(key_a));
+}
+
+TEST_CASE("an unreadable directory makes a listing fail instead of silently omitting keys", "[local_store]") {
+  if (::geteuid() == 0) {
+    SUCCEED("running as root: permissions are not enforced");
+    return;
+  }
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  store.put(key_a, "x", CollisionPolicy::refuse);
+  const fs::path locked = dir.path() / "v1/p/objects/criterion/t/m";
+  fs::permissions(locked, fs::perms::none);
+  const Error e = expect_error([&] { store.list("v1/"); });
+  fs::permissions(locked, fs::perms::owner_all);
+  CHECK(e.kind() == ErrorKind::io);
+  CHECK(e.message() == "could not open local storage listing directory at " + locked.string());
+}

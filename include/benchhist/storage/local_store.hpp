@@ -68,8 +68,7 @@ class LocalStore final : public ObjectStore {
  private:
   void check_inside_root(const std::filesystem::path& dir, std::string_view key) const;
   void make_parent_dirs(const std::filesystem::path& target, std::string_view key) const;
-  std::filesystem::path write_temp(const std::filesystem::path& dir, std::string_view body,
-                                   std::string_view key);
+  std::filesystem::path write_temp(const std::filesystem::path& target, std::string_view body);
   void remove_stale_temps(const std::filesystem::path& dir) const noexcept;
 
   std::filesystem::path root_;
