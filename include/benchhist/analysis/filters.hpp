@@ -1,0 +1,88 @@
+#pragma once
+// Discriminant filters (--engine / --target-triple / --machine-key) and the always-on
+// effective-selection announcement (formats.md §6.2, §6.4; detection.md §1.5 step 1).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/analysis/since.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/engine.hpp"
+
+namespace benchhist::analysis {
+
+enum class FilterAxis { engine, target_triple, machine_key };
+
+// One resolved filter axis. Matching is ASCII-case-insensitive against the (already
+// sanitized) storage key segment, so explicit values are sanitized the same way first.
+struct DiscriminantFilter {
+  enum class Origin {
+    all,             // unconstrained: `all` given, --engine omitted, or no auto-detection
+    explicit_values, // the union of the given values
+    auto_detected,   // omitted; the host's own value
+  };
+  Origin origin = Origin::all;
+  std::vector<std::string> shown;    // values as announced (explicit: as given; engine: token)
+  std::vector<std::string> matched;  // sanitized values compared with key segments
+
+  bool unconstrained() const noexcept { return origin == Origin::all; }
+  bool accepts(std::string_view key_segment) const noexcept;
+  // `all`, `<value> (auto-detected)` or explicit values joined with `|` (formats.md §6.2).
+  std::string describe() const;
+};
+
+// Resolution rule of formats.md §6.4: any value equal to `all` (ASCII case-insensitive)
+// → unconstrained; else the explicit values (unioned, duplicates after sanitization
+// dropped); else the auto-detected value, when the caller supplies one (`list
+// discriminants` and --engine supply none: omitted means all). Every explicit --engine
+// value must name a known engine, else Error{usage} `unknown engine "<name>"; expected
+// one of: criterion, callgrind, alloc_tracker, all_the_time`.
+DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string>& explicit_values,
+                                  const std::optional<std::string>& auto_detected = std::nullopt);
+
+struct DiscriminantFilters {
+  DiscriminantFilter engine;
+  DiscriminantFilter target_triple;
+  DiscriminantFilter machine_key;
+
+  bool accepts(const DiscriminantSet& set) const noexcept {
+    return engine.accepts(to_string(set.engine)) && target_triple.accepts(set.target_triple) &&
+           machine_key.accepts(set.machine_key);
+  }
+  // `engine=<F>, target-triple=<F>, machine-key=<F>` (also used by the empty-outcome hint).
+  std::string describe() const;
+};
+
+// Convenience: the three axes at once (engine never auto-detects).
+DiscriminantFilters resolve_filters(const std::vector<std::string>& engines,
+                                    const std::vector<std::string>& target_triples,
+                                    const std::vector<std::string>& machine_keys,
+                                    const std::optional<std::string>& host_target_triple,
+                                    const std::optional<std::string>& host_machine_key);
+
+// Optional segments of the announcement; which ones a command shows is the caller's choice
+// (analyze/list/examine/prune: base + since; bless: base + context; unbless: context).
+struct AnnouncedBase {
+  std::string name;
+  bool auto_detected = false;
+};
+struct AnnouncedContext {
+  std::string short_commit;  // first 12 characters of the commit id
+  bool defaulted_to_head = false;
+};
+struct AnnouncedSince {
+  std::optional<Timestamp> cutoff;  // none → `since=none`
+  SinceReason reason = SinceReason::no_default_outside_history;
+};
+
+// The whole stderr line, without a trailing newline:
+// `[bench-history] selection: engine=<F>, target-triple=<F>, machine-key=<F>[; base=<name>[
+// (auto-detected)]][; context=<short>[ (defaulted to HEAD)]][; since=<cutoff|none> (<reason>)]`
+std::string selection_announcement(const DiscriminantFilters& filters,
+                                   const std::optional<AnnouncedBase>& base = std::nullopt,
+                                   const std::optional<AnnouncedContext>& context = std::nullopt,
+                                   const std::optional<AnnouncedSince>& since = std::nullopt);
+
+}  // namespace benchhist::analysis

@@ -1,0 +1,87 @@
+#pragma once
+// Git topology as the analysis family needs it (formats.md §4.1 table "Topology queries";
+// detection.md §1.1). An interface so selection can be tested on a fake graph; the real
+// implementation uses libgit2, which stays out of this header.
+//
+// Query conventions: "absent" answers (an unresolvable ref, no merge base) are nullopt, not
+// errors; only failures to read the repository at all throw Error{git}.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/model/timestamp.hpp"
+
+namespace benchhist::analysis {
+
+struct CommitInfo {
+  std::string id;                           // full hex id
+  std::optional<Timestamp> committer_time;  // unknown → never excluded by --since
+  std::string subject;                      // first line of the message
+  friend bool operator==(const CommitInfo&, const CommitInfo&) = default;
+};
+
+class GitTopology {
+ public:
+  virtual ~GitTopology() = default;
+
+  // `<ref>^{commit}` → full commit id, or nullopt when it does not resolve.
+  virtual std::optional<std::string> resolve(std::string_view ref) const = 0;
+  // §4.1: the target of refs/remotes/origin/HEAD with `refs/remotes/origin/` stripped; else
+  // the first of `main`, `master` that resolves; else nullopt.
+  virtual std::optional<std::string> default_branch() const = 0;
+  // The best common ancestor of two commits, or nullopt (unrelated, or cut off by a
+  // shallow clone).
+  virtual std::optional<std::string> merge_base(std::string_view a, std::string_view b) const = 0;
+  // True when `ancestor` is `descendant` or one of its ancestors.
+  virtual bool is_ancestor(std::string_view ancestor, std::string_view descendant) const = 0;
+  // The first-parent ancestry of `commit`, oldest first, `commit` itself last. A shallow
+  // clone's history simply ends at its boundary.
+  virtual std::vector<CommitInfo> first_parent_history(std::string_view commit) const = 0;
+  // Committer time of one commit (`git log -1 --format=%cI <ref>`); throws Error{git}
+  // `failed to read the committer time of <ref>` when the ref does not name a commit.
+  virtual Timestamp committer_time(std::string_view ref) const = 0;
+  // `git status --porcelain` non-empty (untracked files count, ignored files do not).
+  virtual bool working_tree_dirty() const = 0;
+  virtual bool is_shallow() const = 0;
+};
+
+// Opens the repository containing `path` (searching upward like `git -C <path>`), via
+// libgit2. Throws Error{git} naming the path when there is none. Not thread-safe: use one
+// instance per thread.
+std::unique_ptr<GitTopology> open_git_topology(const std::filesystem::path& path);
+
+// ---- Ref resolution with the exact user-facing errors (formats.md §6.4, §6.5.4, §6.6) ----
+
+// Resolves --context (default `HEAD`). Throws Error{git} `could not resolve "<ref>" while
+// resolving the analysis context. Check that the --context ref exists or is fetched.`
+std::string resolve_context(const GitTopology& git, std::string_view ref);
+
+struct ResolvedBase {
+  enum class Origin { explicit_option, configured, detected };
+  std::string name;    // the ref as given / configured / detected (e.g. `main`)
+  std::string commit;  // its commit id
+  Origin origin = Origin::detected;
+  // The announcement's `(auto-detected)` marker: only git's own default-branch detection.
+  bool auto_detected() const noexcept { return origin == Origin::detected; }
+};
+
+// Base resolution order of formats.md §6.4: explicit --base (must resolve, else `could not
+// resolve "<ref>" while resolving the comparison base. Check that the --base ref exists or
+// is fetched.`); else the configured default branch if it resolves; else git's default
+// branch (§4.1) if it resolves; else `could not determine the base branch to compare
+// <context_ref> against: …`.
+ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,
+                          const std::optional<std::string>& configured_default_branch,
+                          std::string_view context_ref);
+
+// merge_base(context, base) or the hard error of detection §1.1 step 4 / formats.md §6.5.4,
+// which explains shallow clones and how to fix them. Never a silent fallback.
+std::string require_merge_base(const GitTopology& git, std::string_view context_commit,
+                               std::string_view base_commit, std::string_view context_ref,
+                               std::string_view base_name);
+
+}  // namespace benchhist::analysis

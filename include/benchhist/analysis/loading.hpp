@@ -1,0 +1,106 @@
+#pragma once
+// Loading the selected objects (detection.md §1.5 step 5, §13.2): keys are sorted and given
+// their positions BEFORE any fetch; a worker pool fetches and decodes; each result is placed
+// at its position, so the outcome never depends on thread timing. A corrupt or vanished
+// object fails the whole load with an Error naming its key — nothing is silently skipped.
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "benchhist/analysis/selection.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/model/blessing.hpp"
+#include "benchhist/model/run.hpp"
+
+namespace benchhist {
+class ObjectStore;
+}
+
+namespace benchhist::analysis {
+
+// Rethrows the exception currently being handled as an Error that names `key`: an Error that
+// already mentions the key passes through unchanged; anything else is wrapped with its text
+// as the cause.
+[[noreturn]] void rethrow_naming_key(const std::string& key);
+
+// Applies `load(key)` to every key with `threads` workers (at least 1). Result i belongs to
+// keys[i]. If several keys fail, the error of the lowest position is thrown (deterministic);
+// workers stop picking up positions past a known failure.
+template <typename T, typename Load>
+std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned threads, Load load) {
+  std::vector<std::optional<T>> slots(keys.size());
+  std::vector<std::exception_ptr> errors(keys.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> first_error{keys.size()};
+  auto worker = [&] {
+    while (true) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= keys.size() || i > first_error.load(std::memory_order_relaxed)) return;
+      try {
+        try {
+          slots[i].emplace(load(keys[i]));
+        } catch (...) {
+          rethrow_naming_key(keys[i]);
+        }
+      } catch (...) {
+        errors[i] = std::current_exception();
+        std::size_t seen = first_error.load(std::memory_order_relaxed);
+        while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+        }
+      }
+    }
+  };
+  const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(keys.size())));
+  if (n <= 1 || keys.size() <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(n);
+    try {
+      for (unsigned t = 0; t < n; ++t) pool.emplace_back(worker);
+    } catch (...) {
+      for (auto& th : pool) th.join();
+      throw;
+    }
+    for (auto& th : pool) th.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<T> out;
+  out.reserve(keys.size());
+  for (auto& s : slots) out.push_back(std::move(*s));
+  return out;
+}
+
+// get + decode_run for each key (the store gunzips). A missing object is
+// Error{not_found} `object not found: <key>`.
+std::vector<std::shared_ptr<const Run>> load_runs(ObjectStore& store, const std::vector<std::string>& keys,
+                                                  unsigned threads);
+
+struct LoadedBlessing {
+  SelectedBlessing ref;
+  Blessing record;
+  BlessingScope scope;  // a sidecar's own partition, or the record's required scope
+};
+
+struct LoadedSelection {
+  // Aligned with Selection::objects / base_objects; a run shared by both lines (a clean run
+  // of a shared commit) is fetched once and shared.
+  std::vector<std::shared_ptr<const Run>> runs;
+  std::vector<std::shared_ptr<const Run>> base_runs;
+  std::vector<LoadedBlessing> blessings;  // aligned with Selection::blessings
+};
+
+// Loads everything a Selection names: runs of both lines and the blessings (both forms,
+// codec/blessing_json.hpp).
+LoadedSelection load_selection(ObjectStore& store, const Selection& selection, unsigned threads);
+
+}  // namespace benchhist::analysis

@@ -1,0 +1,208 @@
+#pragma once
+// Reconstruction (detection.md §2): selected runs become series per (discriminant set,
+// benchmark identity, metric kind), ordered by first-parent topology; then ghost
+// elimination (§2.3), configured ignores (§2.4), blessings (§2.5), the history analysed view
+// (§2.6) and the branch base window / context observation (§2.7).
+//
+// The building blocks are pure functions over plain values so they can be checked against
+// vectors/reconstruction.json; reconstruct() chains them over a Selection + its loaded runs.
+
+#include <compare>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/analysis/loading.hpp"
+#include "benchhist/analysis/selection.hpp"
+#include "benchhist/model/benchmark_id.hpp"
+#include "benchhist/model/blessing.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/metric.hpp"
+
+namespace benchhist::analysis {
+
+inline constexpr std::size_t max_series_points = 1000;      // MAX_SERIES_POINTS (§0.3)
+inline constexpr std::size_t max_branch_base_commits = 128;  // MAX_BRANCH_BASE_COMMITS (§0.3)
+
+// One observation of one series (§2.2).
+struct Point {
+  std::size_t topo = 0;     // topological index of its commit on its line
+  bool dirty = false;
+  std::size_t ordinal = 0;  // rank of its object by storage key
+  std::string commit;
+  double value = 0;
+  std::optional<Interval> interval;  // only when the engine reported one
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+// §2.2 order: topo ascending, clean before dirty, object ordinal ascending.
+inline bool point_before(const Point& a, const Point& b) noexcept {
+  if (a.topo != b.topo) return a.topo < b.topo;
+  if (a.dirty != b.dirty) return !a.dirty;
+  return a.ordinal < b.ordinal;
+}
+void sort_points(std::vector<Point>& points);
+
+struct SeriesKey {
+  DiscriminantSet set;
+  BenchmarkId id;
+  MetricKind kind = MetricKind::wall_time;
+  // §13.1: set (engine token, triple, machine key as byte strings), id segments, then metric
+  // kind in declaration order.
+  friend std::strong_ordering operator<=>(const SeriesKey& a, const SeriesKey& b) {
+    if (auto c = a.set <=> b.set; c != 0) return c;
+    if (auto c = a.id <=> b.id; c != 0) return c;
+    return static_cast<int>(a.kind) <=> static_cast<int>(b.kind);
+  }
+  friend bool operator==(const SeriesKey&, const SeriesKey&) = default;
+  std::string label() const { return set.label() + " " + id.qualified() + " " + std::string(to_string(kind)); }
+};
+
+// A branch-mode base level: one base-line commit's clean runs collapsed to their median (§2.7).
+struct BaseLevel {
+  std::size_t topo = 0;
+  std::string commit;
+  double value = 0;
+  std::optional<Interval> interval;
+  friend bool operator==(const BaseLevel&, const BaseLevel&) = default;
+};
+
+// The blessing that re-baselines a series (§2.5).
+struct AppliedBlessing {
+  std::string key;     // the record's storage key
+  std::string commit;
+  std::size_t topo = 0;  // on the evidence line
+  std::optional<Timestamp> commit_time;
+};
+
+struct Series {
+  SeriesKey key;
+  std::vector<Point> points;  // the full series (charts), §2.2 order
+  std::optional<AppliedBlessing> blessing;
+  // History: first point at or after the blessed commit; detection sees points[active_start..].
+  std::size_t active_start = 0;
+  // Branch (§2.7).
+  std::size_t base_history_count = 0;  // base levels before any cap
+  std::vector<BaseLevel> base_window;  // newest 128 levels, then the blessing drain
+  std::optional<Point> tip;            // the context observation; none → not_measured_on_branch
+
+  bool blessed() const noexcept { return blessing.has_value(); }
+
+  // Inputs of the history detectors, which take the FULL series plus active_start and
+  // apply the newest-1000 cap themselves (vectors: history_change_point#ref_newest_1000_points_cap).
+  std::vector<double> values() const;
+  std::vector<std::optional<Interval>> intervals() const;
+
+  // §2.6, for callers that want the capped view directly: active = points[active_start..],
+  // analysed = its newest min(len(active), 1000) points.
+  std::size_t active_count() const noexcept { return points.size() - active_start; }
+  std::size_t analysed_first() const noexcept;
+  std::size_t analysed_count() const noexcept { return points.size() - analysed_first(); }
+
+  // Branch detector inputs.
+  std::vector<double> base_values() const;
+  std::vector<std::optional<Interval>> base_intervals() const;
+};
+
+// ---- pure building blocks ----
+
+// One loaded run placed on its line.
+struct PlacedRun {
+  DiscriminantSet set;
+  std::size_t topo = 0;
+  bool dirty = false;
+  std::size_t ordinal = 0;
+  std::string commit;
+  const Run* run = nullptr;
+};
+
+// §2.1–2.2: one point per (run, result, metric) into its series; only benchmarks whose
+// qualified id starts with one of `benchmark_prefixes` (none = all). Series sorted by key,
+// points by §2.2.
+std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
+                                 const std::vector<std::string>& benchmark_prefixes = {});
+
+struct GhostOutcome {
+  std::size_t ghost_series = 0;
+  std::size_t ghost_benchmarks = 0;  // distinct (set, id) pairs removed
+  std::vector<SeriesKey> removed;
+};
+// §2.3: per (set, id), present iff any of its series has a point at `context_commit` (a dirty
+// snapshot counts); otherwise every metric series of it is removed.
+GhostOutcome eliminate_ghosts(std::vector<Series>& series, std::string_view context_commit);
+
+// §2.4: removes series whose qualified id starts with any prefix (raw); returns them.
+std::vector<SeriesKey> remove_ignored(std::vector<Series>& series, const std::vector<std::string>& ignore_prefixes);
+
+// Raw prefix acceptance shared by blessings, ignores and analyze prefixes: empty list
+// accepts everything; `foo/bar` accepts `foo/barbaz`; a trailing `/` enforces a boundary.
+bool prefixes_accept(const std::vector<std::string>& prefixes, std::string_view qualified_id);
+
+// A blessing as matched against series (already placed on the evidence line).
+struct BlessingCandidate {
+  std::string key;
+  std::string commit;
+  std::size_t topo = 0;
+  BlessingScope scope;
+  std::vector<std::string> prefixes;
+};
+// §2.5: among candidates whose scope matches `set` and whose prefixes accept the id, the one
+// at the greatest topological index (ties: the smallest key, for determinism; records at one
+// commit are equivalent). nullptr when none matches.
+const BlessingCandidate* select_blessing(const std::vector<BlessingCandidate>& candidates,
+                                         const DiscriminantSet& set, std::string_view qualified_id);
+
+// History: number of points strictly before the blessed commit's index.
+std::size_t history_active_start(const std::vector<Point>& points, std::size_t blessed_topo);
+
+// §2.7: consecutive clean points with equal topo collapse to one level (median value; the
+// interval is (median lows, median highs) over the points that carry one). Oldest first.
+std::vector<BaseLevel> collapse_base_levels(const std::vector<Point>& sorted_clean_points);
+
+struct BaseWindow {
+  std::vector<BaseLevel> levels;
+  std::size_t history_count = 0;  // before the cap
+  std::size_t first_retained = 0; // index into the uncapped levels
+};
+// The newest `cap` levels, then the blessing drain: levels strictly below the blessed topo
+// go, the blessed commit's own level stays.
+BaseWindow base_window(const std::vector<BaseLevel>& levels, std::optional<std::size_t> blessed_topo,
+                       std::size_t cap = max_branch_base_commits);
+
+// §2.7 context observation: the last point (§2.2 order) at the context's topo, if any.
+std::optional<Point> context_observation(const std::vector<Point>& sorted_points, std::size_t context_topo);
+
+// §0.2 median: total order sort; even count → (a + b) / 2 of the middle pair.
+double median(std::vector<double> values);
+
+// ---- the whole stage ----
+
+struct ReconstructionOptions {
+  std::vector<std::string> benchmark_prefixes;  // analyze positional prefixes
+  std::vector<std::string> ignore_prefixes;     // configured ignores
+  // examine applies no ghost filter, no ignores and no blessings (formats.md §6.5.5).
+  bool eliminate_ghosts = true;
+  bool apply_ignores = true;
+  bool apply_blessings = true;
+};
+
+struct Reconstruction {
+  AnalysisMode mode = AnalysisMode::history;
+  std::vector<Series> series;  // sorted by SeriesKey
+  std::size_t ghost_series = 0;
+  std::size_t ghost_benchmarks = 0;
+  std::vector<SeriesKey> ghosts;
+  std::vector<SeriesKey> ignored;
+  bool context_has_runs = false;  // no run at the context → everything is a ghost (hint)
+};
+
+Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
+                           const ReconstructionOptions& options = {});
+
+// `list runs` series count per discriminant set (every series of the selected runs, before
+// ghosts/ignores, which do not apply to list).
+std::map<DiscriminantSet, std::size_t> series_per_set(const Selection& selection, const LoadedSelection& loaded);
+
+}  // namespace benchhist::analysis

@@ -1,0 +1,152 @@
+#pragma once
+// Selection (detection.md §1): from storage keys and git topology alone, decide which run
+// objects enter the analysis, before any object is fetched. Also derives the analysis mode
+// (§1.2), applies dirty admission (§1.3) and the --since window (§1.4), and sets aside the
+// blessing objects on the mode's evidence line (§1.5 step 1, §2.5).
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/analysis/since.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/timestamp.hpp"
+#include "benchhist/storage/key.hpp"
+
+namespace benchhist {
+class ObjectStore;
+}
+
+namespace benchhist::analysis {
+
+enum class AnalysisMode { history, branch };
+
+constexpr std::string_view to_string(AnalysisMode m) noexcept {
+  return m == AnalysisMode::history ? "history" : "branch";
+}
+
+// §1.2 table: history only when the context is the merge base and no dirty run was admitted
+// on it through the base-tip exception; branch otherwise. There is no flag to force a mode.
+constexpr AnalysisMode derive_mode(bool context_is_merge_base, bool dirty_run_admitted_on_context) noexcept {
+  return context_is_merge_base && !dirty_run_admitted_on_context ? AnalysisMode::history : AnalysisMode::branch;
+}
+
+// §1.3 per commit of the first-parent line (oldest first). `split_commit` absent or not on
+// the line → every commit is target-side (the raw helper's behaviour; the pipeline always
+// supplies an on-line split commit).
+struct DirtyAdmission {
+  std::vector<bool> admits;                  // per line position
+  std::optional<std::size_t> base_exception; // the tip, when admitted through the exception
+};
+DirtyAdmission dirty_admission(const std::vector<std::string>& line_oldest_first,
+                               const std::optional<std::string>& split_commit, bool allow_dirty,
+                               bool working_tree_dirty);
+
+// §1.1 step 5: the split commit's position on the line. The merge base itself when it lies
+// on the line; otherwise the newest line commit that is an ancestor of `base_commit` (the
+// base-side commits form a prefix, found by binary search with ancestry probes); the tip
+// when none is (cannot happen once a merge base exists).
+std::size_t split_index(const std::vector<CommitInfo>& line, std::string_view merge_base,
+                        std::string_view base_commit, const GitTopology& git);
+
+struct SelectionRequest {
+  std::string project;                  // raw project id (sanitized when building the prefix)
+  std::string context_ref = "HEAD";     // --context
+  std::optional<std::string> base_ref;  // --base
+  std::optional<std::string> configured_default_branch;  // project.default_branch
+  DiscriminantFilters filters;          // already resolved (filters.hpp)
+  std::optional<std::string> since;     // --since text as given
+  Timestamp now{};                      // "now" for relative --since and the default window
+  bool allow_dirty = true;              // !--no-dirty
+  // Branch mode loads the base ref's own first-parent line (§1.5, §2.7); `list runs` and
+  // `examine` that only show the context line may switch it off.
+  bool include_base_line = true;
+};
+
+// One selected run object. `ordinal` is its rank by storage key (byte order) among the
+// objects of its line; `topo` its commit's topological index on that line.
+struct SelectedObject {
+  std::string key;
+  DataKey data;
+  std::size_t ordinal = 0;
+  std::size_t topo = 0;
+  bool dirty() const noexcept { return data.kind == ObjectKind::dirty; }
+};
+
+// A blessing object set aside at funnel step 1 whose commit lies on the evidence line.
+struct SelectedBlessing {
+  std::string key;
+  std::string commit;
+  std::size_t topo = 0;                       // on the evidence line
+  std::optional<DiscriminantSet> partition;   // legacy sidecar: its partition; project-level: none
+};
+
+// Per-stage removals for hints and `--verbose` (formats.md §7.13). Every run object of the
+// project listing is counted exactly once: stored_runs = outside_filters + off_history +
+// dirty_not_admitted + before_since + selected.
+struct FunnelCounts {
+  std::size_t stored_runs = 0;
+  std::size_t outside_filters = 0;
+  std::size_t off_history = 0;
+  std::size_t dirty_not_admitted = 0;  // dirty snapshots on base-side commits (or --no-dirty)
+  std::size_t before_since = 0;
+  std::size_t selected = 0;
+};
+
+// `list runs` counts for one discriminant set (formats.md §7.10; series counts need the
+// payloads, see reconstruction.hpp).
+struct CommitRunCounts {
+  std::string commit;
+  std::size_t topo = 0;
+  std::size_t clean = 0;
+  std::size_t dirty = 0;
+};
+struct SetRunCounts {
+  DiscriminantSet set;
+  std::size_t runs = 0;
+  std::vector<CommitRunCounts> commits;  // oldest first
+};
+
+struct Selection {
+  AnalysisMode mode = AnalysisMode::history;
+  std::string context_ref;
+  std::string context_commit;  // T
+  ResolvedBase base;           // B
+  std::string merge_base;
+  bool context_is_merge_base = false;
+  std::size_t split = 0;                    // split commit position on `line`
+  std::optional<bool> working_tree_dirty;   // probed only when it can matter
+  bool dirty_run_admitted_on_context = false;  // through the base-tip exception (mode input)
+  bool dirty_base_tip_admitted = false;        // such a run survived the window: report warning
+  SinceWindow since;
+
+  std::vector<CommitInfo> line;        // A: context first-parent line, index = topo
+  std::vector<CommitInfo> base_line;   // branch mode: B's first-parent line, index = topo
+  std::vector<SelectedObject> objects;       // context line survivors, sorted by key
+  std::vector<SelectedObject> base_objects;  // branch mode: base line clean runs, sorted by key
+  std::vector<SelectedBlessing> blessings;   // sorted by key
+  FunnelCounts counts;
+
+  std::size_t context_topo() const noexcept { return line.empty() ? 0 : line.size() - 1; }
+  // The evidence line for blessings (§2.5 step 3).
+  const std::vector<CommitInfo>& evidence_line() const noexcept {
+    return mode == AnalysisMode::history ? line : base_line;
+  }
+  // Indices into `objects`, grouped by discriminant set (sets in (engine, triple, key) order).
+  std::map<DiscriminantSet, std::vector<std::size_t>> objects_by_set() const;
+  std::vector<SetRunCounts> run_counts() const;
+};
+
+// Runs the whole key-only funnel on a listing of `project_data_prefix(project)`.
+// Throws the ref/merge-base errors of git_topology.hpp and the --since errors of since.hpp.
+Selection select_objects(const SelectionRequest& request, const GitTopology& git,
+                         const std::vector<std::string>& listing);
+// Lists the project's data prefix in `store` and runs select_objects on it.
+Selection select_objects(const SelectionRequest& request, const GitTopology& git, ObjectStore& store);
+
+}  // namespace benchhist::analysis

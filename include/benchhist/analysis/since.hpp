@@ -1,0 +1,58 @@
+#pragma once
+// `--since <WHEN>` parsing and the effective look-back cutoff (formats.md §6.4,
+// detection.md §1.4). Pure: "now" is always passed in, never read from a clock.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "benchhist/model/timestamp.hpp"
+
+namespace benchhist::analysis {
+
+// Parses an explicit --since value, tried in order (formats.md §6.4):
+//   1. an RFC 3339 timestamp;
+//   2. `YYYY-MM-DD` (UTC midnight);
+//   3. a friendly relative span (`6 months`, `30 days ago`, `2w`, `1 year 2 months`);
+//   4. an ISO 8601 duration (`P6M`, `P1Y2M3DT4H`, `PT90M`).
+// Spans are always "that far before now" (a leading sign and a trailing `ago` are ignored)
+// using calendar-correct UTC arithmetic: years and months first with the day clamped to
+// the target month's length (2024-03-31 − 1 month = 2024-02-29), then weeks/days/time.
+// Throws Error{usage} `invalid --since value "<v>"; expected an RFC 3339 timestamp, a
+// YYYY-MM-DD date, or a relative duration such as "6 months" or "30 days ago"`, or
+// Error{usage} `<v> is out of the representable range` for spans past the timestamp range.
+Timestamp parse_since(std::string_view text, Timestamp now);
+
+// `now` minus `months` calendar months (UTC, day clamped to the month's length).
+// Throws Error{usage} when the result is outside the representable range.
+Timestamp subtract_calendar_months(Timestamp now, long long months);
+
+// Why the effective cutoff is what it is; each renders as the announcement's reason
+// (formats.md §6.2).
+enum class SinceReason {
+  explicit_option,         // "from the --since option"
+  history_default,         // "history-mode default six-month look-back"
+  no_default_outside_history,  // "no default look-back window outside history mode"
+  no_default_prune,        // "no default look-back" (prune)
+};
+
+std::string_view to_string(SinceReason reason) noexcept;
+
+struct SinceWindow {
+  std::optional<Timestamp> cutoff;  // nullopt = no cutoff
+  SinceReason reason = SinceReason::no_default_outside_history;
+};
+
+// The effective window for analyze/list/examine (detection.md §1.4): an explicit value
+// always wins; otherwise history mode looks back six calendar months, branch mode not at all.
+SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
+                          Timestamp now);
+
+// Detection §1.4: a run is dropped iff its commit's committer time is known and strictly
+// earlier than the cutoff (an instant exactly at the cutoff stays; unknown never drops).
+inline bool before_cutoff(const std::optional<Timestamp>& committer_time,
+                          const std::optional<Timestamp>& cutoff) noexcept {
+  return cutoff && committer_time && *committer_time < *cutoff;
+}
+
+}  // namespace benchhist::analysis

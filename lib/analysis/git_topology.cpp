@@ -1,0 +1,220 @@
+// libgit2 implementation of GitTopology. libgit2 first-parent walks and merge bases match
+// `git merge-base` (ENVIRONMENT.md); the queries mirror formats.md §4.1.
+#include "benchhist/analysis/git_topology.hpp"
+
+#include <git2.h>
+
+#include <chrono>
+#include <string>
+
+#include "benchhist/error.hpp"
+
+namespace benchhist::analysis {
+namespace {
+
+std::string last_git_error() {
+  const git_error* e = git_error_last();
+  return e && e->message ? std::string(e->message) : std::string("unknown libgit2 error");
+}
+
+template <typename T, void (*Free)(T*)>
+struct Owned {
+  T* ptr = nullptr;
+  Owned() = default;
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  ~Owned() {
+    if (ptr) Free(ptr);
+  }
+  T** out() noexcept { return &ptr; }
+  T* get() const noexcept { return ptr; }
+};
+
+using OwnedObject = Owned<git_object, git_object_free>;
+using OwnedCommit = Owned<git_commit, git_commit_free>;
+using OwnedReference = Owned<git_reference, git_reference_free>;
+using OwnedStatus = Owned<git_status_list, git_status_list_free>;
+
+std::string oid_hex(const git_oid* oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+class LibgitTopology final : public GitTopology {
+ public:
+  explicit LibgitTopology(const std::filesystem::path& path) {
+    // Reference-counted and thread-safe in libgit2; paired with shutdown in the destructor.
+    git_libgit2_init();
+    if (git_repository_open_ext(&repo_, path.c_str(), 0, nullptr) != 0) {
+      const std::string cause = last_git_error();
+      git_libgit2_shutdown();
+      throw Error(ErrorKind::git, "could not open a git repository at " + path.string(), path.string(), cause,
+                  "run the command inside the project's git repository or pass --repo <path>");
+    }
+  }
+  ~LibgitTopology() override {
+    git_repository_free(repo_);
+    git_libgit2_shutdown();
+  }
+  LibgitTopology(const LibgitTopology&) = delete;
+  LibgitTopology& operator=(const LibgitTopology&) = delete;
+
+  std::optional<std::string> resolve(std::string_view ref) const override {
+    if (ref.empty()) return std::nullopt;
+    const std::string spec(ref);
+    OwnedObject obj;
+    if (git_revparse_single(obj.out(), repo_, spec.c_str()) != 0) return std::nullopt;
+    OwnedObject peeled;
+    if (git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;
+    return oid_hex(git_object_id(peeled.get()));
+  }
+
+  std::optional<std::string> default_branch() const override {
+    OwnedReference ref;
+    if (git_reference_lookup(ref.out(), repo_, "refs/remotes/origin/HEAD") == 0 &&
+        git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC) {
+      std::string_view target = git_reference_symbolic_target(ref.get());
+      constexpr std::string_view prefix = "refs/remotes/origin/";
+      if (target.starts_with(prefix)) target.remove_prefix(prefix.size());
+      if (!target.empty()) return std::string(target);
+    }
+    for (const char* name : {"main", "master"})
+      if (resolve(name)) return std::string(name);
+    return std::nullopt;
+  }
+
+  std::optional<std::string> merge_base(std::string_view a, std::string_view b) const override {
+    git_oid oa, ob, out;
+    if (!parse_oid(a, oa) || !parse_oid(b, ob)) return std::nullopt;
+    const int rc = git_merge_base(&out, repo_, &oa, &ob);
+    if (rc == 0) return oid_hex(&out);
+    if (rc == GIT_ENOTFOUND || is_shallow()) return std::nullopt;  // shallow: parents missing
+    throw Error(ErrorKind::git, "failed to compute the merge base of " + std::string(a) + " and " + std::string(b),
+                std::string(a), last_git_error());
+  }
+
+  bool is_ancestor(std::string_view ancestor, std::string_view descendant) const override {
+    git_oid oa, od;
+    if (!parse_oid(ancestor, oa) || !parse_oid(descendant, od)) return false;
+    if (git_oid_equal(&oa, &od)) return true;
+    const int rc = git_graph_descendant_of(repo_, &od, &oa);
+    if (rc >= 0) return rc == 1;
+    if (is_shallow()) return false;
+    throw Error(ErrorKind::git, "failed to check whether " + std::string(ancestor) + " is an ancestor of " +
+                                    std::string(descendant),
+                std::string(descendant), last_git_error());
+  }
+
+  std::vector<CommitInfo> first_parent_history(std::string_view commit) const override {
+    git_oid oid;
+    if (!parse_oid(commit, oid))
+      throw Error(ErrorKind::git, "failed to walk the first-parent ancestry of " + std::string(commit),
+                  std::string(commit), "not a commit id");
+    std::vector<CommitInfo> newest_first;
+    while (true) {
+      OwnedCommit c;
+      if (git_commit_lookup(c.out(), repo_, &oid) != 0) {
+        // The boundary of a shallow clone: the parent is recorded but not present.
+        if (!newest_first.empty() && is_shallow()) break;
+        throw Error(ErrorKind::git, "failed to walk the first-parent ancestry of " + std::string(commit),
+                    std::string(commit), last_git_error());
+      }
+      CommitInfo info;
+      info.id = oid_hex(&oid);
+      info.committer_time = Timestamp(std::chrono::seconds(git_commit_time(c.get())));
+      const char* summary = git_commit_summary(c.get());
+      info.subject = summary ? summary : "";
+      newest_first.push_back(std::move(info));
+      if (git_commit_parentcount(c.get()) == 0) break;
+      oid = *git_commit_parent_id(c.get(), 0);
+    }
+    return {newest_first.rbegin(), newest_first.rend()};
+  }
+
+  Timestamp committer_time(std::string_view ref) const override {
+    const auto id = resolve(ref);
+    git_oid oid;
+    OwnedCommit c;
+    if (!id || !parse_oid(*id, oid) || git_commit_lookup(c.out(), repo_, &oid) != 0)
+      throw Error(ErrorKind::git, "failed to read the committer time of " + std::string(ref), std::string(ref),
+                  last_git_error());
+    return Timestamp(std::chrono::seconds(git_commit_time(c.get())));
+  }
+
+  bool working_tree_dirty() const override {
+    git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+    opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+    opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;  // untracked files count; ignored ones do not
+    OwnedStatus list;
+    if (git_status_list_new(list.out(), repo_, &opts) != 0)
+      throw Error(ErrorKind::git, "failed to check whether the working tree is dirty",
+                  git_repository_workdir(repo_) ? git_repository_workdir(repo_) : "", last_git_error());
+    return git_status_list_entrycount(list.get()) > 0;
+  }
+
+  bool is_shallow() const override { return git_repository_is_shallow(repo_) == 1; }
+
+ private:
+  static bool parse_oid(std::string_view hex, git_oid& out) {
+    if (hex.size() != GIT_OID_HEXSZ) return false;
+    return git_oid_fromstrn(&out, hex.data(), hex.size()) == 0;
+  }
+
+  git_repository* repo_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<GitTopology> open_git_topology(const std::filesystem::path& path) {
+  return std::make_unique<LibgitTopology>(path);
+}
+
+std::string resolve_context(const GitTopology& git, std::string_view ref) {
+  if (auto id = git.resolve(ref)) return *id;
+  throw Error(ErrorKind::git,
+              "could not resolve \"" + std::string(ref) +
+                  "\" while resolving the analysis context. Check that the --context ref exists or is fetched.",
+              std::string(ref));
+}
+
+ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,
+                          const std::optional<std::string>& configured_default_branch,
+                          std::string_view context_ref) {
+  if (explicit_base) {
+    if (auto id = git.resolve(*explicit_base)) return {*explicit_base, *id, ResolvedBase::Origin::explicit_option};
+    throw Error(ErrorKind::git,
+                "could not resolve \"" + *explicit_base +
+                    "\" while resolving the comparison base. Check that the --base ref exists or is fetched.",
+                *explicit_base);
+  }
+  if (configured_default_branch)
+    if (auto id = git.resolve(*configured_default_branch))
+      return {*configured_default_branch, *id, ResolvedBase::Origin::configured};
+  if (auto name = git.default_branch())
+    if (auto id = git.resolve(*name)) return {*name, *id, ResolvedBase::Origin::detected};
+  throw Error(ErrorKind::git,
+              "could not determine the base branch to compare " + std::string(context_ref) +
+                  " against: no --base was given, project.default_branch is unset or does not resolve, and the "
+                  "repository has no resolvable default branch (origin/HEAD, main or master)",
+              std::string(context_ref), {},
+              "pass --base <ref>, set project.default_branch in the configuration file, or fetch the base "
+              "branch's history");
+}
+
+std::string require_merge_base(const GitTopology& git, std::string_view context_commit,
+                               std::string_view base_commit, std::string_view context_ref,
+                               std::string_view base_name) {
+  if (auto mb = git.merge_base(context_commit, base_commit)) return *mb;
+  const bool shallow = git.is_shallow();
+  throw Error(ErrorKind::git,
+              "could not find a merge base between \"" + std::string(context_ref) + "\" and the base \"" +
+                  std::string(base_name) + "\"",
+              std::string(context_ref),
+              shallow ? "this repository is a shallow clone, so the history they share is not available locally"
+                      : "they share no history in this repository (a shallow clone is the usual cause)",
+              "fetch full history (git fetch --unshallow, or fetch-depth: 0 with actions/checkout), or pass an "
+              "explicit --base that shares history with the context");
+}
+
+}  // namespace benchhist::analysis

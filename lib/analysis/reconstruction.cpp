@@ -1,0 +1,266 @@
+#include "benchhist/analysis/reconstruction.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace benchhist::analysis {
+namespace {
+
+// §0.2: IEEE totalOrder via the bit pattern (−0 before +0, NaN never corrupts a sort).
+std::int64_t total_order_key(double x) noexcept {
+  auto i = std::bit_cast<std::int64_t>(x);
+  if (i < 0) i ^= std::numeric_limits<std::int64_t>::max();
+  return i;
+}
+
+}  // namespace
+
+void sort_points(std::vector<Point>& points) { std::stable_sort(points.begin(), points.end(), point_before); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end(), [](double a, double b) { return total_order_key(a) < total_order_key(b); });
+  const std::size_t n = v.size();
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();  // callers guard
+  if (n % 2 == 1) return v[n / 2];
+  return (v[n / 2 - 1] + v[n / 2]) / 2;  // literally (a + b) / 2, §0.2
+}
+
+std::vector<double> Series::values() const {
+  std::vector<double> out;
+  out.reserve(points.size());
+  for (const auto& p : points) out.push_back(p.value);
+  return out;
+}
+
+std::vector<std::optional<Interval>> Series::intervals() const {
+  std::vector<std::optional<Interval>> out;
+  out.reserve(points.size());
+  for (const auto& p : points) out.push_back(p.interval);
+  return out;
+}
+
+std::size_t Series::analysed_first() const noexcept {
+  const std::size_t active = active_count();
+  return active > max_series_points ? points.size() - max_series_points : active_start;
+}
+
+std::vector<double> Series::base_values() const {
+  std::vector<double> out;
+  for (const auto& l : base_window) out.push_back(l.value);
+  return out;
+}
+
+std::vector<std::optional<Interval>> Series::base_intervals() const {
+  std::vector<std::optional<Interval>> out;
+  for (const auto& l : base_window) out.push_back(l.interval);
+  return out;
+}
+
+bool prefixes_accept(const std::vector<std::string>& prefixes, std::string_view qualified_id) {
+  if (prefixes.empty()) return true;
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](const std::string& p) { return qualified_id.starts_with(p); });
+}
+
+std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
+                                 const std::vector<std::string>& benchmark_prefixes) {
+  std::map<SeriesKey, std::vector<Point>> by_key;
+  for (const auto& placed : runs) {
+    if (!placed.run) continue;
+    for (const auto& result : placed.run->results) {
+      if (result.id.empty()) continue;
+      if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
+      for (const auto& metric : result.metrics) {
+        auto& points = by_key[SeriesKey{placed.set, result.id, metric.kind}];
+        points.push_back(Point{placed.topo, placed.dirty, placed.ordinal, placed.commit, metric.value, metric.interval});
+      }
+    }
+  }
+  std::vector<Series> out;
+  out.reserve(by_key.size());
+  for (auto& [key, points] : by_key) {
+    Series s;
+    s.key = key;
+    s.points = std::move(points);
+    sort_points(s.points);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+GhostOutcome eliminate_ghosts(std::vector<Series>& series, std::string_view context_commit) {
+  // Presence is decided per (set, id) over every metric series of it.
+  std::set<std::pair<DiscriminantSet, BenchmarkId>> present;
+  for (const auto& s : series)
+    if (std::any_of(s.points.begin(), s.points.end(), [&](const Point& p) { return p.commit == context_commit; }))
+      present.emplace(s.key.set, s.key.id);
+  GhostOutcome out;
+  std::set<std::pair<DiscriminantSet, BenchmarkId>> ghost_benchmarks;
+  std::vector<Series> kept;
+  kept.reserve(series.size());
+  for (auto& s : series) {
+    if (present.count({s.key.set, s.key.id})) {
+      kept.push_back(std::move(s));
+    } else {
+      ghost_benchmarks.emplace(s.key.set, s.key.id);
+      out.removed.push_back(s.key);
+    }
+  }
+  series = std::move(kept);
+  out.ghost_series = out.removed.size();
+  out.ghost_benchmarks = ghost_benchmarks.size();
+  return out;
+}
+
+std::vector<SeriesKey> remove_ignored(std::vector<Series>& series, const std::vector<std::string>& ignore_prefixes) {
+  std::vector<SeriesKey> removed;
+  if (ignore_prefixes.empty()) return removed;
+  std::vector<Series> kept;
+  kept.reserve(series.size());
+  for (auto& s : series) {
+    // Unlike blessings, an empty ignore list ignores nothing.
+    if (prefixes_accept(ignore_prefixes, s.key.id.qualified()))
+      removed.push_back(s.key);
+    else
+      kept.push_back(std::move(s));
+  }
+  series = std::move(kept);
+  return removed;
+}
+
+const BlessingCandidate* select_blessing(const std::vector<BlessingCandidate>& candidates,
+                                         const DiscriminantSet& set, std::string_view qualified_id) {
+  const BlessingCandidate* best = nullptr;
+  for (const auto& c : candidates) {
+    if (!c.scope.matches(set) || !prefixes_accept(c.prefixes, qualified_id)) continue;
+    if (!best || c.topo > best->topo || (c.topo == best->topo && c.key < best->key)) best = &c;
+  }
+  return best;
+}
+
+std::size_t history_active_start(const std::vector<Point>& points, std::size_t blessed_topo) {
+  return static_cast<std::size_t>(std::count_if(points.begin(), points.end(),
+                                                [&](const Point& p) { return p.topo < blessed_topo; }));
+}
+
+std::vector<BaseLevel> collapse_base_levels(const std::vector<Point>& points) {
+  std::vector<BaseLevel> levels;
+  std::size_t i = 0;
+  while (i < points.size()) {
+    std::size_t j = i;
+    std::vector<double> values, lows, highs;
+    while (j < points.size() && points[j].topo == points[i].topo) {
+      values.push_back(points[j].value);
+      if (points[j].interval) {
+        lows.push_back(points[j].interval->low);
+        highs.push_back(points[j].interval->high);
+      }
+      ++j;
+    }
+    BaseLevel level{points[i].topo, points[i].commit, median(values), std::nullopt};
+    if (!lows.empty() && !highs.empty()) level.interval = Interval{median(lows), median(highs)};
+    levels.push_back(std::move(level));
+    i = j;
+  }
+  return levels;
+}
+
+BaseWindow base_window(const std::vector<BaseLevel>& levels, std::optional<std::size_t> blessed_topo,
+                       std::size_t cap) {
+  BaseWindow out;
+  out.history_count = levels.size();
+  out.first_retained = levels.size() > cap ? levels.size() - cap : 0;
+  for (std::size_t i = out.first_retained; i < levels.size(); ++i) {
+    if (blessed_topo && levels[i].topo < *blessed_topo) continue;  // the hard evidence boundary
+    out.levels.push_back(levels[i]);
+  }
+  return out;
+}
+
+std::optional<Point> context_observation(const std::vector<Point>& points, std::size_t context_topo) {
+  std::optional<Point> last;
+  for (const auto& p : points)
+    if (p.topo == context_topo) last = p;
+  return last;
+}
+
+namespace {
+
+std::vector<PlacedRun> place(const std::vector<SelectedObject>& objects,
+                             const std::vector<std::shared_ptr<const Run>>& runs) {
+  std::vector<PlacedRun> placed;
+  placed.reserve(objects.size());
+  for (std::size_t i = 0; i < objects.size() && i < runs.size(); ++i) {
+    const auto& o = objects[i];
+    placed.push_back(PlacedRun{o.data.set(), o.topo, o.dirty(), o.ordinal, o.data.commit, runs[i].get()});
+  }
+  return placed;
+}
+
+}  // namespace
+
+Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
+                           const ReconstructionOptions& options) {
+  Reconstruction out;
+  out.mode = selection.mode;
+  out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes);
+  const std::size_t context_topo = selection.context_topo();
+  out.context_has_runs = std::any_of(selection.objects.begin(), selection.objects.end(),
+                                     [&](const SelectedObject& o) { return o.topo == context_topo; });
+
+  if (options.eliminate_ghosts) {  // §2.3: first, on raw points
+    auto ghosts = eliminate_ghosts(out.series, selection.context_commit);
+    out.ghost_series = ghosts.ghost_series;
+    out.ghost_benchmarks = ghosts.ghost_benchmarks;
+    out.ghosts = std::move(ghosts.removed);
+  }
+  if (options.apply_ignores) out.ignored = remove_ignored(out.series, options.ignore_prefixes);  // §2.4
+
+  std::vector<BlessingCandidate> candidates;
+  if (options.apply_blessings) {
+    for (const auto& b : loaded.blessings)
+      candidates.push_back({b.ref.key, b.ref.commit, b.ref.topo, b.scope, b.record.prefixes});
+  }
+  const auto& evidence = selection.evidence_line();
+
+  // Branch: base series from the base line's clean runs (§2.7).
+  std::map<SeriesKey, std::vector<BaseLevel>> base_levels;
+  if (selection.mode == AnalysisMode::branch) {
+    for (auto& s : build_series(place(selection.base_objects, loaded.base_runs), options.benchmark_prefixes))
+      base_levels.emplace(s.key, collapse_base_levels(s.points));
+  }
+
+  for (auto& s : out.series) {
+    const std::string qualified = s.key.id.qualified();
+    const BlessingCandidate* blessing = candidates.empty() ? nullptr : select_blessing(candidates, s.key.set, qualified);
+    if (blessing) {
+      AppliedBlessing applied{blessing->key, blessing->commit, blessing->topo, std::nullopt};
+      if (blessing->topo < evidence.size()) applied.commit_time = evidence[blessing->topo].committer_time;
+      s.blessing = std::move(applied);
+    }
+    if (selection.mode == AnalysisMode::history) {
+      if (blessing) s.active_start = history_active_start(s.points, blessing->topo);
+    } else {
+      static const std::vector<BaseLevel> none;
+      const auto it = base_levels.find(s.key);
+      auto window = base_window(it == base_levels.end() ? none : it->second,
+                                blessing ? std::optional<std::size_t>(blessing->topo) : std::nullopt);
+      s.base_history_count = window.history_count;
+      s.base_window = std::move(window.levels);
+      s.tip = context_observation(s.points, context_topo);
+    }
+  }
+  return out;
+}
+
+std::map<DiscriminantSet, std::size_t> series_per_set(const Selection& selection, const LoadedSelection& loaded) {
+  std::map<DiscriminantSet, std::size_t> out;
+  for (const auto& s : build_series(place(selection.objects, loaded.runs))) ++out[s.key.set];
+  return out;
+}
+
+}  // namespace benchhist::analysis

@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "benchhist/analysis/since.hpp"
+#include "benchhist/error.hpp"
+
+using namespace benchhist;
+using namespace benchhist::analysis;
+
+namespace {
+Timestamp at(const char* text) { return *parse_rfc3339(text); }
+std::string since(const char* text, const char* now = "2024-06-15T12:30:00Z") {
+  return format_rfc3339(parse_since(text, at(now)));
+}
+}  // namespace
+
+TEST_CASE("--since accepts RFC 3339 instants and bare dates at UTC midnight", "[analysis][since]") {
+  CHECK(since("2024-01-02T03:04:05Z") == "2024-01-02T03:04:05Z");
+  CHECK(since("2024-01-02T03:04:05+02:00") == "2024-01-02T01:04:05Z");
+  CHECK(since("2024-02-29") == "2024-02-29T00:00:00Z");
+  CHECK(since("  2024-02-29  ") == "2024-02-29T00:00:00Z");
+}
+
+TEST_CASE("--since friendly spans look back with calendar-correct UTC arithmetic", "[analysis][since]") {
+  CHECK(since("6 months") == "2023-12-15T12:30:00Z");
+  CHECK(since("30 days ago") == "2024-05-16T12:30:00Z");
+  CHECK(since("2w") == "2024-06-01T12:30:00Z");
+  CHECK(since("1 year") == "2023-06-15T12:30:00Z");
+  CHECK(since("1y 2M") == "2023-04-15T12:30:00Z");
+  CHECK(since("90m") == "2024-06-15T11:00:00Z");
+  CHECK(since("3h, 30min") == "2024-06-15T09:00:00Z");
+  CHECK(since("-2 days") == "2024-06-13T12:30:00Z");  // the sign is ignored
+  CHECK(since("1 month", "2024-03-31T00:00:00Z") == "2024-02-29T00:00:00Z");  // day clamped
+  CHECK(since("12 months", "2024-02-29T08:00:00Z") == "2023-02-28T08:00:00Z");
+}
+
+TEST_CASE("--since ISO 8601 durations are look-backs too", "[analysis][since]") {
+  CHECK(since("P6M") == "2023-12-15T12:30:00Z");
+  CHECK(since("P1Y2M3D") == "2023-04-12T12:30:00Z");
+  CHECK(since("P2W") == "2024-06-01T12:30:00Z");
+  CHECK(since("PT1H30M") == "2024-06-15T11:00:00Z");
+  CHECK(since("PT0.5S") == "2024-06-15T12:29:59.5Z");
+  CHECK(since("p1d") == "2024-06-14T12:30:00Z");
+}
+
+TEST_CASE("--since rejects anything else with the exact message", "[analysis][since]") {
+  for (const char* bad : {"", "yesterday", "6 fortnights", "P", "PT", "P1H", "2024-02-30", "5", "months", "P1M1Y",
+                          "2wago"}) {
+    INFO(bad);
+    try {
+      parse_since(bad, at("2024-06-15T00:00:00Z"));
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK(e.message() == std::string("invalid --since value \"") + bad +
+                               "\"; expected an RFC 3339 timestamp, a YYYY-MM-DD date, or a relative duration such "
+                               "as \"6 months\" or \"30 days ago\"");
+    }
+  }
+}
+
+TEST_CASE("--since spans beyond the representable range are a clear error", "[analysis][since]") {
+  try {
+    parse_since("500 years", at("2024-06-15T00:00:00Z"));
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.message() == "500 years is out of the representable range");
+  }
+  CHECK_THROWS_AS(parse_since("99999999999999999999999 days", at("2024-06-15T00:00:00Z")), Error);
+}
+
+TEST_CASE("the default window is six calendar months in history mode and none in branch mode", "[analysis][since]") {
+  const auto h = resolve_since(std::nullopt, true, at("2024-08-31T10:00:00Z"));
+  REQUIRE(h.cutoff);
+  CHECK(format_rfc3339(*h.cutoff) == "2024-02-29T10:00:00Z");
+  CHECK(to_string(h.reason) == "history-mode default six-month look-back");
+  const auto b = resolve_since(std::nullopt, false, at("2024-08-31T10:00:00Z"));
+  CHECK_FALSE(b.cutoff);
+  CHECK(to_string(b.reason) == "no default look-back window outside history mode");
+  const auto e = resolve_since(std::string_view("2024-01-01"), false, at("2024-08-31T10:00:00Z"));
+  CHECK(to_string(e.reason) == "from the --since option");
+}
+
+TEST_CASE("a commit exactly at the cutoff stays and an unknown time never drops", "[analysis][since]") {
+  const std::optional<Timestamp> cutoff = at("2024-01-01T00:00:00Z");
+  CHECK(before_cutoff(at("2023-12-31T23:59:59Z"), cutoff));
+  CHECK_FALSE(before_cutoff(at("2024-01-01T00:00:00Z"), cutoff));
+  CHECK_FALSE(before_cutoff(std::nullopt, cutoff));
+  CHECK_FALSE(before_cutoff(at("1999-01-01T00:00:00Z"), std::nullopt));
+}
