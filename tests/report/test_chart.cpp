@@ -63,3 +63,134 @@ TEST_CASE("the seed's drift chart is reproduced glyph for glyph", "[chart]") {
       "  97 ┤╰╯                           ";
   CHECK(*chart == expected);
 }
+
+TEST_CASE("fewer than two finite values draw no chart", "[chart]") {
+  CHECK_FALSE(plot_chart({}));
+  CHECK_FALSE(plot_chart({5.0}));
+  CHECK_FALSE(plot_chart({5.0, std::nullopt, std::nullopt}));
+  CHECK_FALSE(plot_chart(history_columns({{3, 7.0}}, 3)));
+  // One observation with a trailing target still has a single finite column.
+  CHECK_FALSE(plot_chart(history_columns({{3, 7.0}}, 10)));
+  CHECK(history_columns({}, 4).empty());
+}
+
+TEST_CASE("interior and trailing gaps are kept and never lose an isolated point", "[chart]") {
+  auto cols = history_columns({{10, 1.0}, {11, 2.0}, {15, 3.0}}, 17);
+  REQUIRE(cols.size() == 8);
+  CHECK(cols[0] == 1.0);
+  CHECK(cols[1] == 2.0);
+  CHECK_FALSE(cols[2]);
+  CHECK(cols[5] == 3.0);
+  CHECK_FALSE(cols[7]);
+  auto chart = plot_chart(cols);
+  REQUIRE(chart);
+  // Gaps break the line: the gap after column 1 gets a flat stub on column 1's row, the
+  // isolated column 5 is reached by a stub from its left neighbour gap.
+  CHECK(*chart ==
+        " 3.00 ┤    ──  \n"
+        " 2.50 ┤        \n"
+        " 2.00 ┤╭─      \n"
+        " 1.50 ┤│       \n"
+        " 1.00 ┼╯      ");
+}
+
+TEST_CASE("several observations at one index are averaged into one column", "[chart]") {
+  auto cols = history_columns({{0, 1.0}, {0, 3.0}, {1, 4.0}}, 1);
+  REQUIRE(cols.size() == 2);
+  CHECK(cols[0] == 2.0);
+  CHECK(cols[1] == 4.0);
+}
+
+TEST_CASE("long histories are grouped into 48 columns by the floor mapping", "[chart]") {
+  std::vector<ChartPoint> pts;
+  for (std::size_t i = 0; i < 100; ++i) pts.push_back({i, static_cast<double>(i)});
+  auto cols = history_columns(pts, 120);
+  REQUIRE(cols.size() == 48);
+  // span 120: index i → floor(i × 47 / 120); indices 0–2 share column 0, 100–120 hold nothing.
+  CHECK(*cols[0] == Approx(1.0));
+  for (std::size_t c = 0; c < 48; ++c) {
+    bool has = false;
+    for (std::size_t i = 0; i < 100; ++i)
+      if (i * 47 / 120 == c) has = true;
+    CHECK(cols[c].has_value() == has);
+  }
+  CHECK_FALSE(cols[47]);
+  auto chart = plot_chart(cols);
+  REQUIRE(chart);
+  // 48 columns + 3 axis cells on every row but the last.
+  const auto first_row = chart->substr(0, chart->find('\n'));
+  std::size_t scalars = 0;
+  for (unsigned char c : first_row)
+    if ((c & 0xC0) != 0x80) ++scalars;
+  // Label ` 98.50` (the top column is the mean of 98 and 99), a blank cell, the axis, then
+  // 48 plot cells.
+  CHECK(scalars == 6 + 1 + 1 + 48);
+  CHECK(first_row.rfind(" 98.50 \u2524", 0) == 0);
+}
+
+TEST_CASE("a flat series draws one row labelled by its rounded level", "[chart]") {
+  auto chart = plot_chart({5.0, 5.0, 5.0});
+  REQUIRE(chart);
+  CHECK(*chart == " 5.00 \u253c\u2500\u2500");
+}
+
+TEST_CASE("huge values print labels without decimals", "[chart]") {
+  auto chart = plot_chart({1.0e9, 1.5e9, 2.0e9});
+  REQUIRE(chart);
+  CHECK(chart->rfind(" 2000000000 \u2524", 0) == 0);
+  CHECK(chart->find("\n 1000000000 \u253c") != std::string::npos);
+}
+
+TEST_CASE("tiny values get extra label precision", "[chart]") {
+  // log10(0.002) = −2.7 → precision 2 + 2 = 4.
+  auto chart = plot_chart({0.001, 0.002});
+  REQUIRE(chart);
+  CHECK(chart->rfind(" 0.0020 \u2524", 0) == 0);
+  CHECK(chart->find("\n 0.0010 \u253c") != std::string::npos);
+  // An exact power of ten below 1: log10(0.1) = −1 → precision 2 + 0.
+  auto tenth = plot_chart({0.1, 0.05});
+  REQUIRE(tenth);
+  CHECK(tenth->rfind(" 0.10 \u253c", 0) == 0);
+}
+
+TEST_CASE("labels round half to even on exact ties", "[chart]") {
+  // max 108, min 100 → rows 4, third label 104, second 106; a 106.5 tie prints 106.
+  auto chart = plot_chart({100.0, 113.0});
+  REQUIRE(chart);
+  // interval 13, rows 4: labels 113, 109.75, 106.5, 103.25, 100 → `113 110 106 103 100`.
+  CHECK(*chart ==
+        " 113 \u2524\u256d \n"
+        " 110 \u2524\u2502 \n"
+        " 106 \u2524\u2502 \n"
+        " 103 \u2524\u2502 \n"
+        " 100 \u253c\u256f");
+}
+
+TEST_CASE("negative values and falling lines use the mirrored corners", "[chart]") {
+  auto chart = plot_chart({-1.0, -3.0});
+  REQUIRE(chart);
+  CHECK(*chart ==
+        " -1.00 \u253c\u256e \n"
+        " -1.50 \u2524\u2502 \n"
+        " -2.00 \u2524\u2502 \n"
+        " -2.50 \u2524\u2502 \n"
+        " -3.00 \u2524\u2570");
+}
+
+TEST_CASE("branch charts start with the baseline and keep at most 28 commits of tail", "[chart]") {
+  std::vector<ChartPoint> pts;
+  for (std::size_t i = 0; i < 40; ++i) pts.push_back({i, 100.0 + static_cast<double>(i % 3)});
+  pts.push_back({45, 130.0});  // context value after a lag of 5 commits
+  auto cols = branch_columns(102.0, pts);
+  REQUIRE(cols.size() == 30);
+  CHECK(cols[0] == 102.0);
+  CHECK(cols[1] == 100.0 + static_cast<double>(17 % 3));  // index 45 − 28 = 17
+  CHECK_FALSE(cols[24]);   // index 40: the lag's empty columns
+  CHECK_FALSE(cols[28]);   // index 44
+  CHECK(cols[29] == 130.0);
+  auto short_cols = branch_columns(1.0, {{0, 2.0}, {1, 3.0}});
+  CHECK(short_cols.size() == 3);
+  FindingChart fc{{{0, 2.0}, {1, 3.0}}, 1, std::nullopt, 1.0};
+  CHECK(finding_columns(fc, true) == short_cols);
+  CHECK(finding_columns(fc, false).size() == 2);
+}
