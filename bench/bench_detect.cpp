@@ -1,0 +1,90 @@
+// History detection throughput (detection.md §4-§7; the §5.5 orbit dominates).
+//   BM_JudgeSeries/<n>   series per second for single series of n points (one thread)
+//   BM_MixedFamily       2,000 series x 200 points of mixed shapes, judged with 2 threads
+// All series are judged with the calibration of a 2,000-series family (budget 500,000,
+// acceptance bar 2.5e-5), which is what makes the orbit run.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "benchhist/detect/history.hpp"
+#include "benchhist/detect/selection.hpp"
+
+using namespace benchhist::detect;
+
+namespace {
+
+constexpr std::size_t family = 2000;
+
+// Deterministic mixed shapes: a quarter real steps (5-30%, anywhere in the middle 60%), a
+// quarter slow drifts, a quarter flat noise, a quarter noise with a late two-point blip.
+std::vector<double> mixed_series(std::size_t index, std::size_t n) {
+  const std::string seed = "bench-" + std::to_string(index) + "-" + std::to_string(n);
+  const std::uint64_t h = fnv1a64(seed);
+  std::vector<double> levels(n, 100.0);
+  double cv = 0.01 + static_cast<double>(h % 4) * 0.005;  // 1% .. 2.5%
+  switch (index % 4) {
+    case 0: {
+      const double rise = 0.05 + static_cast<double>((h >> 8) % 26) / 100.0;
+      const std::size_t at = n / 5 + static_cast<std::size_t>((h >> 16) % (3 * n / 5));
+      for (std::size_t i = at; i < n; ++i) levels[i] = 100.0 * (1 + rise);
+      break;
+    }
+    case 1: {
+      const double per_point = 0.2 / static_cast<double>(n) * static_cast<double>(1 + (h >> 8) % 3);
+      for (std::size_t i = 0; i < n; ++i) levels[i] = 100.0 * (1 + per_point * static_cast<double>(i));
+      break;
+    }
+    case 2: break;
+    default:
+      levels[n - 3] = levels[n - 2] = 140.0;
+      cv = 0.02;
+      break;
+  }
+  return scattered_levels(levels, cv, seed);
+}
+
+std::vector<std::vector<double>> mixed_family(std::size_t count, std::size_t n) {
+  std::vector<std::vector<double>> out;
+  out.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) out.push_back(mixed_series(i, n));
+  return out;
+}
+
+void BM_JudgeSeries(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto data = mixed_family(64, n);
+  const HistoryJudge judge(family);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const SeriesInput s{data[i % data.size()], {}, benchhist::MetricKind::wall_time, 0};
+    benchmark::DoNotOptimize(judge.judge(s));
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_JudgeSeries)->Arg(50)->Arg(200)->Arg(1000)->Unit(benchmark::kMillisecond)->MinTime(5.0);
+
+void BM_MixedFamily(benchmark::State& state) {
+  const auto data = mixed_family(family, 200);
+  std::vector<SeriesInput> inputs;
+  for (const auto& v : data) inputs.push_back(SeriesInput{v, {}, benchhist::MetricKind::wall_time, 0});
+  std::size_t findings = 0, candidates = 0;
+  for (auto _ : state) {
+    const auto judged = judge_history_batch(inputs, 2);
+    const auto result = select_history_findings(judged, history_family_size(inputs));
+    findings = result.findings.size();
+    candidates = 0;
+    for (const auto& j : judged) candidates += j.candidate.has_value();
+  }
+  state.counters["findings"] = static_cast<double>(findings);
+  state.counters["candidates"] = static_cast<double>(candidates);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * inputs.size()));
+}
+BENCHMARK(BM_MixedFamily)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

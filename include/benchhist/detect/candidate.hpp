@@ -1,0 +1,45 @@
+#pragma once
+// A history candidate (detection.md §4, §6): one per series at most after arbitration (§7).
+// Indices refer to the caller's points; the caller maps them to commits.
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace benchhist::detect {
+
+enum class Method { change_point, drift };  // ranking order: change_point first (§13.1)
+enum class Direction { regression, improvement };
+
+constexpr std::string_view to_string(Method m) noexcept {
+  return m == Method::change_point ? "change_point" : "drift";
+}
+constexpr std::string_view to_string(Direction d) noexcept {
+  return d == Direction::regression ? "regression" : "improvement";
+}
+// Every metric is lower-is-better: a positive move is a regression (§0.3).
+constexpr Direction direction_of(double delta) noexcept {
+  return delta > 0 ? Direction::regression : Direction::improvement;
+}
+
+struct Candidate {
+  Method method = Method::change_point;
+  Direction direction = Direction::regression;
+  double baseline = 0;
+  double latest = 0;
+  double delta = 0;
+  double relative_delta = 0;
+  // change_point: tau within the analysed view; drift: index of the newest analysed point
+  // within the view.
+  std::size_t view_index = 0;
+  // The same point as an index into the caller's full series (active_start and cap added):
+  // change_point = first point of the after regime; drift = newest analysed point.
+  std::size_t point_index = 0;
+  // drift only: index (full series) of the oldest analysed point, the window start.
+  std::optional<std::size_t> window_start_index;
+  double chance_level = 1.0;          // already doubled (HISTORY_DETECTOR_COUNT), feeds §9
+  std::optional<double> tainted_p;    // change_point only
+  std::optional<double> adjusted_p;   // change_point only
+};
+
+}  // namespace benchhist::detect

@@ -1,0 +1,139 @@
+#pragma once
+// History mode, one series end to end (detection.md §2.6, §4, §6, §7) and the family level
+// (§9 Benjamini-Hochberg, §13 ranking). Pure: the caller supplies values and maps point
+// indices back to commits.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "benchhist/detect/candidate.hpp"
+#include "benchhist/detect/census.hpp"
+#include "benchhist/detect/gate.hpp"
+#include "benchhist/detect/selection.hpp"
+#include "benchhist/model/benchmark_id.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/metric.hpp"
+
+namespace benchhist::detect {
+
+inline constexpr std::size_t max_series_points = 1000;          // MAX_SERIES_POINTS
+inline constexpr double max_change_chance_level = 0.05;          // alpha, strict <
+inline constexpr double history_detector_count = 2;              // chance levels doubled
+inline constexpr double target_false_discovery_rate = 0.10;      // q
+inline constexpr double practical_relative = 0.03;               // inclusive >=
+inline constexpr double residual_noise_multiple = 3.0;           // strict >
+inline constexpr double min_regime_separation = 0.85;            // inclusive >=
+inline constexpr double noise_band_multiple = 2.0;               // strict >
+
+// Absolute floor by metric kind (§0.3): 1 ns for times, 5 for counts, 1 for allocations.
+double absolute_floor(MetricKind kind) noexcept;
+
+// One series as history mode sees it: every reconstructed point oldest first (§2.2), an
+// optional interval per point (empty span = none carries one), and the blessing start.
+struct SeriesInput {
+  std::span<const double> values;
+  std::span<const std::optional<Interval>> intervals;  // empty, or one per value
+  MetricKind kind = MetricKind::wall_time;
+  std::size_t active_start = 0;                        // index of the first active point (§2.5)
+};
+
+// The analysed view: newest min(len(active), 1000) active points (§2.6).
+struct AnalysedView {
+  std::size_t offset = 0;  // index of the view's first point in the full series
+  std::size_t length = 0;
+};
+AnalysedView analysed_view(const SeriesInput& s) noexcept;
+
+// Testability (§12.1 rows 3-4): nullopt = judged.
+std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept;
+
+// Change-point cheap gates (§4 steps 1-8); carries what arbitration and §5 need.
+struct ChangePointStage {
+  GateLadder ladder;
+  std::optional<Candidate> candidate;  // set when gates 1-8 passed
+  std::optional<double> step_residual;
+};
+ChangePointStage change_point_cheap_gates(std::span<const double> x,
+                                          std::span<const std::optional<Interval>> intervals, MetricKind kind);
+
+struct DriftStage {
+  GateLadder ladder;
+  std::optional<Candidate> candidate;  // set when every drift gate passed
+  std::optional<double> line_residual;
+};
+DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
+                          MetricKind kind);
+
+struct HistoryJudgement {
+  std::optional<UnjudgedReason> unjudged;  // nullopt = judged
+  AnalysedView view;
+  GateLadder change_point;                 // full logged ladders
+  GateLadder drift;
+  std::optional<Candidate> candidate;      // after arbitration and significance (any direction)
+  std::optional<double> tainted_p;         // when the selection adjustment ran
+  std::optional<double> adjusted_p;
+  bool judged() const noexcept { return !unjudged; }
+};
+
+// Judges series of one analysis; `family_size` (m, §9) sets the §5.1 calibration.
+class HistoryJudge {
+ public:
+  explicit HistoryJudge(std::size_t family_size);
+  std::size_t family_size() const noexcept { return family_size_; }
+  const SelectionCalibration& calibration() const noexcept { return calibration_; }
+  HistoryJudgement judge(const SeriesInput& series) const;
+
+ private:
+  std::size_t family_size_;
+  SelectionCalibration calibration_;
+};
+
+// Family size m = number of series history testability judges (§9.1).
+std::size_t history_family_size(std::span<const SeriesInput> series) noexcept;
+
+// Judges every series with `threads` workers (>= 1); results are in input order and do not
+// depend on thread timing. `family_size` defaults to history_family_size(series).
+std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> series, unsigned threads,
+                                                  std::optional<std::size_t> family_size = std::nullopt);
+
+// §9 step-up on chance levels (input order kept); thresholds are (k/m)*q.
+std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
+double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
+
+// Identity of a series for ranking (§13.1): set, id, kind.
+struct SeriesKey {
+  DiscriminantSet set;
+  BenchmarkId id;
+  MetricKind kind = MetricKind::wall_time;
+  friend auto operator<=>(const SeriesKey& a, const SeriesKey& b) {
+    if (auto c = a.set <=> b.set; c != 0) return c;
+    if (auto c = a.id <=> b.id; c != 0) return c;
+    return a.kind <=> b.kind;
+  }
+  friend bool operator==(const SeriesKey&, const SeriesKey&) = default;
+};
+
+struct Finding {
+  std::size_t series = 0;  // index into the judged batch
+  Candidate candidate;
+};
+
+enum class DropReason { direction_filter, benjamini_hochberg };
+
+struct FamilyResult {
+  std::size_t family_size = 0;
+  std::vector<Finding> findings;                          // ranked (§13.1)
+  std::vector<std::optional<DropReason>> dropped;         // per series; set when a candidate was dropped
+};
+
+// §13.1 order of two findings; `keys` (one per series, may be empty) break ties after method,
+// otherwise the series index does (callers pass series already in (set, id, kind) order).
+bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const SeriesKey> keys);
+
+// Direction filter, then BH over the regressions with the family size m, then ranking.
+FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
+                                     std::span<const SeriesKey> keys = {});
+
+}  // namespace benchhist::detect

@@ -1,0 +1,79 @@
+#pragma once
+// Shared statistical primitives of history detection (detection.md §0.2, §3). Pure functions:
+// no I/O, no clock, no global state. Ranks are kept "doubled" so every rank sum is an exact
+// integer (§3.1).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "benchhist/model/metric.hpp"
+
+namespace benchhist::detect {
+
+inline constexpr double machine_epsilon = 2.220446049250313e-16;
+inline constexpr double p_value_floor = 1e-15;
+
+// IEEE totalOrder key (§0.2, PROPOSED-3): -0 sorts before +0, ties are bit-identical values.
+std::int64_t total_order_key(double x) noexcept;
+inline bool total_less(double a, double b) noexcept { return total_order_key(a) < total_order_key(b); }
+
+// Median under the total order; even count -> (a + b) / 2 literally (§0.2). Requires non-empty.
+double median(std::vector<double> xs);
+// relative(delta, base): delta / base, or sign(delta) when |base| <= machine epsilon (§0.2).
+double relative(double delta, double base) noexcept;
+// clamp_p (§0.2): non-finite -> 1, else clamp into [1e-15, 1].
+double clamp_p(double p) noexcept;
+// Two-sided normal p for a statistic z: clamp_p(erfc(|z| / sqrt 2)).
+double normal_two_sided_p(double z) noexcept;
+
+// Doubled average ranks (§3.1), in input order.
+std::vector<std::int64_t> doubled_ranks(std::span<const double> xs);
+// Tie term T = sum over tie groups (t^3 - t), read from doubled ranks (equal rank = tie group).
+double tie_term_from_doubled_ranks(std::span<const std::int64_t> doubled);
+
+// Pettitt split location (§3.2) on doubled ranks (n >= 2).
+struct PettittSplit {
+  std::size_t index = 1;  // tau: first index of the "after" part
+  std::int64_t d_tau = 0;  // sum of the first tau doubled ranks
+  std::int64_t k = 0;      // max |U_t| (doubled units; equals Pettitt's K)
+  double p_value = 1.0;    // reported for completeness only, never evidence
+};
+PettittSplit pettitt_from_ranks(std::span<const std::int64_t> doubled);
+std::optional<PettittSplit> pettitt(std::span<const double> xs);
+
+// Mann-Whitney U (§3.3).
+bool exact_mw_feasible(std::size_t n1, std::size_t n2) noexcept;
+// Normal approximation from an ordinary (not doubled) rank sum of the left sample.
+double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept;
+struct MannWhitney {
+  double two_sided_p = 1.0;
+  double superiority = 0.5;  // P(right > left), ties 1/2
+};
+MannWhitney mann_whitney(std::span<const double> left, std::span<const double> right);
+
+// Mann-Kendall trend test (§3.4).
+struct MannKendall {
+  double s = 0;
+  double p_value = 1.0;
+};
+MannKendall mann_kendall(std::span<const double> xs);
+
+// Theil-Sen line over positions 0..n-1 (§3.5), n >= 2.
+struct TheilSen {
+  double slope = 0;
+  double intercept = 0;
+};
+std::optional<TheilSen> theil_sen(std::span<const double> xs);
+
+// Residual measures (§3.6): plain median absolute residuals.
+std::optional<double> step_residual(std::span<const double> xs, std::size_t tau);
+std::optional<double> line_residual(std::span<const double> xs, const TheilSen& line);
+
+// Interval summaries (§3.7). An empty span means "no point carries an interval".
+std::optional<Interval> regime_interval(std::span<const std::optional<Interval>> intervals);
+std::optional<double> median_half_width(std::span<const std::optional<Interval>> intervals);
+
+}  // namespace benchhist::detect

@@ -1,0 +1,124 @@
+// Batch judging is independent of thread count and timing (detection.md §13.2); the fast orbit
+// scorer counts exactly what the reference enumeration counts (§5.5).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "benchhist/detect/history.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/stats.hpp"
+
+using namespace benchhist::detect;
+
+namespace {
+
+std::vector<std::vector<double>> mixed_family(std::size_t count, std::size_t n) {
+  std::vector<std::vector<double>> out;
+  for (std::size_t s = 0; s < count; ++s) {
+    std::vector<double> levels(n, 100.0);
+    switch (s % 4) {
+      case 0:  // a real step
+        for (std::size_t i = n / 2 + s % 7; i < n; ++i) levels[i] = 112.0;
+        break;
+      case 1:  // slow drift
+        for (std::size_t i = 0; i < n; ++i) levels[i] = 100.0 * (1 + 0.002 * static_cast<double>(i));
+        break;
+      default:
+        break;  // flat noise
+    }
+    out.push_back(scattered_levels(levels, 0.02, "family-" + std::to_string(s)));
+  }
+  return out;
+}
+
+// Reference count of §5.3's full-orbit value: every element scored with the plain scorer.
+double reference_adjusted(std::span<const double> values, const SelectionCalibration& cal, double tainted,
+                          double wa_unused) {
+  (void)wa_unused;
+  const auto ranks = doubled_ranks(values);
+  const std::size_t n = values.size();
+  std::uint64_t extreme = 0;
+  const auto order = for_each_orbit_element(ranks, cal.order_budget, [&](std::span<const std::int64_t> o) {
+    const auto sp = pettitt_from_ranks(o);
+    const std::size_t k = std::min(sp.index, n - sp.index);
+    double p = 1.0;
+    if (k >= cal.min_regime) {
+      std::vector<double> before(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(sp.index));
+      std::vector<double> after(o.begin() + static_cast<std::ptrdiff_t>(sp.index), o.end());
+      p = mann_whitney(before, after).two_sided_p;
+    }
+    if (p <= tainted) ++extreme;
+    return true;
+  });
+  return static_cast<double>(extreme) / static_cast<double>(order);
+}
+
+}  // namespace
+
+TEST_CASE("a batch judged with one or two threads gives identical judgements", "[detect][batch]") {
+  const auto family = mixed_family(24, 60);
+  std::vector<SeriesInput> inputs;
+  for (const auto& v : family) inputs.push_back(SeriesInput{v, {}, benchhist::MetricKind::wall_time, 0});
+  const auto one = judge_history_batch(inputs, 1);
+  const auto two = judge_history_batch(inputs, 2);
+  const auto four = judge_history_batch(inputs, 4);
+  REQUIRE(one.size() == inputs.size());
+  std::size_t with_candidate = 0;
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    INFO("series " << i);
+    CHECK(one[i].change_point == two[i].change_point);
+    CHECK(one[i].drift == two[i].drift);
+    CHECK(one[i].change_point == four[i].change_point);
+    CHECK(one[i].adjusted_p == two[i].adjusted_p);
+    CHECK(one[i].candidate.has_value() == four[i].candidate.has_value());
+    with_candidate += one[i].candidate.has_value();
+  }
+  CHECK(with_candidate > 0);
+  const auto a = select_history_findings(one, inputs.size());
+  const auto b = select_history_findings(four, inputs.size());
+  REQUIRE(a.findings.size() == b.findings.size());
+  for (std::size_t i = 0; i < a.findings.size(); ++i) CHECK(a.findings[i].series == b.findings[i].series);
+}
+
+TEST_CASE("the incremental orbit scorer counts the same extremes as scoring every element", "[detect][orbit]") {
+  // Early exits disabled (accept never, reject at 1, weight tiny) so the full orbit is counted.
+  SelectionCalibration cal;
+  cal.analytic_weight = 1e-300;
+  cal.accept_analytic_below = 0;
+  cal.reject_at_or_above = 1.0;
+  cal.min_regime = 5;
+  struct Case {
+    std::vector<double> values;
+    std::uint64_t budget;
+  };
+  std::vector<Case> cases;
+  // Subgroup orbits (distinct values), distinct orbits (ties), and a long tied counter.
+  cases.push_back({scattered_levels(std::vector<double>{100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+                                                         130, 130, 130, 130, 130, 130, 130, 130},
+                                    0.05, "orbit-a"),
+                   2000});
+  cases.push_back({scattered_levels(std::vector<double>(30, 100.0), 0.05, "orbit-b"), 5000});
+  cases.push_back({{1, 1, 1, 2, 1, 1, 2, 2, 2, 1, 2, 2, 2, 2}, 5000});
+  {
+    std::vector<double> lv(40, 100.0);
+    for (std::size_t i = 25; i < 40; ++i) lv[i] = 104;
+    cases.push_back({scattered_levels(lv, 0.02, "orbit-c"), 20000});
+  }
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    INFO("case " << ci);
+    cal.order_budget = cases[ci].budget;
+    const auto r = selection_adjusted_change_point(cases[ci].values, cal);
+    if (!r) continue;
+    const double fraction = reference_adjusted(cases[ci].values, cal, r->tainted_p, 0);
+    const double expected = std::max(std::min({1.0, fraction / (1 - cal.analytic_weight), 1.0}), r->tainted_p);
+    CHECK(r->adjusted_p == expected);
+  }
+}
+
+TEST_CASE("intervals must match the values one to one", "[detect]") {
+  std::vector<double> v(12, 1.0);
+  std::vector<std::optional<benchhist::Interval>> iv(3);
+  CHECK_THROWS_AS(HistoryJudge(1).judge(SeriesInput{v, iv, benchhist::MetricKind::wall_time, 0}), benchhist::Error);
+}
