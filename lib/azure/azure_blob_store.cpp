@@ -1,0 +1,216 @@
+// AzureBlobStore: ObjectStore semantics (formats.md §1.6–§1.7) over BlobClient, with the
+// exact messages of §6.6, each naming the key.
+
+#include "benchhist/azure/azure_blob_store.hpp"
+
+#include <algorithm>
+
+#include "benchhist/codec/gzip.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/model/timestamp.hpp"
+#include "benchhist/storage/key.hpp"
+
+namespace benchhist::azure {
+
+namespace {
+
+constexpr const char* kPermissionHint =
+    "grant the identity the \"Storage Blob Data Contributor\" role on the storage account or container";
+
+ErrorKind kind_of(const BlobReply& r) {
+  return r.status == 401 || r.status == 403 ? ErrorKind::auth : ErrorKind::network;
+}
+
+std::string hint_of(const BlobReply& r) {
+  return r.status == 401 || r.status == 403 ? kPermissionHint : "check the storage account and container settings";
+}
+
+// Re-raise a lower-level failure under the operation's message, keeping its detail.
+[[noreturn]] void rethrow_as(const Error& e, const std::string& message, std::string_view key) {
+  // The container-creation failure is already a §6.6 message of its own.
+  if (e.message() == "could not create Azure blob container") throw e;
+  std::string cause = e.message();
+  if (!e.cause().empty()) cause += ": " + e.cause();
+  throw Error(e.kind(), message, std::string(key), cause, e.hint());
+}
+
+[[noreturn]] void fail(const BlobReply& r, const std::string& message, std::string_view key) {
+  throw Error(kind_of(r), message, std::string(key), r.describe(), hint_of(r));
+}
+
+bool reports_existing(const BlobReply& r) {
+  // 409 BlobAlreadyExists is what Azure and Azurite send; 412 is the generic failed-precondition
+  // answer some endpoints give to If-None-Match: * on an existing blob.
+  return (r.status == 409 && r.error_code == "BlobAlreadyExists") || r.status == 412;
+}
+
+}  // namespace
+
+std::string effective_account_url(std::string_view account, const std::optional<std::string>& endpoint) {
+  if (!endpoint) return "https://" + std::string(account) + ".blob.core.windows.net";
+  std::string e = *endpoint;
+  while (!e.empty() && e.back() == '/') e.pop_back();
+  Url url;
+  try {
+    url = Url::parse(e);
+  } catch (const Error& err) {
+    throw Error(ErrorKind::config, "invalid Azure endpoint \"" + *endpoint + "\"", *endpoint, err.cause(),
+                "set [storage.azure] endpoint to the full account URL, e.g. https://<account>.blob.core.windows.net");
+  }
+  if (url.scheme != "https")
+    throw Error(ErrorKind::config, "Azure Entra ID authentication requires an https endpoint", *endpoint, "",
+                "use an https:// endpoint");
+  if (e.find('?') != std::string::npos)
+    throw Error(ErrorKind::config, "invalid Azure endpoint \"" + *endpoint + "\"", *endpoint,
+                "the endpoint must not carry a query string (no SAS tokens: Entra ID only)");
+  return e;
+}
+
+AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
+                               std::string project_id, std::shared_ptr<TokenCredential> credential,
+                               const Environment& env, RetryPolicy retry, AzureStoreOptions options)
+    : account_(std::move(account)),
+      container_(std::move(container)),
+      account_url_(effective_account_url(account_, endpoint)),
+      marker_key_(cache_epoch_key(project_id)),
+      now_(options.now) {
+  if (!credential) {
+    CredentialOptions co = options.credential;
+    if (!co.http) co.http = options.http;
+    if (!co.now) co.now = options.now;
+    credential = make_default_credential(env, co);
+  }
+  auto http = options.http ? options.http : make_http_client();
+  auto tokens = std::make_shared<TokenCache>(std::move(credential), options.now);
+  BlobClientOptions bo;
+  bo.list_page_size = options.list_page_size;
+  bo.now = options.now;
+  client_ = std::make_unique<BlobClient>(account_url_, container_, std::move(tokens), std::move(http),
+                                         std::move(retry), bo);
+}
+
+PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {
+  validate_key(key);
+  const std::string body = gzip_compress(json);
+  const std::string create_msg = "could not conditionally create Azure blob \"" + std::string(key) + "\"";
+  BlobReply created;
+  try {
+    created = client_->put_block_blob(key, body, /*if_none_match=*/true);
+  } catch (const Error& e) {
+    rethrow_as(e, create_msg, key);
+  }
+  if (created.ok()) return PutOutcome::stored;
+  if (!reports_existing(created)) fail(created, create_msg, key);
+
+  if (created.maybe_applied_before) {
+    // An earlier try may have created the blob and lost its answer: if what is stored is
+    // byte-identical to our body it is our own write, so nothing is written twice and no
+    // spurious collision is reported.
+    try {
+      auto existing = client_->get_blob(key);
+      if (existing.ok() && existing.body == body) return PutOutcome::stored;
+    } catch (const Error&) {
+      // Fall through to the policy: the collision is real as far as we can tell.
+    }
+  }
+  switch (policy) {
+    case CollisionPolicy::refuse:
+      throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), "",
+                  "pass --overwrite to replace it or --skip-existing to keep it");
+    case CollisionPolicy::skip_existing:
+      return PutOutcome::skipped_existing;
+    case CollisionPolicy::overwrite:
+      break;
+  }
+  const std::string overwrite_msg = "could not overwrite Azure blob \"" + std::string(key) + "\"";
+  BlobReply replaced;
+  try {
+    replaced = client_->put_block_blob(key, body, /*if_none_match=*/false);
+  } catch (const Error& e) {
+    // The upload may have happened before the failure: invalidate caches to be safe.
+    pending_invalidation_ = true;
+    rethrow_as(e, overwrite_msg, key);
+  }
+  if (!replaced.ok()) fail(replaced, overwrite_msg, key);
+  pending_invalidation_ = true;  // formats.md §1.6: an overwrite of an existing key
+  return PutOutcome::replaced;
+}
+
+std::optional<std::string> AzureBlobStore::get(std::string_view key) {
+  validate_key(key);
+  const std::string msg = "could not download Azure blob \"" + std::string(key) + "\"";
+  BlobReply r;
+  try {
+    r = client_->get_blob(key);
+  } catch (const Error& e) {
+    rethrow_as(e, msg, key);
+  }
+  if (r.status == 404) return std::nullopt;  // BlobNotFound or ContainerNotFound
+  if (!r.ok()) fail(r, msg, key);
+  try {
+    return gunzip(r.body);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::decode, "could not decompress Azure blob \"" + std::string(key) + "\"", std::string(key),
+                e.message(), "the blob was not written by this tool; remove or rewrite it");
+  }
+}
+
+std::vector<std::string> AzureBlobStore::list(std::string_view prefix) {
+  std::vector<std::string> names;
+  try {
+    names = client_->list_blobs(prefix);
+  } catch (const Error& e) {
+    rethrow_as(e, "could not list Azure blobs with prefix \"" + std::string(prefix) + "\"", prefix);
+  }
+  std::erase_if(names, [&](const std::string& n) { return !n.starts_with(prefix); });
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+bool AzureBlobStore::remove(std::string_view key) {
+  validate_key(key);
+  const std::string msg = "could not delete Azure blob \"" + std::string(key) + "\"";
+  BlobReply r;
+  try {
+    r = client_->delete_blob(key);
+  } catch (const Error& e) {
+    pending_invalidation_ = true;  // the delete may have happened
+    rethrow_as(e, msg, key);
+  }
+  if (r.status == 404) {
+    // A lost answer to an earlier try that did delete still changed the store.
+    if (r.maybe_applied_before) {
+      pending_invalidation_ = true;
+      return true;
+    }
+    return false;
+  }
+  if (!r.ok()) fail(r, msg, key);
+  pending_invalidation_ = true;
+  return true;
+}
+
+void AzureBlobStore::flush() {
+  if (!pending_invalidation_.exchange(false)) return;
+  const std::string msg = "could not write Azure cache-invalidation marker \"" + marker_key_ + "\"";
+  auto now = now_ ? now_() : std::chrono::system_clock::now();
+  const std::string body = gzip_compress(format_rfc3339(std::chrono::time_point_cast<std::chrono::nanoseconds>(now)));
+  BlobReply r;
+  try {
+    r = client_->put_block_blob(marker_key_, body, /*if_none_match=*/false);
+  } catch (const Error& e) {
+    pending_invalidation_ = true;
+    rethrow_as(e, msg, marker_key_);
+  }
+  if (!r.ok()) {
+    pending_invalidation_ = true;
+    fail(r, msg, marker_key_);
+  }
+}
+
+std::string AzureBlobStore::describe() const {
+  return "Azure blob container \"" + container_ + "\" at " + account_url_;
+}
+
+}  // namespace benchhist::azure

@@ -1,0 +1,72 @@
+// CachedStore (formats.md §1.8): an on-disk read-through mirror in front of a cloud store.
+
+#include "benchhist/storage/cached_store.hpp"
+
+#include "benchhist/error.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+
+namespace benchhist {
+
+CachedStore::CachedStore(std::shared_ptr<ObjectStore> cloud, std::shared_ptr<ObjectStore> mirror,
+                         std::string project_id)
+    : cloud_(std::move(cloud)), mirror_(std::move(mirror)), project_(std::move(project_id)) {
+  if (!cloud_ || !mirror_) throw Error(ErrorKind::internal, "CachedStore needs a cloud store and a mirror");
+}
+
+CachedStore::CachedStore(std::shared_ptr<ObjectStore> cloud, const std::filesystem::path& cache_dir,
+                         std::string_view account, std::string_view container, std::string project_id)
+    : CachedStore(std::move(cloud), std::make_shared<LocalStore>(mirror_root(cache_dir, account, container)),
+                  std::move(project_id)) {}
+
+std::filesystem::path CachedStore::mirror_root(const std::filesystem::path& cache_dir, std::string_view account,
+                                               std::string_view container) {
+  return cache_dir / sanitize_segment(account) / sanitize_segment(container);
+}
+
+CachedStore::SyncResult CachedStore::synchronize() {
+  const std::string marker = cache_epoch_key(project_);
+  SyncResult result;
+  result.cloud_epoch = cloud_->get(marker).value_or(std::string(kGenesisEpoch));
+  result.mirror_epoch = mirror_->get(marker);
+  if (result.mirror_epoch == result.cloud_epoch) return result;
+  // Something was overwritten or deleted since this mirror was filled (or it is new): drop
+  // this project's objects only, then remember the epoch they are now consistent with.
+  for (const auto& key : mirror_->list(project_data_prefix(project_))) {
+    if (mirror_->remove(key)) ++result.removed;
+  }
+  result.wiped = true;
+  mirror_->put(marker, result.cloud_epoch, CollisionPolicy::overwrite);
+  return result;
+}
+
+PutOutcome CachedStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {
+  return cloud_->put(key, json, policy);
+}
+
+std::optional<std::string> CachedStore::get(std::string_view key) {
+  if (auto hit = mirror_->get(key)) {
+    ++hits_;  // objects are immutable per key: a mirrored body is trusted forever
+    return hit;
+  }
+  auto body = cloud_->get(key);
+  ++misses_;
+  if (body) mirror_->put(key, *body, CollisionPolicy::overwrite);
+  return body;
+}
+
+std::vector<std::string> CachedStore::list(std::string_view prefix) { return cloud_->list(prefix); }
+
+bool CachedStore::remove(std::string_view key) {
+  bool removed = cloud_->remove(key);
+  mirror_->remove(key);  // keep this machine's mirror honest right away
+  return removed;
+}
+
+void CachedStore::flush() { cloud_->flush(); }
+
+std::string CachedStore::describe() const {
+  return cloud_->describe() + " (read-through cache at " + mirror_->describe() + ")";
+}
+
+}  // namespace benchhist

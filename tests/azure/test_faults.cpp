@@ -1,0 +1,135 @@
+// Retries through a misbehaving network: the fault proxy (fixtures.js) sits between the store
+// and Azurite and drops, delays or throttles a share of requests.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "benchhist/error.hpp"
+#include "harness.hpp"
+
+using namespace benchhist;
+using namespace benchhist::azure;
+using bhtest::harness;
+using namespace std::chrono_literals;
+
+namespace {
+struct ProxyFaults {
+  explicit ProxyFaults(const std::string& json) {
+    harness().configure(harness().proxy_port, json);
+    harness().reset(harness().proxy_port);
+  }
+  ~ProxyFaults() {
+    harness().configure(harness().proxy_port, R"({"drop_before":0,"drop_after":0,"busy":0,"delay":0})");
+  }
+};
+
+std::string key_for(int i) {
+  return "v1/proj/objects/callgrind/x86_64-unknown-linux-gnu/ci/" + std::to_string(1000 + i) + "/clean.json";
+}
+}  // namespace
+
+TEST_CASE("operations succeed through dropped, delayed and throttled requests and nothing is written twice",
+          "[azure][faults]") {
+  auto& h = harness();
+  const auto container = bhtest::unique_container("faults");
+  // Create the container up front so the per-key counts below only see blob uploads.
+  REQUIRE(bhtest::make_store(container)->client().create_container().ok());
+  ProxyFaults faults(
+      R"({"drop_before":0.1,"drop_after":0.1,"busy":0.12,"delay":0.08,"delay_ms":1200,"retry_after":"1","seed":7})");
+  auto waits = std::make_shared<std::vector<long long>>();
+  AzureStoreOptions options;
+  HttpClientOptions http;
+  http.request_timeout = 600ms;  // the proxy's 1.2 s delays become client timeouts
+  options.http = make_http_client(http);
+  auto store = bhtest::make_store(container, "proj", /*through_proxy=*/true, bhtest::fast_retry(10, waits), options);
+
+  constexpr int n = 60;
+  std::vector<std::string> keys;
+  for (int i = 0; i < n; ++i) keys.push_back(key_for(i));
+  bhtest::parallel_for(keys.size(), 8, [&](std::size_t i) {
+    // refuse: a retried create that finds its own earlier write must not report a collision.
+    CHECK(store->put(keys[i], "{\"i\":" + std::to_string(i) + "}", CollisionPolicy::refuse) == PutOutcome::stored);
+  });
+  bhtest::parallel_for(keys.size(), 8, [&](std::size_t i) {
+    CHECK(store->get(keys[i]) == "{\"i\":" + std::to_string(i) + "}");
+  });
+  auto listed = store->list("v1/proj/");
+  CHECK(listed.size() == static_cast<std::size_t>(n));
+
+  auto stats = h.stats(h.proxy_port);
+  INFO(stats.substr(0, stats.find("\"created\"")));
+  CHECK(bhtest::json_int(stats, "dropped_before") > 0);
+  CHECK(bhtest::json_int(stats, "dropped_after") > 0);
+  CHECK(bhtest::json_int(stats, "busy") > 0);
+  CHECK(bhtest::json_int(stats, "delayed") > 0);
+  for (const auto& k : keys) {
+    // Exactly one upload per key was accepted by the service.
+    CHECK(stats.find("\"/devstoreaccount1/" + container + "/" + k + "\":1") != std::string::npos);
+  }
+  std::string all_waits;
+  for (auto w : *waits) all_waits += std::to_string(w) + " ";
+  INFO(all_waits);
+  // Retry-After: 1 was honoured (the hook sees the 1000 ms requests).
+  CHECK(std::count(waits->begin(), waits->end(), 1000) > 0);
+  CHECK(*std::max_element(waits->begin(), waits->end()) <= 2000);
+}
+
+TEST_CASE("an exhausted retry budget fails with a message naming the key and the attempts", "[azure][faults]") {
+  const auto container = bhtest::unique_container("exhaust");
+  ProxyFaults faults(R"({"busy":1.0,"retry_after":"0"})");
+  auto store = bhtest::make_store(container, "proj", true, bhtest::fast_retry(3));
+  const auto k = key_for(1);
+  try {
+    store->get(k);
+    FAIL("a permanently busy service was reported as success");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::network);
+    CHECK(e.message() == "could not download Azure blob \"" + k + "\"");
+    CHECK(e.subject() == k);
+    CHECK(e.cause().find("gave up after 3 attempts") != std::string::npos);
+    CHECK(e.cause().find("HTTP 503 ServerBusy") != std::string::npos);
+  }
+  try {
+    store->put(k, "{}", CollisionPolicy::refuse);
+    FAIL("a permanently busy service accepted a write");
+  } catch (const Error& e) {
+    CHECK(e.message() == "could not conditionally create Azure blob \"" + k + "\"");
+  }
+  CHECK(bhtest::json_int(harness().stats(harness().proxy_port), "requests") == 6);
+}
+
+TEST_CASE("authentication rejections are not retried", "[azure][faults]") {
+  auto& h = harness();
+  h.configure(h.token_port, R"({"aud":"https://someone-else.example"})");
+  ProxyFaults faults("{}");
+  auto store = bhtest::make_store(bhtest::unique_container("authz"), "proj", true, bhtest::fast_retry(5));
+  const auto k = key_for(2);
+  try {
+    store->get(k);
+    FAIL("a token for another audience was accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::auth);
+    CHECK(e.message() == "could not download Azure blob \"" + k + "\"");
+    INFO(e.what());
+    // Azurite answers 403 AuthenticationFailed, Azure 401 InvalidAuthenticationInfo.
+    CHECK((e.cause().find("HTTP 401") != std::string::npos || e.cause().find("HTTP 403") != std::string::npos));
+    CHECK(e.hint().find("Storage Blob Data") != std::string::npos);
+  }
+  h.configure(h.token_port, R"({"aud":"https://storage.azure.com"})");
+  CHECK(bhtest::json_int(h.stats(h.proxy_port), "requests") == 1);
+}
+
+TEST_CASE("TLS is verified against the host name, never skipped", "[azure][faults]") {
+  auto& h = harness();
+  // The certificate names only IP:127.0.0.1, so "localhost" must fail verification.
+  auto env = h.oidc_env();
+  AzureBlobStore store("devstoreaccount1", "tls", "https://localhost:" + std::to_string(h.azurite_port) + "/devstoreaccount1",
+                       "proj", nullptr, env, bhtest::fast_retry(1));
+  try {
+    store.get(key_for(3));
+    FAIL("a certificate for another name was accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::network);
+    CHECK(std::string(e.what()).find("certificate verify failed") != std::string::npos);
+  }
+}
