@@ -107,9 +107,10 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   auto choice = select_storage(o.env.local, o.cache.cache, config.azure ? &*config.azure : nullptr,
                                inv.env, base);
   note(inv, v, "storage: " + choice.describe() + " (" + choice.reason + ")");
-  auto store = open_store(choice);
+  auto store = open_store(choice, project, inv.env);
 
   auto sets = list_discriminant_sets(*store, project, o.filters);
+  store->flush();
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
   for (auto& f : files) {

@@ -6,6 +6,15 @@
 #include "benchhist/error.hpp"
 #include "benchhist/storage/local_store.hpp"
 
+// Defined to 1 by lib/app/meson.build when the azure area is part of the build.
+#ifndef BH_APP_WITH_AZURE
+#define BH_APP_WITH_AZURE 0
+#endif
+#if BH_APP_WITH_AZURE
+#include "benchhist/azure/azure_blob_store.hpp"
+#include "benchhist/storage/cached_store.hpp"
+#endif
+
 namespace benchhist::app {
 namespace {
 
@@ -69,14 +78,32 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
               "bare --local) or configure a cloud storage backend in the configuration file");
 }
 
-std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice) {
+bool azure_backend_available() noexcept { return BH_APP_WITH_AZURE != 0; }
+
+std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
+                                        const Environment& env) {
   if (auto* l = std::get_if<LocalStorageChoice>(&choice.backend))
     return std::make_unique<LocalStore>(l->root);
   const auto& a = std::get<AzureStorageChoice>(choice.backend);
+#if BH_APP_WITH_AZURE
+  if (!a.cache_dir)
+    return std::make_unique<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
+                                                   std::string(project_id), nullptr, env);
+  auto cloud = std::make_shared<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
+                                                       std::string(project_id), nullptr, env);
+  auto cached = std::make_unique<CachedStore>(std::move(cloud), *a.cache_dir, a.account, a.container,
+                                              std::string(project_id));
+  // One synchronization per command, before anything is read (formats.md §1.8).
+  cached->synchronize();
+  return cached;
+#else
+  (void)project_id;
+  (void)env;
   throw Error(ErrorKind::config, "the Azure backend is not available in this build yet",
               a.account + "/" + a.container, {},
               "use local storage for now: pass --local=<path> (or a bare --local with " +
                   std::string(storage_env_var) + " set)");
+#endif
 }
 
 }  // namespace benchhist::app

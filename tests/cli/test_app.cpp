@@ -186,13 +186,28 @@ TEST_CASE("Storage selection precedence and its error messages", "[app][storage]
   check_error(OptionalPathFlag::with("s"), OptionalPathFlag::with("c"), nullptr,
               "the argument '--cache[=<PATH>]' cannot be used with '--local[=<PATH>]'");
 
+#if !BH_APP_WITH_AZURE
+  CHECK_FALSE(azure_backend_available());
   try {
-    open_store(cloud);
+    open_store(cloud, "p", env);
     FAIL("the Azure backend is not linked into this build");
   } catch (const Error& e) {
     CHECK(e.message() == "the Azure backend is not available in this build yet");
     CHECK(e.subject() == "acct/cont");
   }
+#else
+  CHECK(azure_backend_available());
+  // The Azure store validates its endpoint before any credential or network use.
+  AzureStorageConfig plain_http{"acct", "cont", std::string("http://127.0.0.1:9")};
+  auto insecure = select_storage({}, {}, &plain_http, env, base);
+  CHECK(std::get<AzureStorageChoice>(insecure.backend).endpoint == "http://127.0.0.1:9");
+  try {
+    open_store(insecure, "p", env);
+    FAIL("an http endpoint must be refused");
+  } catch (const Error& e) {
+    CHECK(e.message() == "Azure Entra ID authentication requires an https endpoint");
+  }
+#endif
 }
 
 TEST_CASE("open_store opens a working LocalStore for a local choice", "[app][storage]") {
@@ -200,7 +215,7 @@ TEST_CASE("open_store opens a working LocalStore for a local choice", "[app][sto
   MapEnvironment env;
   auto choice = select_storage(OptionalPathFlag::with("store"), {}, nullptr, env, dir.path());
   CHECK(choice.describe() == "local storage at " + (dir.path() / "store").string());
-  auto store = open_store(choice);
+  auto store = open_store(choice, "p", env);
   const auto key = clean_key("p", Engine::criterion, "t", "m", "c");
   CHECK(store->put(key, "{\"a\":1}", CollisionPolicy::refuse) == PutOutcome::stored);
   CHECK(store->get(key) == std::optional<std::string>("{\"a\":1}"));

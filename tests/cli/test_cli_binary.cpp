@@ -383,10 +383,17 @@ TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the
                           "bare --local) or configure a cloud storage backend in the configuration file");
   }
   SECTION("a configured Azure backend is chosen without --local, and --local overrides it") {
+    // A plain-http endpoint is refused by the Azure backend before any network use, which
+    // proves the Azure backend was chosen without touching the network.
     bhtest::write_file(d / ".cargo" / "bench_history.toml",
-                       "[project]\nid = \"p\"\n[storage.azure]\naccount = \"acct\"\ncontainer = \"bench\"\n");
+                       "[project]\nid = \"p\"\n[storage.azure]\naccount = \"acct\"\ncontainer = \"bench\"\n"
+                       "endpoint = \"http://127.0.0.1:9\"\n");
     auto azure = run_cli({"list", "discriminants"}, d);
+#if BH_APP_WITH_AZURE
+    require_runtime_error(azure, "Azure Entra ID authentication requires an https endpoint");
+#else
     require_runtime_error(azure, "the Azure backend is not available in this build yet");
+#endif
     auto bare_cache = run_cli({"list", "discriminants", "--cache"}, d);
     require_runtime_error(bare_cache, "--cache was given without a path and CARGO_BENCH_HISTORY_CACHE is unset or empty");
     auto local = run_cli({"list", "discriminants", "--local=explicit"}, d);

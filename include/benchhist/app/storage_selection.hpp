@@ -53,8 +53,14 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
                              const AzureStorageConfig* azure, const Environment& env,
                              const std::filesystem::path& base);
 
-// Opens the chosen store: a LocalStore for local choices. The Azure backend is not linked into
-// this build yet: for an Azure choice this throws Error{config} saying so.
-std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice);
+// True when this build links the Azure backend (the `azure` area was built).
+bool azure_backend_available() noexcept;
+
+// Opens the chosen store: a LocalStore for local choices; for Azure an AzureBlobStore
+// (credentials from `env`, formats.md §1.6), behind a CachedStore synchronized once when a cache
+// directory was chosen (§1.8). `project_id` (raw) names the cache-invalidation marker. In a
+// build without the Azure backend an Azure choice throws Error{config} saying so.
+std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
+                                        const Environment& env);
 
 }  // namespace benchhist::app
