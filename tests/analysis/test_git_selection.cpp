@@ -271,9 +271,7 @@ TEST_CASE("history mode at the base tip runs the key-only funnel in order", "[an
   CHECK(counts[0].runs == 45);
   CHECK(counts[0].commits.size() == 45);
   CHECK(counts[0].commits.front().commit == r.ids.at("c0"));
-  const auto line = selection_announcement(
-      request().filters, AnnouncedBase{sel.base.name, sel.base.auto_detected()}, std::nullopt,
-      AnnouncedSince{sel.since.cutoff, sel.since.reason});
+  const auto line = selection_announcement(request().filters, sel);
   CHECK(line ==
         "[bench-history] selection: engine=all, target-triple=x86_64-unknown-linux-gnu (auto-detected), "
         "machine-key=hostkey (auto-detected); base=main (auto-detected); since=2023-09-01T12:00:00Z "

@@ -87,3 +87,12 @@ TEST_CASE("a commit exactly at the cutoff stays and an unknown time never drops"
   CHECK_FALSE(before_cutoff(std::nullopt, cutoff));
   CHECK_FALSE(before_cutoff(at("1999-01-01T00:00:00Z"), std::nullopt));
 }
+
+TEST_CASE("prune has no default look-back", "[analysis][since]") {
+  const auto none = resolve_prune_since(std::nullopt, at("2024-06-15T00:00:00Z"));
+  CHECK_FALSE(none.cutoff);
+  CHECK(to_string(none.reason) == "no default look-back");
+  const auto given = resolve_prune_since(std::string_view("P1D"), at("2024-06-15T00:00:00Z"));
+  REQUIRE(given.cutoff);
+  CHECK(format_rfc3339(*given.cutoff) == "2024-06-14T00:00:00Z");
+}

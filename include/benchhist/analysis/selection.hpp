@@ -142,6 +142,13 @@ struct Selection {
   std::vector<SetRunCounts> run_counts() const;
 };
 
+// The analyze/list/examine announcement for a finished selection: filters, base and since
+// (formats.md §6.2).
+inline std::string selection_announcement(const DiscriminantFilters& filters, const Selection& selection) {
+  return selection_announcement(filters, AnnouncedBase{selection.base.name, selection.base.auto_detected()},
+                                std::nullopt, AnnouncedSince{selection.since.cutoff, selection.since.reason});
+}
+
 // Runs the whole key-only funnel on a listing of `project_data_prefix(project)`.
 // Throws the ref/merge-base errors of git_topology.hpp and the --since errors of since.hpp.
 Selection select_objects(const SelectionRequest& request, const GitTopology& git,

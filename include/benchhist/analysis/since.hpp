@@ -48,6 +48,12 @@ struct SinceWindow {
 SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
                           Timestamp now);
 
+// prune: an explicit value or no cutoff at all (formats.md §6.2 "no default look-back").
+inline SinceWindow resolve_prune_since(std::optional<std::string_view> explicit_since, Timestamp now) {
+  if (explicit_since) return {parse_since(*explicit_since, now), SinceReason::explicit_option};
+  return {std::nullopt, SinceReason::no_default_prune};
+}
+
 // Detection §1.4: a run is dropped iff its commit's committer time is known and strictly
 // earlier than the cutoff (an instant exactly at the cutoff stays; unknown never drops).
 inline bool before_cutoff(const std::optional<Timestamp>& committer_time,
