@@ -4,6 +4,7 @@
 
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/report/value_format.hpp"
+#include "render_common.hpp"
 
 namespace benchhist::report {
 
@@ -88,7 +89,8 @@ std::string JsonReporter::render(const AnalysisReport& r) const {
   for (const auto& f : r.findings) finding(j, f);
   j.end_array();
   j.key("sets").begin_array();
-  for (const auto& s : r.sets) {
+  for (const auto* sp : detail::ordered_sets(r)) {
+    const auto& s = *sp;
     j.begin_object();
     set_identity(j, s.set);
     j.member("runs", s.runs);

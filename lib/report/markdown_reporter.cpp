@@ -38,7 +38,8 @@ class MdWriter {
     if (r_.findings.empty()) {
       silent_paragraphs();
       if (branch) {
-        for (const auto& s : r_.sets) {
+        for (const auto* sp : detail::ordered_sets(r_)) {
+          const auto& s = *sp;
           out_ += "\n## " + s.set.label() + "\n";
           for (const auto& lag : ordered_lags(s.lags)) para("> " + lag_warning(lag));
           para("**Historical comparison:** " +

@@ -1,6 +1,7 @@
 #pragma once
 // Internal helpers shared by the report renderers (not installed).
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -8,13 +9,23 @@
 
 namespace benchhist::report::detail {
 
+// Sets in report order: engine name, triple, machine key (formats.md §7). The pipeline
+// already delivers them so; sorting here keeps every format identical even if it did not.
+inline std::vector<const SetReport*> ordered_sets(const AnalysisReport& r) {
+  std::vector<const SetReport*> out;
+  for (const auto& s : r.sets) out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [](const SetReport* a, const SetReport* b) { return a->set < b->set; });
+  return out;
+}
+
 // Sets that get a section (formats.md §7.3): with findings, every set that has findings or
 // (branch mode) a comparison or lag; without findings, history renders none and branch
 // renders every set.
 inline std::vector<const SetReport*> sets_to_render(const AnalysisReport& r) {
   std::vector<const SetReport*> out;
   const bool branch = r.mode == AnalysisMode::branch;
-  for (const auto& s : r.sets) {
+  for (const auto* sp : ordered_sets(r)) {
+    const auto& s = *sp;
     const bool has_findings = !r.findings_in(s.set).empty();
     bool show = false;
     if (r.findings.empty())

@@ -423,3 +423,27 @@ TEST_CASE("hints say what happened and what to do next", "[hints]") {
   CHECK(contains(hint_examine_no_pair(1, "a/b", "wall_time"),
                  "1 run entered the analysis, but none recorded benchmark \"a/b\" with metric \"wall_time\"."));
 }
+
+TEST_CASE("sets render in engine, triple, machine-key order whatever order they arrive in", "[determinism]") {
+  auto r = seed_findings_report();
+  DiscriminantSet cg{Engine::callgrind, "x86_64-unknown-linux-gnu", "a1b2c3d4"};
+  r.sets.push_back({cg, 4, 3, {}, std::nullopt});
+  auto f = r.findings[1];
+  f.set = cg;
+  f.kind = MetricKind::instruction_count;
+  f.chart.reset();
+  r.findings.push_back(f);
+  const auto text = TextReporter().render(r);
+  const auto a = text.find("\ncallgrind/x86_64-unknown-linux-gnu/a1b2c3d4\n");
+  const auto b = text.find("\ncriterion/x86_64-unknown-linux-gnu/a1b2c3d4\n");
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  CHECK(a < b);
+  const auto json = JsonReporter().render(r);
+  CHECK(json.find("\"engine\": \"callgrind\",\n      \"target_triple\": \"x86_64-unknown-linux-gnu\",\n"
+                  "      \"machine_key\": \"a1b2c3d4\",\n      \"runs\": 4,") <
+        json.find("\"engine\": \"criterion\",\n      \"target_triple\": \"x86_64-unknown-linux-gnu\",\n"
+                  "      \"machine_key\": \"a1b2c3d4\",\n      \"runs\": 128,"));
+  // Findings keep the global ranking: the callgrind finding is still listed last in JSON.
+  CHECK(json.rfind("\"kind\": \"instruction_count\"") > json.rfind("\"kind\": \"wall_time\""));
+}
