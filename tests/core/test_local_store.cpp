@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <functional>
 
 #include <fstream>
 #include <set>
@@ -44,6 +48,29 @@ std::vector<std::string> files_under(const fs::path& root) {
     if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// Runs `check` where file permissions are enforced: in-process for an ordinary user; as root
+// (permissions are not enforced for root) in a forked child that drops to nobody (65534)
+// after `dir` has been given to that user. Returns check's verdict: 0 = pass.
+int with_permissions_enforced(const fs::path& dir, const std::function<int()>& check) {
+  if (::geteuid() != 0) return check();
+  ::lchown(dir.c_str(), 65534, 65534);
+  for (const auto& e : fs::recursive_directory_iterator(dir)) ::lchown(e.path().c_str(), 65534, 65534);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(90);
+    int verdict = 91;
+    try {
+      verdict = check();
+    } catch (...) {
+      verdict = 92;
+    }
+    ::_exit(verdict);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 93;
 }
 
 }  // namespace
@@ -231,19 +258,24 @@ TEST_CASE("put removes stale temp files older than the stale age but keeps fresh
 }
 
 TEST_CASE("an unwritable directory gives an io error naming the path and leaves no temp file", "[local_store]") {
-  if (::geteuid() == 0) {
-    SUCCEED("running as root: permissions are not enforced");
-    return;
-  }
   testing::TempDir dir;
-  LocalStore store(dir.path());
   const fs::path commit_dir = dir.path() / "v1/p/objects/criterion/t/m/c1";
   fs::create_directories(commit_dir);
-  fs::permissions(commit_dir, fs::perms::owner_read | fs::perms::owner_exec);
-  const Error e = expect_error([&] { store.put(key_a, "x", CollisionPolicy::refuse); });
-  fs::permissions(commit_dir, fs::perms::owner_all);
-  CHECK(e.kind() == ErrorKind::io);
-  CHECK_THAT(e.message(), Catch::Contains(commit_dir.string()));
+  const int verdict = with_permissions_enforced(dir.path(), [&] {
+    fs::permissions(commit_dir, fs::perms::owner_read | fs::perms::owner_exec);
+    LocalStore store(dir.path());
+    try {
+      store.put(key_a, "x", CollisionPolicy::refuse);
+      return 1;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::io) return 2;
+      if (e.message() != "could not write local storage object at " + (commit_dir / "clean.json").string()) return 3;
+      if (e.cause().find("Permission denied") == std::string::npos) return 4;
+    }
+    fs::permissions(commit_dir, fs::perms::owner_all);
+    return 0;
+  });
+  CHECK(verdict == 0);
   CHECK(files_under(dir.path()).empty());
 }
 
@@ -338,17 +370,22 @@ TEST_CASE("a file where a key directory belongs gives an io error naming the pat
 }
 
 TEST_CASE("an unreadable directory makes a listing fail instead of silently omitting keys", "[local_store]") {
-  if (::geteuid() == 0) {
-    SUCCEED("running as root: permissions are not enforced");
-    return;
-  }
   testing::TempDir dir;
-  LocalStore store(dir.path());
-  store.put(key_a, "x", CollisionPolicy::refuse);
+  LocalStore(dir.path()).put(key_a, "x", CollisionPolicy::refuse);
   const fs::path locked = dir.path() / "v1/p/objects/criterion/t/m";
-  fs::permissions(locked, fs::perms::none);
-  const Error e = expect_error([&] { store.list("v1/"); });
-  fs::permissions(locked, fs::perms::owner_all);
-  CHECK(e.kind() == ErrorKind::io);
-  CHECK(e.message() == "could not open local storage listing directory at " + locked.string());
+  const int verdict = with_permissions_enforced(dir.path(), [&] {
+    fs::permissions(locked, fs::perms::none);
+    LocalStore store(dir.path());
+    int result = 0;
+    try {
+      store.list("v1/");
+      result = 1;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::io) result = 2;
+      else if (e.message() != "could not open local storage listing directory at " + locked.string()) result = 3;
+    }
+    fs::permissions(locked, fs::perms::owner_all);
+    return result;
+  });
+  CHECK(verdict == 0);
 }
