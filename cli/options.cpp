@@ -348,6 +348,12 @@ struct Parsed {
   }
 };
 
+bool has_path_flag(const CommandSpec& spec, const std::string& name) {
+  for (const auto& o : spec.opts)
+    if (o.name == name && o.kind == Kind::path_flag) return true;
+  return false;
+}
+
 Parsed parse_command(const CommandSpec& spec, const std::vector<std::string>& raw) {
   Parsed r;
   r.spec = &spec;
@@ -358,7 +364,7 @@ Parsed parse_command(const CommandSpec& spec, const std::vector<std::string>& ra
       r.trailing.push_back(a);
     } else if (a == "--") {
       after_dashes = true;
-    } else if (a == "--local" || a == "--cache") {
+    } else if ((a == "--local" || a == "--cache") && has_path_flag(spec, a.substr(2))) {
       args.push_back(a + "=" + bare_marker);
     } else {
       args.push_back(a);

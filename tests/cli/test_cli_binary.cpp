@@ -140,6 +140,8 @@ TEST_CASE("Conflicting or invalid arguments are usage errors naming the argument
   require_usage_error(run_cli({"analyze", "--verb"}, d), {"'--verb'"});  // no abbreviations
   require_usage_error(run_cli({"analyze", "--engine"}, d), {"--engine"});
   require_usage_error(run_cli({"machine-key", "--local=/x"}, d), {"'--local"});
+  require_usage_error(run_cli({"machine-key", "--local"}, d), {"unexpected argument '--local' found"});
+  require_usage_error(run_cli({"collect", "--cache"}, d), {"unexpected argument '--cache' found"});
   require_usage_error(run_cli({"install", "extra"}, d), {"'extra'"});
   require_usage_error(run_cli({"setup-azure", "--out-dir", "x", "--current-user"}, d),
                       {"--current-user", "--out-dir"});
