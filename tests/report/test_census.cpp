@@ -79,3 +79,57 @@ TEST_CASE("comparison-base lags are deduplicated and ordered by distance then mi
   CHECK(lags[2] == ComparisonBaseLag{3, LagReason::no_recent_base_data});
   CHECK(lags[3] == ComparisonBaseLag{1, LagReason::no_recent_base_data});
 }
+
+namespace {
+
+// The n-th ```json block after `marker` in formats.md.
+std::string formats_json_block(const std::string& marker, int nth) {
+  std::ifstream in(std::string(BH_SHARED_DIR) + "/spec/formats.md");
+  std::string line, out;
+  bool seen = false, inside = false;
+  int block = 0;
+  while (std::getline(in, line)) {
+    if (!seen) {
+      seen = line.find(marker) != std::string::npos;
+      continue;
+    }
+    if (!inside && line == "```json") {
+      inside = true;
+      continue;
+    }
+    if (inside && line == "```") {
+      if (block == nth) return out;
+      out.clear();
+      inside = false;
+      ++block;
+      continue;
+    }
+    if (inside) out += line + "\n";
+  }
+  return "<not found>";
+}
+
+AnalysisReport spec_branch_report() {
+  auto r = branch_report();
+  r.findings.resize(1);
+  r.sets[0].series = 12;
+  r.sets[0].lags = {{3, LagReason::discriminant_set_mismatch}};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the JSON report matches formats.md's seed example by value", "[json]") {
+  const auto expected = boost::json::parse(formats_json_block("Seed example (history mode; note no `improvements`)", 0));
+  const auto actual = boost::json::parse(JsonReporter().render(seed_findings_report()));
+  CHECK(actual == expected);
+}
+
+TEST_CASE("branch findings and sets match formats.md's hand-written examples by value", "[json][branch]") {
+  const std::string marker = "Hand-written branch-mode finding and set";
+  const auto finding = boost::json::parse(formats_json_block(marker, 0));
+  const auto set = boost::json::parse(formats_json_block(marker, 1));
+  const auto doc = boost::json::parse(JsonReporter().render(spec_branch_report())).as_object();
+  CHECK(doc.at("findings").as_array().at(0) == finding);
+  CHECK(doc.at("sets").as_array().at(0) == set);
+}
