@@ -122,3 +122,12 @@ TEST_CASE("the writer refuses malformed call sequences", "[json]") {
     CHECK_THROWS_AS(w.value(2), Error);
   }
 }
+
+TEST_CASE("every integer type is written as an integer", "[json]") {
+  json::Writer w;
+  w.begin_inline_array();
+  w.value(-1).value(2u).value(3L).value(4LL).value(5UL).value(6ULL).value(std::size_t{7}).value(short{-8});
+  w.value(std::numeric_limits<std::int64_t>::min()).value(std::numeric_limits<std::uint64_t>::max());
+  w.end_array();
+  CHECK(w.str() == "[-1, 2, 3, 4, 5, 6, 7, -8, -9223372036854775808, 18446744073709551615]");
+}

@@ -14,7 +14,9 @@
 //  * no trailing newline (formats.md §9 #12).
 // Boost.JSON's serializer is not used because it spells 2.5 as `2.5E0`.
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,8 +50,16 @@ class Writer {
   Writer& value(double d);
   Writer& value(std::int64_t i);
   Writer& value(std::uint64_t u);
-  Writer& value(int i) { return value(static_cast<std::int64_t>(i)); }
-  Writer& value(unsigned u) { return value(static_cast<std::uint64_t>(u)); }
+  // Every other integer type (int, unsigned, long long, size_t, ...) writes as an integer.
+  template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
+  Writer& value(T i) {
+    if constexpr (std::is_signed_v<T>) {
+      return value(static_cast<std::int64_t>(i));
+    } else {
+      return value(static_cast<std::uint64_t>(i));
+    }
+  }
   Writer& null();
   // A pre-rendered JSON token (e.g. a number spelled elsewhere). Not validated.
   Writer& raw(std::string_view token);
