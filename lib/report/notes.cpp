@@ -52,9 +52,15 @@ std::vector<std::string> verbose_notes(const AnalysisReport& r) {
       if (g.verdict == GateVerdict::declined) at = g.gate;
     out.push_back(p + "declined " + std::string(to_string(d.ladder)) + " candidate for " +
                   series_name(d.set, d.benchmark, d.kind) + (at.empty() ? std::string(":") : " at " + at + ":"));
-    for (const auto& g : d.gates)
-      out.push_back(p + "  " + g.gate + ": computed " + optional_number(g.computed) + " \u00b7 demand " +
+    for (const auto& g : d.gates) {
+      // Branch ladders log "outside the observed range" under the non_zero_delta token
+      // (detection.md PROPOSED-4); say what it means.
+      const std::string name = d.ladder == FindingMethod::branch_excursion && g.gate == "non_zero_delta"
+                                   ? g.gate + " (outside range)"
+                                   : g.gate;
+      out.push_back(p + "  " + name + ": computed " + optional_number(g.computed) + " \u00b7 demand " +
                     optional_number(g.demand) + " \u00b7 " + std::string(to_string(g.verdict)));
+    }
   }
   return out;
 }

@@ -447,3 +447,17 @@ TEST_CASE("sets render in engine, triple, machine-key order whatever order they 
   // Findings keep the global ranking: the callgrind finding is still listed last in JSON.
   CHECK(json.rfind("\"kind\": \"instruction_count\"") > json.rfind("\"kind\": \"wall_time\""));
 }
+
+TEST_CASE("branch ladders spell the outside-range gate so a reader can tell", "[notes][branch]") {
+  auto r = branch_report();
+  DeclinedCandidate d{r.sets[0].set, BenchmarkId({"nm", "quiet"}), MetricKind::instruction_count,
+                      FindingMethod::branch_excursion, {}};
+  d.gates = {{"min_base_commits", 10.0, 20.0, GateVerdict::passed},
+             {"non_zero_delta", 0.0, 0.0, GateVerdict::declined}};
+  r.verbose.declined.push_back(d);
+  const auto notes = verbose_notes(r);
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0] == "[bench-history] declined branch_excursion candidate for callgrind/x86_64-unknown-linux-gnu/m1 "
+                    "nm/quiet instruction_count at non_zero_delta:");
+  CHECK(notes[2] == "[bench-history]   non_zero_delta (outside range): computed 0 \u00b7 demand 0 \u00b7 declined");
+}
