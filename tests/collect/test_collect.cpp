@@ -1,0 +1,265 @@
+// collect with substituted services: the benchmark command is a function that writes real
+// engine output files (the shared fixtures and files in their shape) into the target root,
+// so harvest, best-of, key building, encoding and the collision policies all run for real.
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/collect/collect.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+
+namespace fs = std::filesystem;
+using namespace benchhist;
+
+namespace {
+
+const fs::path fixtures = fs::path(BH_SHARED_DIR) / "fixtures" / "engines";
+
+fs::path temp_dir(const std::string& name) {
+  static std::atomic<int> counter{0};
+  auto p = fs::temp_directory_path() / ("bh-collect-" + name + "-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(counter++));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string all_the_time_json(double slope) {
+  std::ostringstream o;
+  o.precision(17);
+  o << "{\"operation\":\"read_cell\",\"total_iterations\":4,\"total_processor_time_nanos\":80,"
+       "\"span_count\":1,\"slope_processor_time_nanos\":"
+    << slope << "}";
+  return o.str();
+}
+
+struct Rig {
+  fs::path repo = temp_dir("repo");
+  fs::path store_dir = temp_dir("store");
+  MapEnvironment env;
+  LocalStore store{store_dir};
+  GitState git{std::string("4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39"), std::string("main"), false};
+  std::vector<double> slopes{20.0};  // all_the_time value written by repetition k
+  int runs = 0;
+  int exit_code = 0;
+  std::vector<std::string> announcements;
+  Timestamp now = *parse_rfc3339("2026-08-20T09:14:03.512Z");
+
+  CollectServices services() {
+    CollectServices s;
+    s.clock = [this] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
+    s.run_benchmarks = [this](const ProcessSpec& spec) {
+      const auto& changes = spec.env_changes;
+      REQUIRE(changes.at("GUNGRAUN_SAVE_SUMMARY") == std::optional<std::string>("pretty-json"));
+      const fs::path root = *changes.at("CARGO_TARGET_DIR");
+      const double slope = slopes.at(std::min<std::size_t>(runs, slopes.size() - 1));
+      ++runs;
+      // Written, not copied: the shared fixtures are read-only and copies would keep that mode.
+      for (const char* f : {"benchmark.json", "estimates.json"})
+        write_file(root / "criterion" / "g" / "std_instant" / "new" / f, read_file(fixtures / "criterion" / "std_instant" / f));
+      write_file(root / "gungraun" / "pkg" / "summary.json",
+                 read_file(fixtures / "callgrind" / "single_unparametrized.summary.json"));
+      write_file(root / "alloc_tracker" / "allocate_vec.json", read_file(fixtures / "alloc_tracker" / "allocate_vec.json"));
+      write_file(root / "all_the_time" / "read_cell.json", all_the_time_json(slope));
+      ProcessResult r;
+      r.exited = true;
+      r.exit_code = exit_code;
+      return r;
+    };
+    s.probe_git = [this](const fs::path&) { return git; };
+    s.probe_toolchain = [] { return ToolchainInfo{"x86_64-unknown-linux-gnu", std::string("1.91.0")}; };
+    s.probe_ci = [] { return EnvContext{}; };
+    s.probe_hardware = [] {
+      return MachineDescription{8, 1, {"Test CPU 3000"}, {{9867, 8}}, "4ffd697efb295d32"};
+    };
+    s.announce = [this](std::string_view line) { announcements.emplace_back(line); };
+    return s;
+  }
+
+  CollectRequest request() {
+    CollectRequest r;
+    r.repo_dir = repo;
+    r.project = "Word Count";
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("collect stores one object per engine under the clean key with schema-5 records", "[collect]") {
+  Rig rig;
+  rig.env.set("CARGO_TARGET_DIR", (rig.repo / "target").string());
+  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
+
+  REQUIRE(out.objects.size() == 4);
+  CHECK(rig.announcements == std::vector<std::string>{
+                                 "collecting: target-triple=x86_64-unknown-linux-gnu (toolchain host); "
+                                 "machine-key=4ffd697efb295d32 (auto-detected)"});
+  const auto key = clean_key("Word Count", Engine::criterion, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+                             *rig.git.commit);
+  CHECK(key == "v1/word_count/objects/criterion/x86_64-unknown-linux-gnu/4ffd697efb295d32/"
+               "4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39/clean.json");
+  const auto body = rig.store.get(key);
+  REQUIRE(body);
+  const Run run = decode_run(*body, key);
+  CHECK(run.schema_version == 5);
+  CHECK(run.context.best_of == 1u);
+  CHECK(run.context.git == rig.git);
+  REQUIRE(run.results.size() == 1);
+  const auto* wall = run.results[0].find(MetricKind::wall_time);
+  REQUIRE(wall);
+  CHECK(wall->value == 26.92998067163995);
+  CHECK(wall->interval == Interval{26.672074791998387, 27.182943616630872});
+  CHECK(out.message() ==
+        "Stored 4 result sets covering 4 benchmark cases. [callgrind: 1 stored; criterion: 1 stored; "
+        "alloc_tracker: 1 stored; all_the_time: 1 stored]");
+  // the raw file on disk is gzip, not JSON
+  const auto raw = read_file(rig.store_dir / key);
+  CHECK(static_cast<unsigned char>(raw[0]) == 0x1f);
+}
+
+TEST_CASE("a second clean collect is refused and stores nothing; skip-existing and overwrite behave", "[collect]") {
+  Rig rig;
+  collect(rig.request(), rig.env, &rig.store, rig.services());
+  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+                             *rig.git.commit);
+  const auto before = rig.store.get(key);
+
+  rig.slopes = {99.0};
+  try {
+    collect(rig.request(), rig.env, &rig.store, rig.services());
+    FAIL("the second collect should be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::already_exists);
+    CHECK_THAT(e.message(), Catch::StartsWith("a result is already stored for this run at v1/word_count/objects/"));
+    CHECK_THAT(e.message(), Catch::EndsWith("; pass --overwrite to replace it"));
+  }
+  CHECK(rig.store.get(key) == before);
+
+  auto req = rig.request();
+  req.policy = CollisionPolicy::skip_existing;
+  auto skipped = collect(req, rig.env, &rig.store, rig.services());
+  CHECK(rig.store.get(key) == before);
+  CHECK_THAT(skipped.message(), Catch::Contains("all_the_time: 1 harvested (" + key + " already exists)"));
+  CHECK_THAT(skipped.message(), Catch::StartsWith("Stored 0 result sets covering 4 benchmark cases."));
+
+  req.policy = CollisionPolicy::overwrite;
+  collect(req, rig.env, &rig.store, rig.services());
+  CHECK(decode_run(*rig.store.get(key), key).results[0].metrics[0].value == 99.0);
+}
+
+TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
+  Rig rig;
+  rig.git.dirty = true;
+  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
+  REQUIRE(!out.objects.empty());
+  const auto parsed = parse_data_key(out.objects[0].key);
+  REQUIRE(parsed);
+  CHECK(parsed->kind == ObjectKind::dirty);
+  CHECK(parsed->timestamp == unix_seconds(out.observation));
+}
+
+TEST_CASE("best-of keeps the per-metric minimum and records the repetition count", "[collect]") {
+  Rig rig;
+  rig.slopes = {30.0, 10.0, 20.0};
+  auto req = rig.request();
+  req.best_of = 3;
+  collect(req, rig.env, &rig.store, rig.services());
+  CHECK(rig.runs == 3);
+  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+                             *rig.git.commit);
+  const Run run = decode_run(*rig.store.get(key), key);
+  CHECK(run.context.best_of == 3u);
+  CHECK(run.results[0].metrics[0].value == 10.0);
+}
+
+TEST_CASE("files left by an earlier run are stale and never harvested", "[collect]") {
+  Rig rig;
+  const fs::path root = rig.repo / "target";
+  write_file(root / "all_the_time" / "old_op.json",
+             "{\"operation\":\"old_op\",\"span_count\":1,\"slope_processor_time_nanos\":5.0}");
+  fs::last_write_time(root / "all_the_time" / "old_op.json", fs::file_time_type::clock::now() - std::chrono::hours(1));
+  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
+  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+                             *rig.git.commit);
+  const Run run = decode_run(*rig.store.get(key), key);
+  REQUIRE(run.results.size() == 1);
+  CHECK(run.results[0].id.qualified() == "read_cell");
+}
+
+TEST_CASE("a failing benchmark command stores nothing and says what failed", "[collect]") {
+  Rig rig;
+  rig.exit_code = 101;
+  CHECK_THROWS_WITH(collect(rig.request(), rig.env, &rig.store, rig.services()),
+                    "engine \"cargo bench\" failed with exit code 101");
+  CHECK(rig.store.list("v1/").empty());
+}
+
+TEST_CASE("a malformed engine file aborts the collection naming the file, nothing stored", "[collect]") {
+  Rig rig;
+  auto svc = rig.services();
+  auto inner = svc.run_benchmarks;
+  svc.run_benchmarks = [&](const ProcessSpec& spec) {
+    auto r = inner(spec);
+    write_file(fs::path(*spec.env_changes.at("CARGO_TARGET_DIR")) / "alloc_tracker" / "broken.json", "{\"operation\":");
+    return r;
+  };
+  try {
+    collect(rig.request(), rig.env, &rig.store, svc);
+    FAIL("expected a parse error");
+  } catch (const Error& e) {
+    CHECK_THAT(e.message(), Catch::Contains("failed to parse benchmark output: ") && Catch::Contains("broken.json"));
+  }
+  CHECK(rig.store.list("v1/").empty());
+}
+
+TEST_CASE("--no-store harvests and reports without a store", "[collect]") {
+  Rig rig;
+  auto req = rig.request();
+  req.store = false;
+  auto out = collect(req, rig.env, nullptr, rig.services());
+  CHECK(out.message() ==
+        "Harvested 4 benchmark cases; nothing stored (--no-store). [callgrind: 1 harvested (not stored); "
+        "criterion: 1 harvested (not stored); alloc_tracker: 1 harvested (not stored); all_the_time: 1 "
+        "harvested (not stored)]");
+}
+
+TEST_CASE("the cargo bench command line follows the scope order of formats.md 3.1", "[collect]") {
+  BenchScope s;
+  s.excludes = {"x"};
+  s.benches = {"b"};
+  s.features = {"f1 f2"};
+  s.all_features = true;
+  s.passthrough = {"--noplot"};
+  CHECK(cargo_bench_argv(s) == std::vector<std::string>{"cargo", "bench", "--workspace", "--exclude", "x", "--bench",
+                                                        "b", "--features", "f1 f2", "--all-features", "--", "--noplot"});
+  BenchScope p;
+  p.packages = {"a", "b"};
+  p.no_default_features = true;
+  CHECK(cargo_bench_argv(p, "/opt/cargo") ==
+        std::vector<std::string>{"/opt/cargo", "bench", "--package", "a", "--package", "b", "--no-default-features"});
+  MapEnvironment env;
+  CHECK(target_root(env, "/r") == fs::path("/r/target"));
+  env.set("CARGO_TARGET_DIR", "t/x");
+  CHECK(target_root(env, "/r") == fs::path("/r/t/x"));
+  CHECK(bench_environment("/t", true).at("CARGO") == std::nullopt);
+}
