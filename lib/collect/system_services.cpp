@@ -1,6 +1,7 @@
 #include <chrono>
 
 #include "benchhist/collect/collect.hpp"
+#include "benchhist/error.hpp"
 #include "benchhist/probe/ci_provider.hpp"
 #include "benchhist/probe/git_state.hpp"
 #include "benchhist/probe/hardware.hpp"
@@ -21,10 +22,10 @@ CollectServices CollectServices::system(const Environment& env) {
                   spec.cwd.string(), e.message(), "check that cargo is installed and on PATH (or that $CARGO names it)");
     }
   };
-  s.probe_git = [](const std::filesystem::path& repo) { return probe_git_state(repo); };
+  s.probe_git = [](const std::filesystem::path& repo) { return benchhist::probe_git_state(repo); };
   // collect describes the launching toolchain: rustc runs in the tool's own environment and
   // working directory (formats.md §4.2).
-  s.probe_toolchain = [] { return probe_toolchain(); };
+  s.probe_toolchain = [] { return benchhist::probe_toolchain(); };
   s.probe_ci = [&env] { return detect_ci_provider(env); };
   s.probe_hardware = [] { return describe_hardware(); };  // fingerprint included
   return s;
