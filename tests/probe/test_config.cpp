@@ -63,6 +63,16 @@ TEST_CASE("an explicit Azure endpoint is kept as written", "[probe][config]") {
   CHECK(c.azure->effective_endpoint() == "https://127.0.0.1:10000/a");
 }
 
+TEST_CASE("dotted keys and inline tables are the same as table headers", "[probe][config]") {
+  auto dotted = parse_config("project.id = 'p'\nstorage.azure.account = 'a'\nstorage.azure.container = 'c'\n", "x");
+  CHECK(dotted.project_id == "p");
+  REQUIRE(dotted.azure);
+  CHECK(dotted.azure->container == "c");
+  auto inline_table = parse_config("storage = { azure = { account = 'a', container = 'c' } }\n", "x");
+  REQUIRE(inline_table.azure);
+  CHECK(inline_table.azure->account == "a");
+}
+
 TEST_CASE("an empty or comment-only file is an empty configuration", "[probe][config]") {
   auto c = parse_config("# nothing\n\n", "x");
   CHECK(c.file_found);

@@ -141,3 +141,25 @@ TEST_CASE("a directory outside any repository is a git Error naming the path", "
   }
   CHECK_THROWS_AS(probe_git_state(dir.path() / "missing"), Error);
 }
+
+TEST_CASE("an untracked directory holding only ignored files leaves the tree clean", "[probe][git]") {
+  Repo repo;
+  repo.dir.write("data/run.log", "noise\n");
+  CHECK_FALSE(probe_git_state(repo.path()).dirty);
+  repo.dir.write("data/keep.txt", "real\n");
+  CHECK(probe_git_state(repo.path()).dirty);
+}
+
+TEST_CASE("a linked worktree reports its own detached commit", "[probe][git]") {
+  Repo repo;
+  repo.dir.write("tracked.txt", "two\n");
+  git(repo.path(), {"commit", "-q", "-am", "second"});
+  auto wt = repo.path() / "wt";  // inside the repo but ignored below, like a backfill worktree
+  repo.dir.write(".git/info/exclude", "wt/\n");
+  git(repo.path(), {"worktree", "add", "-q", "--detach", wt.string(), repo.head});
+  auto s = probe_git_state(wt);
+  CHECK(s.commit == repo.head);
+  CHECK_FALSE(s.branch);
+  CHECK_FALSE(s.dirty);
+  CHECK_FALSE(probe_git_state(repo.path()).dirty);
+}
