@@ -119,24 +119,30 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     ++sel.counts.stored_runs;
     if (!request.filters.accepts(r.data.set())) {
       ++sel.counts.outside_filters;
+      sel.excluded.push_back({r.key, FunnelStage::discriminant_filter});
       continue;
     }
     const auto it = line_topo.find(r.data.commit);
     if (it == line_topo.end()) {
       ++sel.counts.off_history;
+      sel.excluded.push_back({r.key, FunnelStage::off_history});
       continue;
     }
     const std::size_t topo = it->second;
     if (r.data.kind == ObjectKind::dirty && !admission.admits[topo]) {
       ++sel.counts.dirty_not_admitted;
+      sel.excluded.push_back({r.key, FunnelStage::dirty_admission});
       continue;
     }
     if (before_cutoff(sel.line[topo].committer_time, sel.since.cutoff)) {
       ++sel.counts.before_since;
+      sel.excluded.push_back({r.key, FunnelStage::since_window});
       continue;
     }
     sel.objects.push_back({r.key, r.data, 0, topo});
   }
+  std::sort(sel.excluded.begin(), sel.excluded.end(),
+            [](const ExcludedObject& a, const ExcludedObject& b) { return a.key < b.key; });
   sort_and_number(sel.objects);  // step 5: ordinals by storage key, before any fetch
   sel.counts.selected = sel.objects.size();
   sel.dirty_base_tip_admitted =
@@ -152,13 +158,18 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     base_topo = index_line(sel.base_line);
     if (request.include_base_line) {
       for (const auto& r : runs) {
-        if (r.data.kind != ObjectKind::clean || !request.filters.accepts(r.data.set())) continue;
+        if (r.data.kind != ObjectKind::clean) continue;
+        const bool accepted = request.filters.accepts(r.data.set());
+        const bool sibling = !accepted && request.filters.engine.accepts(to_string(r.data.engine)) &&
+                             request.filters.target_triple.accepts(r.data.target_triple);
+        if (!accepted && !sibling) continue;
         const auto it = base_topo.find(r.data.commit);
         if (it == base_topo.end()) continue;
         if (before_cutoff(sel.base_line[it->second].committer_time, sel.since.cutoff)) continue;
-        sel.base_objects.push_back({r.key, r.data, 0, it->second});
+        (accepted ? sel.base_objects : sel.sibling_base_objects).push_back({r.key, r.data, 0, it->second});
       }
       sort_and_number(sel.base_objects);
+      sort_and_number(sel.sibling_base_objects);
     }
   }
 

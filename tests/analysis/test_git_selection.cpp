@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "benchhist/analysis/filters.hpp"
@@ -168,6 +169,8 @@ const Repo& fixture() {
     for (const char* name : {"c5", "c30", "c44"})  // a foreign partition
       put_run(store, Engine::criterion, "aarch64-apple-darwin", "otherkey", r.ids.at(name), std::nullopt,
               {{"grp/fast", 1.0}});
+    for (const char* name : {"c40", "c44"})  // a sibling partition: same engine and triple, another machine
+      put_run(store, Engine::criterion, kTriple, "otherhost", r.ids.at(name), std::nullopt, {{"grp/fast", 2.0}});
     put_run(store, Engine::criterion, kTriple, kHost, r.ids.at("s1"), std::nullopt, {{"grp/fast", 7.0}});  // off the line
     put_run(store, Engine::criterion, kTriple, kHost, r.ids.at("c20"), 1700000000, {{"grp/fast", 9.0}});  // base-side dirty
     put_run(store, Engine::criterion, kTriple, kHost, r.ids.at("c44"), 1700000100, {{"grp/fast", 151.0}});  // base-tip dirty
@@ -249,13 +252,21 @@ TEST_CASE("history mode at the base tip runs the key-only funnel in order", "[an
   CHECK(sel.line.size() == 46);
   CHECK(sel.split == 45);
   CHECK(sel.working_tree_dirty == false);
-  // Runs: 45 main commits × 2 engines, 3 foreign, 1 side, 2 base dirty, 4 branch clean, 2 branch dirty.
-  CHECK(sel.counts.stored_runs == 90 + 3 + 1 + 2 + 4 + 2);
-  CHECK(sel.counts.outside_filters == 3);
+  // Runs: 45 main commits × 2 engines, 3 foreign, 2 sibling, 1 side, 2 base dirty, 4 branch
+  // clean, 2 branch dirty.
+  CHECK(sel.counts.stored_runs == 90 + 3 + 2 + 1 + 2 + 4 + 2);
+  CHECK(sel.counts.outside_filters == 5);
   CHECK(sel.counts.off_history == 1 + 4 + 2);
   CHECK(sel.counts.dirty_not_admitted == 2);  // base-side dirty never enters, nor the tip's without a dirty tree
   CHECK(sel.counts.before_since == 0);        // six months cover the whole line
   CHECK(sel.counts.selected == 90);
+  REQUIRE(sel.excluded.size() == sel.counts.stored_runs - sel.counts.selected);
+  std::map<FunnelStage, std::size_t> by_stage;
+  for (const auto& e : sel.excluded) ++by_stage[e.stage];
+  CHECK(by_stage[FunnelStage::discriminant_filter] == 5);
+  CHECK(by_stage[FunnelStage::off_history] == 7);
+  CHECK(by_stage[FunnelStage::dirty_admission] == 2);
+  CHECK(sel.sibling_base_objects.empty());  // history mode has no comparison-base lag
   REQUIRE(sel.since.cutoff);
   CHECK(format_rfc3339(*sel.since.cutoff) == "2023-09-01T12:00:00Z");
   // Ordinals follow storage-key order.
@@ -313,6 +324,10 @@ TEST_CASE("a feature branch is analysed in branch mode with its dirty snapshots"
   CHECK(sel.base_line.size() == 46);
   CHECK(sel.base_objects.size() == 90);
   for (const auto& o : sel.base_objects) CHECK_FALSE(o.dirty());
+  REQUIRE(sel.sibling_base_objects.size() == 2);  // otherhost at c40 and c44, for the lag check
+  CHECK(sel.sibling_base_objects[0].data.machine_key == "otherhost");
+  CHECK(std::set<std::size_t>{sel.sibling_base_objects[0].topo, sel.sibling_base_objects[1].topo} ==
+        std::set<std::size_t>{41, 45});
 
   auto no_dirty = request("feature");
   no_dirty.allow_dirty = false;

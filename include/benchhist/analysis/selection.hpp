@@ -98,6 +98,24 @@ struct FunnelCounts {
   std::size_t selected = 0;
 };
 
+// Which funnel stage removed a run object (for `--verbose` notes and empty-outcome hints).
+enum class FunnelStage { discriminant_filter, off_history, dirty_admission, since_window };
+
+constexpr std::string_view to_string(FunnelStage s) noexcept {
+  switch (s) {
+    case FunnelStage::discriminant_filter: return "outside the discriminant filters";
+    case FunnelStage::off_history: return "commit not on the context's first-parent history";
+    case FunnelStage::dirty_admission: return "dirty snapshot not admitted on this side of the merge base";
+    case FunnelStage::since_window: return "commit older than the --since cutoff";
+  }
+  return "excluded";
+}
+
+struct ExcludedObject {
+  std::string key;
+  FunnelStage stage = FunnelStage::discriminant_filter;
+};
+
 // `list runs` counts for one discriminant set (formats.md §7.10; series counts need the
 // payloads, see reconstruction.hpp).
 struct CommitRunCounts {
@@ -131,6 +149,11 @@ struct Selection {
   std::vector<SelectedObject> base_objects;  // branch mode: base line clean runs, sorted by key
   std::vector<SelectedBlessing> blessings;   // sorted by key
   FunnelCounts counts;
+  std::vector<ExcludedObject> excluded;      // every run object the funnel removed, by key
+  // Branch mode, comparison-base lag (§11): clean base-line runs of sibling sets (same engine
+  // and target triple, a machine key outside the filter). Never fetched by load_selection;
+  // the lag check fetches them lazily, only when a finding lags.
+  std::vector<SelectedObject> sibling_base_objects;
 
   std::size_t context_topo() const noexcept { return line.empty() ? 0 : line.size() - 1; }
   // The evidence line for blessings (§2.5 step 3).
