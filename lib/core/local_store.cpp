@@ -222,6 +222,8 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
   struct stat st {};
   const bool existed = ::lstat(target.c_str(), &st) == 0;
   if (!existed && errno != ENOENT) io_error("inspect local storage object", target, errno, read_hint);
+  if (existed && S_ISDIR(st.st_mode))
+    io_error("write local storage object", target, EISDIR, "move the directory out of the storage directory");
   if (existed && policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
   if (existed && policy == CollisionPolicy::refuse)
     throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},

@@ -389,3 +389,26 @@ TEST_CASE("an unreadable directory makes a listing fail instead of silently omit
   });
   CHECK(verdict == 0);
 }
+
+TEST_CASE("a directory in the place of an object is an io error, not a collision", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  fs::create_directories(dir.path() / key_a);
+  for (auto policy : {CollisionPolicy::refuse, CollisionPolicy::skip_existing, CollisionPolicy::overwrite}) {
+    const Error e = expect_error([&] { store.put(key_a, "x", policy); });
+    CHECK(e.kind() == ErrorKind::io);
+    CHECK(e.message() == "could not write local storage object at " + (dir.path() / key_a).string());
+  }
+  CHECK_THROWS_AS(store.get(key_a), Error);
+}
+
+TEST_CASE("empty and large bodies round trip", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  store.put(key_a, "", CollisionPolicy::refuse);
+  CHECK(store.get(key_a) == std::optional<std::string>(""));
+  std::string big;
+  for (std::int64_t i = 0; i < 300000; ++i) big += std::to_string(i * 7919 % 100003) + ",";
+  store.put(key_b, big, CollisionPolicy::refuse);
+  CHECK(store.get(key_b) == std::optional<std::string>(big));
+}

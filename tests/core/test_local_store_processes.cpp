@@ -104,9 +104,14 @@ TEST_CASE("a writer killed at random instants never leaves a partial or listed s
   std::size_t strays_seen = 0;
   std::size_t objects_checked = 0;
   std::set<std::string> verified;
-  for (int iteration = 0; iteration < 40; ++iteration) {
+  // At least 40 kills; continue (up to 160) until both a completed object and a writer killed
+  // mid-write have been seen, so a heavily loaded machine cannot make the test vacuous.
+  // Every fourth kill waits longer so that whole objects get published under load too.
+  for (int iteration = 0; iteration < 160 && (iteration < 40 || objects_checked == 0 || strays_seen == 0);
+       ++iteration) {
     const pid_t writer = spawn({"writer", dir.path().string(), "kill", std::to_string(results)});
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    const int wait = iteration % 4 == 3 ? 150 + 4 * delay_ms(rng) : delay_ms(rng);
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
     ::kill(writer, SIGKILL);
     CHECK(wait_exit(writer) == 128 + SIGKILL);
 
