@@ -9,6 +9,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "benchhist/analysis/filters.hpp"
 #include "benchhist/app/list_discriminants.hpp"
 #include "benchhist/app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
@@ -81,6 +82,11 @@ void write_report(const ReportFile& f) {
 std::string no_output_message() {
   return "no output selected: --no-text suppresses the text report, so request at least one of "
          "--markdown <path> or --json <path>";
+}
+
+// Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
+void check_engines(const DiscriminantFilters& filters) {
+  (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
 }
 
 void check_output(const OutputOptions& out) {
@@ -175,7 +181,7 @@ void run_list(const ListOptions& options, const Invocation& inv) {
                 "--all applies only to `list blessings`, not to `list " +
                     std::string(to_string(options.subject)) + "`",
                 "--all", {}, "drop --all, or use `list blessings --all`");
-  (void)resolve_engine_filter(options.filters.engines);
+  check_engines(options.filters);
   if (options.subject != ListSubject::discriminants)
     not_available("list " + std::string(to_string(options.subject)));
   list_discriminants(options, inv);
@@ -194,7 +200,7 @@ void run_command(const Command& command, const Invocation& inv) {
           run_list(o, inv);
         } else {
           // Argument errors a user can fix now are still reported before "not available".
-          if constexpr (requires { o.filters; }) (void)resolve_engine_filter(o.filters.engines);
+          if constexpr (requires { o.filters; }) check_engines(o.filters);
           if constexpr (std::is_same_v<T, ExamineOptions>) {
             if (o.benchmark.empty())
               throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");

@@ -4,21 +4,11 @@
 
 #include <algorithm>
 
-#include "benchhist/model/ascii.hpp"
+#include "benchhist/analysis/filters.hpp"
 #include "benchhist/storage/key.hpp"
 
 namespace benchhist::app {
 namespace {
-
-// Explicit triple/machine-key values are compared in their sanitized key form, so a filter
-// spelled like the raw triple (`X86_64-PC-Windows-MSVC`) matches the stored segment.
-bool axis_matches(const std::vector<std::string>& values, const std::string& segment) {
-  auto r = resolve_filter(values);
-  if (r.kind != FilterResolution::Kind::explicit_values) return true;
-  for (const auto& v : r.values)
-    if (ascii::iequals(sanitize_segment(v), segment)) return true;
-  return false;
-}
 
 std::string json_string(std::string_view s) {
   std::string out = "\"";
@@ -45,24 +35,17 @@ std::string json_string(std::string_view s) {
 
 }  // namespace
 
-bool filters_match(const DiscriminantFilters& filters, const DiscriminantSet& set) {
-  if (auto engines = resolve_engine_filter(filters.engines)) {
-    if (std::find(engines->begin(), engines->end(), set.engine) == engines->end()) return false;
-  }
-  return axis_matches(filters.target_triples, set.target_triple) &&
-         axis_matches(filters.machine_keys, set.machine_key);
-}
-
 std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
                                                     const DiscriminantFilters& filters) {
-  // Validate engine names before touching storage so a typo fails fast.
-  (void)resolve_engine_filter(filters.engines);
+  // Resolved before touching storage so an engine typo fails fast; no auto-detection here.
+  const auto resolved = analysis::resolve_filters(filters.engines, filters.target_triples,
+                                                  filters.machine_keys, std::nullopt, std::nullopt);
   std::vector<DiscriminantSet> sets;
   for (const auto& key : store.list(project_data_prefix(project))) {
     auto parsed = parse_data_key(key);
     if (!parsed) continue;  // cache marker, project-level blessings, stray files (§1.3)
     DiscriminantSet set = parsed->set();
-    if (filters_match(filters, set)) sets.push_back(std::move(set));
+    if (resolved.accepts(set)) sets.push_back(std::move(set));
   }
   std::sort(sets.begin(), sets.end());
   sets.erase(std::unique(sets.begin(), sets.end()), sets.end());

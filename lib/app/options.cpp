@@ -136,38 +136,6 @@ void validate_setup_azure(const SetupAzureOptions& o) {
 
 }  // namespace
 
-FilterResolution resolve_filter(const std::vector<std::string>& values) {
-  FilterResolution r;
-  if (values.empty()) return r;
-  for (const auto& v : values)
-    if (ascii::iequals(v, "all")) {
-      r.kind = FilterResolution::Kind::all;
-      return r;
-    }
-  r.kind = FilterResolution::Kind::explicit_values;
-  r.values = values;
-  return r;
-}
-
-std::optional<std::vector<Engine>> resolve_engine_filter(const std::vector<std::string>& values) {
-  auto r = resolve_filter(values);
-  // Even when `all` is present, every other explicit name must still be a known engine.
-  std::vector<Engine> engines;
-  for (const auto& v : values) {
-    if (ascii::iequals(v, "all")) continue;
-    auto e = parse_engine(v);
-    if (!e)
-      throw Error(ErrorKind::usage,
-                  "unknown engine \"" + v + "\"; expected one of: " + std::string(engine_names_list),
-                  v);
-    bool seen = false;
-    for (Engine x : engines) seen = seen || x == *e;
-    if (!seen) engines.push_back(*e);
-  }
-  if (r.kind != FilterResolution::Kind::explicit_values) return std::nullopt;
-  return engines;
-}
-
 std::string_view to_string(ListSubject s) noexcept {
   switch (s) {
     case ListSubject::runs: return "runs";

@@ -95,26 +95,6 @@ TEST_CASE("validate rejects the argument combinations the CLI rejects", "[app][o
   CHECK(usage_message(az).find("--custom-principal-type") != std::string::npos);
 }
 
-TEST_CASE("Discriminant filters resolve to all, explicit values or omitted", "[app][options]") {
-  CHECK(resolve_filter({}).kind == FilterResolution::Kind::omitted);
-  CHECK(resolve_filter({"x", "ALL"}).kind == FilterResolution::Kind::all);
-  auto e = resolve_filter({"a", "b"});
-  CHECK(e.kind == FilterResolution::Kind::explicit_values);
-  CHECK(e.values == std::vector<std::string>{"a", "b"});
-
-  CHECK_FALSE(resolve_engine_filter({}).has_value());
-  CHECK_FALSE(resolve_engine_filter({"All"}).has_value());
-  auto engines = resolve_engine_filter({"Callgrind", "criterion", "callgrind"});
-  REQUIRE(engines);
-  CHECK(*engines == std::vector<Engine>{Engine::callgrind, Engine::criterion});
-  try {
-    resolve_engine_filter({"all", "iai"});
-    FAIL("an unknown engine must be rejected even next to all");
-  } catch (const Error& err) {
-    CHECK(err.message() == "unknown engine \"iai\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time");
-  }
-}
-
 TEST_CASE("Relative paths of write commands resolve against --repo, of query commands against the working directory",
           "[app][options]") {
   const std::filesystem::path cwd = "/work/here";
@@ -248,7 +228,21 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
   REQUIRE(filtered.size() == 2);
   CHECK(filtered[0].engine == Engine::all_the_time);
 
+  f = {};
+  f.machine_keys = {"M2", "all"};  // `all` anywhere unconstrains the axis
+  CHECK(list_discriminant_sets(store, "p", f).size() == 3);
+  f.engines = {"ALLOC_TRACKER"};
+  REQUIRE(list_discriminant_sets(store, "p", f).size() == 1);
+
   CHECK(list_discriminant_sets(store, "nobody", {}).empty());
+  f = {};
+  f.engines = {"iai"};
+  try {
+    list_discriminant_sets(store, "p", f);
+    FAIL("an unknown engine must be rejected");
+  } catch (const Error& err) {
+    CHECK(err.message() == "unknown engine \"iai\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time");
+  }
 }
 
 TEST_CASE("Discriminant listings render the text, Markdown and JSON forms of the spec", "[app][list]") {

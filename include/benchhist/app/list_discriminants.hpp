@@ -12,13 +12,11 @@
 
 namespace benchhist::app {
 
-// True when `set` passes the filters: per axis, omitted or `all` passes everything; explicit
-// values match the sanitized key segment ASCII-case-insensitively (formats.md §6.4). Throws
-// Error{usage} for an unknown `--engine` name.
-bool filters_match(const DiscriminantFilters& filters, const DiscriminantSet& set);
-
 // Lists `project_data_prefix(project)`, parses every key with parse_data_key (unparseable keys
 // are skipped, formats.md §1.3), applies the filters and returns the distinct sets, sorted.
+// Filters resolve with analysis::resolve_filters without auto-detection: an omitted axis means
+// all; explicit values match the sanitized key segment ASCII-case-insensitively (§6.4).
+// Throws Error{usage} for an unknown `--engine` name.
 std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
                                                     const DiscriminantFilters& filters);
 

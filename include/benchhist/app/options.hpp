@@ -44,25 +44,13 @@ struct CacheOption {
   OptionalPathFlag cache;
 };
 
-// Discriminant filters: each repeatable, values unioned (formats.md §6.4).
+// Discriminant filters as given: each repeatable, values unioned; `all` (any case) unconstrains
+// an axis. Resolution and matching are analysis::resolve_filters (formats.md §6.4).
 struct DiscriminantFilters {
   std::vector<std::string> engines;
   std::vector<std::string> target_triples;
   std::vector<std::string> machine_keys;
 };
-
-// How one filter resolves: `all` anywhere (ASCII case-insensitive) → unconstrained; explicit
-// values; or omitted (auto-detected, or "all" where the command says so).
-struct FilterResolution {
-  enum class Kind { all, explicit_values, omitted };
-  Kind kind = Kind::omitted;
-  std::vector<std::string> values;  // only for explicit_values, as given
-};
-FilterResolution resolve_filter(const std::vector<std::string>& values);
-
-// The explicit `--engine` values as engines; throws Error{usage} `unknown engine "<name>"; expected
-// one of: …` for an unknown name. Returns nullopt when the filter is `all` or omitted.
-std::optional<std::vector<Engine>> resolve_engine_filter(const std::vector<std::string>& values);
 
 // Commit selection: `--context <REF>` (default HEAD), `--base <REF>`, `--since <WHEN>`.
 struct CommitSelection {
