@@ -475,6 +475,8 @@ struct ExtremeTest {
   bool unreportable_extreme = false;
   std::vector<std::vector<char>> exact_flags;
   std::vector<std::int64_t> normal_delta;
+  std::int32_t min_k = 0;  // no ordering with a smaller Pettitt K can be extreme
+  std::vector<std::int64_t> delta_by_k;  // per split size: least K that can be extreme there
 
   ExtremeTest(const Scorer& sc, double p_obs) : n(sc.n), min_regime(sc.min_regime), max_exact(sc.max_exact) {
     unreportable_extreme = 1.0 <= p_obs;
@@ -512,6 +514,20 @@ struct ExtremeTest {
       }
       normal_delta[k] = low;
     }
+    // Extreme at size k means |smaller sum - k(n+1)| (= K) is flagged; K is the same deviation.
+    delta_by_k = normal_delta;
+    for (std::size_t k = min_regime; k <= max_exact && k < exact_flags.size(); ++k) {
+      const auto centre = static_cast<std::int64_t>(k * (n + 1));
+      // Only achievable sums count: below the k smallest ranks "lower" is 0 and p clamps.
+      const auto& counts = sc.tables.counts(k);
+      for (std::size_t s = 0; s < exact_flags[k].size(); ++s)
+        if (exact_flags[k][s] && counts[s] > 0)
+          delta_by_k[k] = std::min(delta_by_k[k], std::abs(static_cast<std::int64_t>(s) - centre));
+    }
+    std::int64_t least = never;
+    for (std::int64_t d : delta_by_k) least = std::min(least, d);
+    if (unreportable_extreme) least = 0;
+    min_k = static_cast<std::int32_t>(std::min<std::int64_t>(least, std::int64_t{1} << 30));
   }
 
   bool operator()(std::size_t tau, std::int64_t d_tau, std::int64_t kstat) const {
@@ -584,108 +600,290 @@ void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCo
   }
 }
 
-// (b) the fixed subgroup, scored incrementally: positions off the grid never move, so their
-// contribution to every U_t is precomputed per segment between consecutive grid positions
-// (max and min with first arg), and an element only costs one pass over the grid.
-void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
-                        const ExtremeTest& is_extreme, OrbitCounter& counter) {
-  const std::size_t n = sc.n;
-  const auto np1 = static_cast<std::int64_t>(n + 1);
-  const GroupCoordinates gc = describe_group(group);
-  const std::size_t g = gc.grid;
-  std::vector<std::pair<std::size_t, std::size_t>> by_pos(g);  // (position, bucket)
-  for (std::size_t b = 0; b < g; ++b) by_pos[b] = {gc.positions[b], b};
-  std::sort(by_pos.begin(), by_pos.end());
-  std::vector<char> on_grid(n, 0);
-  for (auto [p, b] : by_pos) on_grid[p] = 1;
-  // base[t] = sum of off-grid ranks at positions < t, minus t(n+1).
-  std::vector<std::int64_t> base(n, 0);
-  std::int64_t acc = 0;
-  for (std::size_t t = 1; t < n; ++t) {
-    if (!on_grid[t - 1]) acc += observed[t - 1];
-    base[t] = acc - static_cast<std::int64_t>(t) * np1;
+// The two hot kernels of the subgroup orbit, compiled twice: AVX2 when the CPU has it (picked
+// once at run time), SSE2 otherwise. Same integer arithmetic either way, so same counts.
+struct LeafScan {
+  std::int32_t best;
+  bool hit;
+};
+
+[[gnu::always_inline]] inline void add_body(std::int32_t* __restrict to, const std::int32_t* __restrict a,
+                                            const std::int32_t* __restrict b, std::size_t len) {
+  for (std::size_t l = 0; l < len; ++l) to[l] = a[l] + b[l];
+}
+
+// m[l] = max over the segment after grid slot l of |U_t|; best = max(k0, m); hit = some
+// segment reaches the least extreme K of its split sizes.
+[[gnu::always_inline]] inline LeafScan leaf_body(const std::int32_t* __restrict from,
+                                                 const std::int32_t* __restrict add,
+                                                 const std::int32_t* __restrict smax,
+                                                 const std::int32_t* __restrict smin,
+                                                 const std::int32_t* __restrict thr, std::int32_t* __restrict m,
+                                                 std::size_t len, std::int32_t k0) {
+  std::int32_t best = k0;
+  std::int32_t hit = 0;
+  for (std::size_t l = 0; l < len; ++l) {
+    const std::int32_t c = from[l] + add[l];
+    const std::int32_t a = smax[l] + c;
+    const std::int32_t b = -(smin[l] + c);
+    const std::int32_t v = a > b ? a : b;
+    m[l] = v;
+    best = best > v ? best : v;
+    hit |= static_cast<std::int32_t>(v >= thr[l]);
   }
-  constexpr std::int64_t far = std::numeric_limits<std::int64_t>::max() / 4;
-  auto segment = [&](std::size_t from, std::size_t to, std::int64_t& mx, std::size_t& tmx, std::int64_t& mn,
-                     std::size_t& tmn) {
-    mx = -far;
-    mn = far;
-    tmx = tmn = from;
-    for (std::size_t t = from; t <= to && t < n; ++t) {
-      if (base[t] > mx) { mx = base[t]; tmx = t; }
-      if (base[t] < mn) { mn = base[t]; tmn = t; }
+  return {best, hit != 0};
+}
+
+using AddFn = void (*)(std::int32_t*, const std::int32_t*, const std::int32_t*, std::size_t);
+using LeafFn = LeafScan (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
+                            const std::int32_t*, std::int32_t*, std::size_t, std::int32_t);
+
+void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
+  add_body(to, a, b, len);
+}
+LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add, const std::int32_t* smax,
+                      const std::int32_t* smin, const std::int32_t* thr, std::int32_t* m, std::size_t len,
+                      std::int32_t k0) {
+  return leaf_body(from, add, smax, smin, thr, m, len, k0);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
+                                              std::size_t len) {
+  add_body(to, a, b, len);
+}
+__attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add,
+                                                   const std::int32_t* smax, const std::int32_t* smin,
+                                                   const std::int32_t* thr, std::int32_t* m, std::size_t len,
+                                                   std::int32_t k0) {
+  return leaf_body(from, add, smax, smin, thr, m, len, k0);
+}
+#endif
+
+struct Kernels {
+  AddFn add = add_generic;
+  LeafFn leaf = leaf_generic;
+};
+
+Kernels pick_kernels() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) return {add_avx2, leaf_avx2};
+#endif
+  return {};
+}
+
+// (b) the fixed subgroup. Positions off the grid never move, so their part of every U_t is
+// precomputed per segment between consecutive grid positions (max and min with first arg).
+// The coordinate with the most elements is enumerated innermost, depth first: for fixed outer
+// coordinates, the grid's contribution to the prefix sums splits into one precomputed prefix
+// array per (digit, image) pair, so an element costs a few vectorisable passes over the grid
+// and only elements whose max |U_t| reaches the smallest extreme K are located exactly.
+class SubgroupScorer {
+ public:
+  SubgroupScorer(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
+                 const ExtremeTest& is_extreme, OrbitCounter& counter)
+      : sc_(sc), is_extreme_(is_extreme), counter_(counter), gc_(describe_group(group)) {
+    n_ = sc.n;
+    np1_ = static_cast<std::int32_t>(n_ + 1);
+    g_ = gc_.grid;
+    gp_ = (g_ + 7) / 8 * 8;
+    by_pos_.resize(g_);
+    for (std::size_t b = 0; b < g_; ++b) by_pos_[b] = {gc_.positions[b], b};
+    std::sort(by_pos_.begin(), by_pos_.end());
+    std::vector<char> on_grid(n_, 0);
+    for (auto [p, b] : by_pos_) on_grid[p] = 1;
+    base_.assign(n_, 0);
+    std::int32_t acc = 0;
+    for (std::size_t t = 1; t < n_; ++t) {
+      if (!on_grid[t - 1]) acc += static_cast<std::int32_t>(observed[t - 1]);
+      base_[t] = acc - static_cast<std::int32_t>(t) * np1_;
     }
-  };
-  // Segment before the first grid position: constant over the orbit.
-  std::int64_t k0 = -1;
-  std::size_t tau0 = 1;
-  std::int64_t u0 = 0;
-  for (std::size_t t = 1; t <= by_pos[0].first && t < n; ++t) {
-    const std::int64_t a = base[t] < 0 ? -base[t] : base[t];
-    if (a > k0) { k0 = a; tau0 = t; u0 = base[t]; }
-  }
-  std::vector<std::int64_t> seg_max(g), seg_min(g);
-  std::vector<std::size_t> seg_tmax(g), seg_tmin(g);
-  for (std::size_t l = 0; l < g; ++l) {
-    const std::size_t from = by_pos[l].first + 1;
-    const std::size_t to = l + 1 < g ? by_pos[l + 1].first : n - 1;
-    segment(from, to, seg_max[l], seg_tmax[l], seg_min[l], seg_tmin[l]);
-  }
-  std::vector<std::int64_t> bucket_value(g);
-  for (std::size_t b = 0; b < g; ++b) bucket_value[b] = observed[gc.positions[b]];
-
-  const bool has0 = !gc.coords.empty();
-  const auto& c0 = has0 ? gc.coords[0] : GroupCoordinates::Coord{};
-  const std::size_t count0 = has0 ? c0.count() : 1;
-  // Per sorted grid slot: digit of coordinate 0 (or f0 = "absent", mapped to 0).
-  const std::size_t f0 = has0 ? c0.f : 0;
-  std::vector<std::int32_t> d0(g);
-  for (std::size_t l = 0; l < g; ++l) {
-    const std::int32_t d = has0 ? gc.digit[0][by_pos[l].second] : -1;
-    d0[l] = d >= 0 ? d : static_cast<std::int32_t>(f0);
-  }
-  std::vector<std::int32_t> row(g);
-  std::vector<std::int32_t> sigma0(f0 + 1, 0);
-
-  for_each_outer(gc, [&](std::span<const std::int32_t> pre_outer) {
-    for (std::size_t l = 0; l < g; ++l) row[l] = pre_outer[by_pos[l].second];
-    for (std::size_t e = 0; e < count0; ++e) {
-      for (std::size_t d = 0; d < f0; ++d) sigma0[d] = c0.perms[e * f0 + d] * c0.stride;
-      std::int64_t c = 0, best = k0, best_c = 0;
-      std::ptrdiff_t best_l = -1;
-      for (std::size_t l = 0; l < g; ++l) {
-        c += bucket_value[static_cast<std::size_t>(row[l] + sigma0[static_cast<std::size_t>(d0[l])])];
-        const std::int64_t a = seg_max[l] + c;
-        const std::int64_t b = -(seg_min[l] + c);
-        const std::int64_t m = a > b ? a : b;
-        if (m > best) {
-          best = m;
-          best_l = static_cast<std::ptrdiff_t>(l);
-          best_c = c;
-        }
+    k0_ = -1;
+    for (std::size_t t = 1; t <= by_pos_[0].first && t < n_; ++t) {
+      const std::int32_t a = base_[t] < 0 ? -base_[t] : base_[t];
+      if (a > k0_) { k0_ = a; tau0_ = t; u0_ = base_[t]; }
+    }
+    smax_.assign(gp_, -far);
+    smin_.assign(gp_, far);
+    tmax_.assign(gp_, 1);
+    tmin_.assign(gp_, 1);
+    for (std::size_t l = 0; l < g_; ++l) {
+      const std::size_t from = by_pos_[l].first + 1;
+      const std::size_t to = l + 1 < g_ ? by_pos_[l + 1].first : n_ - 1;
+      for (std::size_t t = from; t <= to && t < n_; ++t) {
+        if (base_[t] > smax_[l]) { smax_[l] = base_[t]; tmax_[l] = t; }
+        if (base_[t] < smin_[l]) { smin_[l] = base_[t]; tmin_[l] = t; }
       }
-      std::size_t tau;
-      std::int64_t u;
-      if (best_l < 0) {
-        tau = tau0;
-        u = u0;
-      } else {
-        const auto l = static_cast<std::size_t>(best_l);
-        const std::int64_t a = seg_max[l] + best_c;
-        const std::int64_t b = -(seg_min[l] + best_c);
-        if (a > b || (a == b && seg_tmax[l] <= seg_tmin[l])) {
-          tau = seg_tmax[l];
-          u = a;
-        } else {
-          tau = seg_tmin[l];
-          u = -b;
+    }
+    // Least extreme K per split position, reduced per segment (a necessary condition).
+    auto thr_at = [&](std::size_t t) -> std::int32_t {
+      const std::size_t kk = std::min(t, n_ - t);
+      std::int64_t d;
+      if (kk < is_extreme.min_regime) d = is_extreme.unreportable_extreme ? 0 : far;
+      else d = is_extreme.delta_by_k[kk];
+      return static_cast<std::int32_t>(std::min<std::int64_t>(d, far));
+    };
+    thr_.assign(gp_, far);
+    for (std::size_t l = 0; l < g_; ++l) {
+      const std::size_t from = by_pos_[l].first + 1;
+      const std::size_t to = l + 1 < g_ ? by_pos_[l + 1].first : n_ - 1;
+      for (std::size_t t = from; t <= to && t < n_; ++t) thr_[l] = std::min(thr_[l], thr_at(t));
+    }
+    for (std::size_t t = 1; t <= by_pos_[0].first && t < n_; ++t) head_hit_ = head_hit_ || k0_ >= thr_at(t);
+    bucket_value_.resize(g_);
+    for (std::size_t b = 0; b < g_; ++b) bucket_value_[b] = static_cast<std::int32_t>(observed[gc_.positions[b]]);
+    // Innermost coordinate: the one with the most elements (first on ties).
+    for (std::size_t c = 0; c < gc_.coords.size(); ++c)
+      if (gc_.coords[c].count() > gc_.coords[inner_].count()) inner_ = c;
+    if (!gc_.coords.empty()) {
+      f_ = gc_.coords[inner_].f;
+      stride_ = gc_.coords[inner_].stride;
+      even_only_ = gc_.coords[inner_].count() * 2 == factorial(f_);
+    }
+    digit_.resize(g_);
+    for (std::size_t l = 0; l < g_; ++l)
+      digit_[l] = gc_.coords.empty() ? -1 : gc_.digit[inner_][by_pos_[l].second];
+    prefix_.assign(std::max<std::size_t>(f_ * f_, 1) * gp_, 0);  // f_ = 0: one zero row
+    partial_.assign((f_ + 1) * gp_, 0);
+    m_.assign(gp_, 0);
+  }
+
+  void run() {
+    const std::size_t nc = gc_.coords.size();
+    std::vector<std::size_t> idx(nc, 0);
+    std::vector<std::int32_t> pre(g_);
+    while (true) {
+      for (std::size_t b = 0; b < g_; ++b) {
+        std::int32_t v = gc_.base[b];
+        for (std::size_t c = 0; c < nc; ++c) {
+          if (c == inner_) continue;
+          const std::int32_t d = gc_.digit[c][b];
+          if (d >= 0) v += gc_.coords[c].perms[idx[c] * gc_.coords[c].f + static_cast<std::size_t>(d)] * gc_.coords[c].stride;
         }
+        pre[b] = v;
       }
-      const std::int64_t d_tau = u + static_cast<std::int64_t>(tau) * np1;
-      if (is_extreme(tau, d_tau, best) && !counter.add_extreme()) return false;
+      prepare_outer(pre);
+      if (!dfs(0, 0, 0)) return;
+      std::size_t c = 0;
+      while (c < nc) {
+        if (c != inner_) {
+          if (++idx[c] < gc_.coords[c].count()) break;
+          idx[c] = 0;
+        }
+        ++c;
+      }
+      if (c >= nc) return;
+    }
+  }
+
+ private:
+  static constexpr std::int32_t far = 1 << 29;
+
+  static std::size_t factorial(std::size_t f) {
+    std::size_t r = 1;
+    for (std::size_t i = 2; i <= f; ++i) r *= i;
+    return r;
+  }
+
+  // For the fixed outer coordinates: prefix_[(a * f + j) * gp + l] = sum over slots l' <= l
+  // with inner digit a of the value they receive when the inner permutation maps a to j;
+  // partial_[0] = prefix sums of slots without an inner digit.
+  void prepare_outer(std::span<const std::int32_t> pre) {
+    std::int32_t fixed = 0;
+    std::int32_t* root = partial_.data();
+    for (std::size_t l = 0; l < g_; ++l) {
+      if (digit_[l] < 0) fixed += bucket_value_[static_cast<std::size_t>(pre[by_pos_[l].second])];
+      root[l] = fixed;
+    }
+    for (std::size_t l = g_; l < gp_; ++l) root[l] = fixed;
+    for (std::size_t a = 0; a < f_; ++a) {
+      for (std::size_t j = 0; j < f_; ++j) {
+        std::int32_t* row = prefix_.data() + (a * f_ + j) * gp_;
+        std::int32_t run = 0;
+        for (std::size_t l = 0; l < g_; ++l) {
+          if (digit_[l] == static_cast<std::int32_t>(a))
+            run += bucket_value_[static_cast<std::size_t>(pre[by_pos_[l].second] + static_cast<std::int32_t>(j) * stride_)];
+          row[l] = run;
+        }
+        for (std::size_t l = g_; l < gp_; ++l) row[l] = run;
+      }
+    }
+  }
+
+  // Depth-first over the inner permutation; `used` = images taken, `inversions` its parity.
+  // The last image is forced, so its prefix row is added inside the leaf scan.
+  bool dfs(std::size_t depth, unsigned used, std::size_t inversions) {
+    const std::int32_t* from = partial_.data() + depth * gp_;
+    if (f_ == 0) return leaf(from, prefix_.data());
+    for (std::size_t j = 0; j < f_; ++j) {
+      if (used & (1u << j)) continue;
+      const std::int32_t* add = prefix_.data() + (depth * f_ + j) * gp_;
+      const auto more = inversions + static_cast<std::size_t>(__builtin_popcount(used >> (j + 1)));
+      if (depth + 1 == f_) {
+        if (even_only_ && more % 2 != 0) continue;
+        if (!leaf(from, add)) return false;
+        continue;
+      }
+      kernels_.add(partial_.data() + (depth + 1) * gp_, from, add, gp_);
+      if (!dfs(depth + 1, used | (1u << j), more)) return false;
     }
     return true;
-  });
+  }
+
+  bool leaf(const std::int32_t* from, const std::int32_t* add) {
+    const LeafScan scan = kernels_.leaf(from, add, smax_.data(), smin_.data(), thr_.data(), m_.data(), gp_, k0_);
+    const std::int32_t best = scan.best;
+    if (!scan.hit && !head_hit_) return true;    // no segment reaches its least extreme K
+    if (best < is_extreme_.min_k) return true;  // cannot be extreme at any split size
+    std::size_t tau;
+    std::int32_t u;
+    if (best == k0_) {  // ties keep the earlier split: the fixed head segment
+      tau = tau0_;
+      u = u0_;
+    } else {
+      std::size_t l = 0;
+      while (m_[l] != best) ++l;
+      const std::int32_t c = from[l] + add[l];
+      const std::int32_t a = smax_[l] + c;
+      const std::int32_t b = -(smin_[l] + c);
+      if (a > b || (a == b && tmax_[l] <= tmin_[l])) {
+        tau = tmax_[l];
+        u = a;
+      } else {
+        tau = tmin_[l];
+        u = -b;
+      }
+    }
+    const std::int64_t d_tau = static_cast<std::int64_t>(u) + static_cast<std::int64_t>(tau) * np1_;
+    if (is_extreme_(tau, d_tau, best)) return counter_.add_extreme();
+    return true;
+  }
+
+  const Scorer& sc_;
+  const ExtremeTest& is_extreme_;
+  OrbitCounter& counter_;
+  GroupCoordinates gc_;
+  std::size_t n_ = 0, g_ = 0, gp_ = 0;
+  std::int32_t np1_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> by_pos_;
+  std::vector<std::int32_t> base_;
+  std::int32_t k0_ = -1, u0_ = 0;
+  std::size_t tau0_ = 1;
+  std::vector<std::int32_t> smax_, smin_;
+  std::vector<std::size_t> tmax_, tmin_;
+  std::vector<std::int32_t> bucket_value_;
+  std::size_t inner_ = 0, f_ = 0;
+  std::int32_t stride_ = 1;
+  bool even_only_ = false;
+  std::vector<std::int32_t> digit_;
+  std::vector<std::int32_t> prefix_, partial_, m_;
+  std::vector<std::int32_t> thr_;
+  bool head_hit_ = false;
+  Kernels kernels_ = pick_kernels();
+};
+
+void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
+                        const ExtremeTest& is_extreme, OrbitCounter& counter) {
+  SubgroupScorer(sc, observed, group, is_extreme, counter).run();
 }
 
 }  // namespace
