@@ -252,3 +252,13 @@ TEST_CASE("schema versions above 5 are refused with an upgrade hint while 1 to 5
         "stored object v1/p/k.json was written by a newer cargo-bench-history (schema_version 6; this version reads 1 to 5)");
   CHECK_THAT(e.hint(), Catch::Contains("upgrade"));
 }
+
+TEST_CASE("numbers outside the double range are refused rather than read as infinity", "[run_json]") {
+  const std::string good = encode_run(criterion_run());
+  const Error e = decode_error(replace_once(good, "\"value\": 26.92998067163995", "\"value\": 1e400"));
+  CHECK(e.message() == "stored object v1/p/objects/criterion/t/m/c/clean.json is not a valid result set");
+  CHECK(e.cause() == "results[0].metrics[0].value: expected a finite number");
+  // Integers beyond 64 bits are numbers too (Boost.JSON reads them as doubles).
+  const Run big = decode_run(replace_once(good, "\"value\": 26.92998067163995", "\"value\": 123456789012345678901234567890"), "k");
+  CHECK(big.results[0].metrics[0].value == Approx(1.2345678901234568e29));
+}
