@@ -612,22 +612,23 @@ struct LeafScan {
   for (std::size_t l = 0; l < len; ++l) to[l] = a[l] + b[l];
 }
 
-// m[l] = max over the segment after grid slot l of |U_t|; best = max(k0, m); hit = some
-// segment reaches the least extreme K of its split sizes.
+// With c = from + add1 + add2 the grid's prefix sums, m_l = max over the segment after grid
+// slot l of |U_t|; best = max(k0, m); hit = some segment reaches the least extreme K of its
+// split sizes.
 [[gnu::always_inline]] inline LeafScan leaf_body(const std::int32_t* __restrict from,
-                                                 const std::int32_t* __restrict add,
+                                                 const std::int32_t* __restrict add1,
+                                                 const std::int32_t* __restrict add2,
                                                  const std::int32_t* __restrict smax,
                                                  const std::int32_t* __restrict smin,
-                                                 const std::int32_t* __restrict thr, std::int32_t* __restrict m,
-                                                 std::size_t len, std::int32_t k0) {
+                                                 const std::int32_t* __restrict thr, std::size_t len,
+                                                 std::int32_t k0) {
   std::int32_t best = k0;
   std::int32_t hit = 0;
   for (std::size_t l = 0; l < len; ++l) {
-    const std::int32_t c = from[l] + add[l];
+    const std::int32_t c = from[l] + add1[l] + add2[l];
     const std::int32_t a = smax[l] + c;
     const std::int32_t b = -(smin[l] + c);
     const std::int32_t v = a > b ? a : b;
-    m[l] = v;
     best = best > v ? best : v;
     hit |= static_cast<std::int32_t>(v >= thr[l]);
   }
@@ -636,26 +637,26 @@ struct LeafScan {
 
 using AddFn = void (*)(std::int32_t*, const std::int32_t*, const std::int32_t*, std::size_t);
 using LeafFn = LeafScan (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
-                            const std::int32_t*, std::int32_t*, std::size_t, std::int32_t);
+                            const std::int32_t*, const std::int32_t*, std::size_t, std::int32_t);
 
 void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
   add_body(to, a, b, len);
 }
-LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add, const std::int32_t* smax,
-                      const std::int32_t* smin, const std::int32_t* thr, std::int32_t* m, std::size_t len,
+LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2,
+                      const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len,
                       std::int32_t k0) {
-  return leaf_body(from, add, smax, smin, thr, m, len, k0);
+  return leaf_body(from, add1, add2, smax, smin, thr, len, k0);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
                                               std::size_t len) {
   add_body(to, a, b, len);
 }
-__attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add,
-                                                   const std::int32_t* smax, const std::int32_t* smin,
-                                                   const std::int32_t* thr, std::int32_t* m, std::size_t len,
-                                                   std::int32_t k0) {
-  return leaf_body(from, add, smax, smin, thr, m, len, k0);
+__attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add1,
+                                                   const std::int32_t* add2, const std::int32_t* smax,
+                                                   const std::int32_t* smin, const std::int32_t* thr,
+                                                   std::size_t len, std::int32_t k0) {
+  return leaf_body(from, add1, add2, smax, smin, thr, len, k0);
 }
 #endif
 
@@ -744,7 +745,7 @@ class SubgroupScorer {
       digit_[l] = gc_.coords.empty() ? -1 : gc_.digit[inner_][by_pos_[l].second];
     prefix_.assign(std::max<std::size_t>(f_ * f_, 1) * gp_, 0);  // f_ = 0: one zero row
     partial_.assign((f_ + 1) * gp_, 0);
-    m_.assign(gp_, 0);
+    zeros_.assign(gp_, 0);
   }
 
   void run() {
@@ -810,27 +811,44 @@ class SubgroupScorer {
   }
 
   // Depth-first over the inner permutation; `used` = images taken, `inversions` its parity.
-  // The last image is forced, so its prefix row is added inside the leaf scan.
+  // The last two images are added inside the leaf scan (the very last one is forced).
   bool dfs(std::size_t depth, unsigned used, std::size_t inversions) {
     const std::int32_t* from = partial_.data() + depth * gp_;
-    if (f_ == 0) return leaf(from, prefix_.data());
+    if (f_ == 0) return leaf(from, zeros_.data(), zeros_.data());
+    if (depth + 1 == f_) {  // only when f_ == 1
+      for (std::size_t j = 0; j < f_; ++j)
+        if (!(used & (1u << j))) return leaf(from, row(depth, j), zeros_.data());
+      return true;
+    }
     for (std::size_t j = 0; j < f_; ++j) {
       if (used & (1u << j)) continue;
-      const std::int32_t* add = prefix_.data() + (depth * f_ + j) * gp_;
-      const auto more = inversions + static_cast<std::size_t>(__builtin_popcount(used >> (j + 1)));
-      if (depth + 1 == f_) {
-        if (even_only_ && more % 2 != 0) continue;
-        if (!leaf(from, add)) return false;
+      const std::size_t more = even_only_ ? inversions + greater_count(used, j) : 0;
+      const unsigned now = used | (1u << j);
+      if (depth + 2 == f_) {
+        std::size_t last = 0;
+        while (now & (1u << last)) ++last;
+        if (even_only_ && (more + greater_count(now, last)) % 2 != 0) continue;
+        if (!leaf(from, row(depth, j), row(depth + 1, last))) return false;
         continue;
       }
-      kernels_.add(partial_.data() + (depth + 1) * gp_, from, add, gp_);
-      if (!dfs(depth + 1, used | (1u << j), more)) return false;
+      kernels_.add(partial_.data() + (depth + 1) * gp_, from, row(depth, j), gp_);
+      if (!dfs(depth + 1, now, more)) return false;
     }
     return true;
   }
 
-  bool leaf(const std::int32_t* from, const std::int32_t* add) {
-    const LeafScan scan = kernels_.leaf(from, add, smax_.data(), smin_.data(), thr_.data(), m_.data(), gp_, k0_);
+  const std::int32_t* row(std::size_t digit, std::size_t image) const {
+    return prefix_.data() + (digit * f_ + image) * gp_;
+  }
+  static std::size_t greater_count(unsigned used, std::size_t j) {
+    std::size_t c = 0;
+    for (unsigned rest = used >> (j + 1); rest != 0; rest &= rest - 1) ++c;
+    return c;
+  }
+
+  bool leaf(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2) {
+    const LeafScan scan =
+        kernels_.leaf(from, add1, add2, smax_.data(), smin_.data(), thr_.data(), gp_, k0_);
     const std::int32_t best = scan.best;
     if (!scan.hit && !head_hit_) return true;    // no segment reaches its least extreme K
     if (best < is_extreme_.min_k) return true;  // cannot be extreme at any split size
@@ -840,17 +858,20 @@ class SubgroupScorer {
       tau = tau0_;
       u = u0_;
     } else {
-      std::size_t l = 0;
-      while (m_[l] != best) ++l;
-      const std::int32_t c = from[l] + add[l];
-      const std::int32_t a = smax_[l] + c;
-      const std::int32_t b = -(smin_[l] + c);
-      if (a > b || (a == b && tmax_[l] <= tmin_[l])) {
-        tau = tmax_[l];
-        u = a;
-      } else {
-        tau = tmin_[l];
-        u = -b;
+      // Locate the first segment attaining the maximum (rare: only near-extreme elements).
+      for (std::size_t l = 0;; ++l) {
+        const std::int32_t c = from[l] + add1[l] + add2[l];
+        const std::int32_t a = smax_[l] + c;
+        const std::int32_t b = -(smin_[l] + c);
+        if ((a > b ? a : b) != best) continue;
+        if (a > b || (a == b && tmax_[l] <= tmin_[l])) {
+          tau = tmax_[l];
+          u = a;
+        } else {
+          tau = tmin_[l];
+          u = -b;
+        }
+        break;
       }
     }
     const std::int64_t d_tau = static_cast<std::int64_t>(u) + static_cast<std::int64_t>(tau) * np1_;
@@ -875,7 +896,7 @@ class SubgroupScorer {
   std::int32_t stride_ = 1;
   bool even_only_ = false;
   std::vector<std::int32_t> digit_;
-  std::vector<std::int32_t> prefix_, partial_, m_;
+  std::vector<std::int32_t> prefix_, partial_, zeros_;
   std::vector<std::int32_t> thr_;
   bool head_hit_ = false;
   Kernels kernels_ = pick_kernels();
