@@ -55,6 +55,13 @@ void fsync_dir(const fs::path& dir) noexcept {
   ::close(fd);
 }
 
+// Objects are write-once (formats.md §1.7); callers such as collect rephrase this with
+// their own flags.
+[[noreturn]] void already_exists(std::string_view key) {
+  throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
+              "stored objects are write-once; replace one only with an explicit overwrite");
+}
+
 bool path_within(const fs::path& inner, const fs::path& outer) {
   auto i = inner.begin();
   for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
@@ -226,8 +233,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     io_error("write local storage object", target, EISDIR, "move the directory out of the storage directory");
   if (existed && policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
   if (existed && policy == CollisionPolicy::refuse)
-    throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
-                "pass --overwrite to replace it or --skip-existing to keep it");
+    already_exists(key);
 
   remove_stale_temps(dir);
   const fs::path tmp = write_temp(target, body);
@@ -250,8 +256,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     ::unlink(tmp.c_str());  // after link(2) the object has its own name; ENOENT after a rename
     if (p == Publish::exists) {
       if (policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
-      throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
-                  "pass --overwrite to replace it or --skip-existing to keep it");
+      already_exists(key);
     }
   }
   fsync_dir(dir);
