@@ -635,6 +635,39 @@ struct LeafScan {
   return {best, hit != 0};
 }
 
+// Branch-and-bound test for a partial inner permutation: with every remaining digit's
+// prefix bounded by its largest / smallest image, can any segment still reach its least
+// extreme K?
+[[gnu::always_inline]] inline bool bound_body(const std::int32_t* __restrict from,
+                                              const std::int32_t* __restrict rplus,
+                                              const std::int32_t* __restrict rminus,
+                                              const std::int32_t* __restrict smax,
+                                              const std::int32_t* __restrict smin,
+                                              const std::int32_t* __restrict thr, std::size_t len) {
+  std::int32_t hit = 0;
+  for (std::size_t l = 0; l < len; ++l) {
+    const std::int32_t a = smax[l] + from[l] + rplus[l];
+    const std::int32_t b = -(smin[l] + from[l] + rminus[l]);
+    const std::int32_t v = a > b ? a : b;
+    hit |= static_cast<std::int32_t>(v >= thr[l]);
+  }
+  return hit != 0;
+}
+
+using BoundFn = bool (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
+                         const std::int32_t*, const std::int32_t*, std::size_t);
+bool bound_generic(const std::int32_t* from, const std::int32_t* rplus, const std::int32_t* rminus,
+                   const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
+  return bound_body(from, rplus, rminus, smax, smin, thr, len);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) bool bound_avx2(const std::int32_t* from, const std::int32_t* rplus,
+                                                const std::int32_t* rminus, const std::int32_t* smax,
+                                                const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
+  return bound_body(from, rplus, rminus, smax, smin, thr, len);
+}
+#endif
+
 using AddFn = void (*)(std::int32_t*, const std::int32_t*, const std::int32_t*, std::size_t);
 using LeafFn = LeafScan (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
                             const std::int32_t*, const std::int32_t*, std::size_t, std::int32_t);
@@ -663,11 +696,12 @@ __attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, con
 struct Kernels {
   AddFn add = add_generic;
   LeafFn leaf = leaf_generic;
+  BoundFn bound = bound_generic;
 };
 
 Kernels pick_kernels() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx2")) return {add_avx2, leaf_avx2};
+  if (__builtin_cpu_supports("avx2")) return {add_avx2, leaf_avx2, bound_avx2};
 #endif
   return {};
 }
@@ -746,6 +780,8 @@ class SubgroupScorer {
     prefix_.assign(std::max<std::size_t>(f_ * f_, 1) * gp_, 0);  // f_ = 0: one zero row
     partial_.assign((f_ + 1) * gp_, 0);
     zeros_.assign(gp_, 0);
+    rplus_.assign((f_ + 1) * gp_, 0);
+    rminus_.assign((f_ + 1) * gp_, 0);
   }
 
   void run() {
@@ -763,7 +799,9 @@ class SubgroupScorer {
         pre[b] = v;
       }
       prepare_outer(pre);
-      if (!dfs(0, 0, 0)) return;
+      const bool reachable = head_hit_ || kernels_.bound(partial_.data(), rplus_.data(), rminus_.data(),
+                                                         smax_.data(), smin_.data(), thr_.data(), gp_);
+      if (reachable && !dfs(0, 0, 0)) return;
       std::size_t c = 0;
       while (c < nc) {
         if (c != inner_) {
@@ -778,6 +816,9 @@ class SubgroupScorer {
 
  private:
   static constexpr std::int32_t far = 1 << 29;
+  // Bound-check subtrees with at least 3 undecided digits (measured: deeper checks cost more
+  // than they prune).
+  static constexpr std::size_t prune_margin = 3;
 
   static std::size_t factorial(std::size_t f) {
     std::size_t r = 1;
@@ -808,6 +849,24 @@ class SubgroupScorer {
         for (std::size_t l = g_; l < gp_; ++l) row[l] = run;
       }
     }
+    // Suffix bounds over digits >= d of the largest / smallest image's prefix.
+    std::fill(rplus_.end() - static_cast<std::ptrdiff_t>(gp_), rplus_.end(), 0);
+    std::fill(rminus_.end() - static_cast<std::ptrdiff_t>(gp_), rminus_.end(), 0);
+    for (std::size_t a = f_; a-- > 0;) {
+      std::int32_t* up = rplus_.data() + a * gp_;
+      std::int32_t* down = rminus_.data() + a * gp_;
+      const std::int32_t* up_next = rplus_.data() + (a + 1) * gp_;
+      const std::int32_t* down_next = rminus_.data() + (a + 1) * gp_;
+      for (std::size_t l = 0; l < gp_; ++l) {
+        std::int32_t hi = row(a, 0)[l], lo = hi;
+        for (std::size_t j = 1; j < f_; ++j) {
+          hi = std::max(hi, row(a, j)[l]);
+          lo = std::min(lo, row(a, j)[l]);
+        }
+        up[l] = up_next[l] + hi;
+        down[l] = down_next[l] + lo;
+      }
+    }
   }
 
   // Depth-first over the inner permutation; `used` = images taken, `inversions` its parity.
@@ -831,7 +890,13 @@ class SubgroupScorer {
         if (!leaf(from, row(depth, j), row(depth + 1, last))) return false;
         continue;
       }
-      kernels_.add(partial_.data() + (depth + 1) * gp_, from, row(depth, j), gp_);
+      std::int32_t* next = partial_.data() + (depth + 1) * gp_;
+      kernels_.add(next, from, row(depth, j), gp_);
+      // Prune subtrees of at least a few leaves that cannot reach any extreme K.
+      if (!head_hit_ && depth + prune_margin <= f_ &&
+          !kernels_.bound(next, rplus_.data() + (depth + 1) * gp_, rminus_.data() + (depth + 1) * gp_,
+                          smax_.data(), smin_.data(), thr_.data(), gp_))
+        continue;
       if (!dfs(depth + 1, now, more)) return false;
     }
     return true;
@@ -896,7 +961,7 @@ class SubgroupScorer {
   std::int32_t stride_ = 1;
   bool even_only_ = false;
   std::vector<std::int32_t> digit_;
-  std::vector<std::int32_t> prefix_, partial_, zeros_;
+  std::vector<std::int32_t> prefix_, partial_, zeros_, rplus_, rminus_;
   std::vector<std::int32_t> thr_;
   bool head_hit_ = false;
   Kernels kernels_ = pick_kernels();

@@ -118,6 +118,13 @@ TEST_CASE("the incremental orbit scorer counts the same extremes as scoring ever
   cases.push_back({scattered_levels(std::vector<double>{50, 50, 50, 50, 50, 50, 50, 50, 50, 58, 58, 58, 58, 58, 58, 58},
                                     0.03, "orbit-d"),
                    500'000});
+  // The benchmark's shape: 200 points, family-of-2000 budget, product group [7,4,2,2].
+  {
+    std::vector<double> lv(200, 100.0);
+    for (std::size_t i = 83; i < 200; ++i) lv[i] = 112;
+    cases.push_back({scattered_levels(lv, 0.02, "orbit-e"), 500'000});
+  }
+  REQUIRE(fallback_group(200, 500'000).factors == std::vector<std::size_t>{7, 4, 2, 2});
   REQUIRE(fallback_group(16, 500'000).balanced);
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     INFO("case " << ci);
