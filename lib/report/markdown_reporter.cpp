@@ -4,6 +4,8 @@
 
 #include "benchhist/report/markdown_reporter.hpp"
 
+#include <algorithm>
+
 #include "benchhist/report/chart.hpp"
 #include "benchhist/report/prose.hpp"
 #include "benchhist/report/summary_reporter.hpp"
@@ -13,6 +15,19 @@
 namespace benchhist::report {
 
 namespace {
+
+// A Markdown code span that survives backticks inside the text (CommonMark: a longer fence
+// and padding spaces).
+std::string code_span(const std::string& text) {
+  if (text.find('`') == std::string::npos) return "`" + text + "`";
+  std::size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  return fence + " " + text + " " + fence;
+}
 
 class MdWriter {
  public:
@@ -138,7 +153,7 @@ class MdWriter {
   }
 
   void block(const Finding& f, const std::string& heading) {
-    para(heading + " `" + f.benchmark.qualified() + "`");
+    para(heading + " " + code_span(f.benchmark.qualified()));
     line(finding_headline(f, true));
     para(finding_detail(f));
     if (auto b = blessing_line(f); !b.empty()) para(b);

@@ -461,3 +461,11 @@ TEST_CASE("branch ladders spell the outside-range gate so a reader can tell", "[
                     "nm/quiet instruction_count at non_zero_delta:");
   CHECK(notes[2] == "[bench-history]   non_zero_delta (outside range): computed 0 \u00b7 demand 0 \u00b7 declined");
 }
+
+TEST_CASE("Markdown headings keep benchmark ids with backticks intact", "[markdown]") {
+  auto r = seed_findings_report();
+  r.findings[0].benchmark = BenchmarkId({"parse`raw`", "case"});
+  const auto md = MarkdownReporter().render(r);
+  CHECK(contains(md, "\n### `` parse`raw`/case ``\n"));
+  CHECK(contains(md, "\n### `index_build/case`\n"));
+}
