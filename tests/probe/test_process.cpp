@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 
@@ -135,4 +137,28 @@ TEST_CASE("run_process_streaming inherits the streams and reports exit code and 
 TEST_CASE("describe_command joins argv with single spaces", "[probe][process]") {
   CHECK(describe_command({"cargo", "bench", "--workspace"}) == "cargo bench --workspace");
   CHECK(describe_command({}).empty());
+}
+
+TEST_CASE("concurrent run_process calls keep their outputs apart and all finish", "[probe][process]") {
+  std::vector<std::thread> threads;
+  std::vector<std::string> outputs(6);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    threads.emplace_back([i, &outputs] {
+      // A short sleep overlaps the children so a leaked pipe end would delay another's EOF.
+      auto r = run_process(cmd({"sh", "-c", "sleep 0.2; echo child-" + std::to_string(i)}));
+      outputs[i] = r.out;
+    });
+  }
+  auto start = std::chrono::steady_clock::now();
+  for (auto& t : threads) t.join();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  for (std::size_t i = 0; i < outputs.size(); ++i) CHECK(outputs[i] == "child-" + std::to_string(i) + "\n");
+  CHECK(elapsed < std::chrono::seconds(5));
+}
+
+TEST_CASE("stderr can be captured while stdout is inherited", "[probe][process]") {
+  auto r = run_process(cmd({"sh", "-c", "echo to-stderr >&2"}, false, true));
+  CHECK(r.success());
+  CHECK(r.out.empty());
+  CHECK(r.err == "to-stderr\n");
 }
