@@ -101,10 +101,7 @@ Publish publish_no_replace(const fs::path& tmp, const fs::path& target) {
 
 }  // namespace
 
-LocalStore::LocalStore(fs::path root) : LocalStore(std::move(root), std::chrono::hours(1)) {}
-
-LocalStore::LocalStore(fs::path root, std::chrono::seconds stale_temp_age)
-    : root_(std::move(root)), stale_temp_age_(stale_temp_age) {}
+LocalStore::LocalStore(fs::path root, LocalStoreOptions options) : root_(std::move(root)), options_(options) {}
 
 std::string LocalStore::describe() const { return "local store at " + root_.string(); }
 
@@ -191,7 +188,7 @@ fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
     }
     // The bytes must be durable before the name is published, or a crash could publish an
     // empty or partial file under the final name.
-    if (::fsync(fd.fd) != 0) {
+    if (options_.durable && ::fsync(fd.fd) != 0) {
       const int err = errno;
       ::unlink(tmp.c_str());
       io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
@@ -216,7 +213,7 @@ void LocalStore::remove_stale_temps(const fs::path& dir) const noexcept {
     std::error_code tec;
     const auto mtime = fs::last_write_time(it->path(), tec);
     if (tec) continue;
-    if (now - mtime > stale_temp_age_) ::unlink(it->path().c_str());
+    if (now - mtime > options_.stale_temp_age) ::unlink(it->path().c_str());
   }
 }
 
@@ -259,7 +256,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       already_exists(key);
     }
   }
-  fsync_dir(dir);
+  if (options_.durable) fsync_dir(dir);
   return outcome;
 }
 

@@ -3,9 +3,10 @@
 //   core_store_helper race <root> <key> <barrier_fd>
 //       Blocks until <barrier_fd> (an inherited pipe read end) reports EOF, then puts <key>
 //       with CollisionPolicy::refuse. Exit 0 = stored, 10 = already_exists, 1 = other error.
-//   core_store_helper writer <root> <project> <results>
+//   core_store_helper writer <root> <project> <results> [fast]
 //       Writes ever new clean runs of <results> benchmark cases (and overwrites one shared
-//       key every third round) until it is killed. Never exits on its own.
+//       key every third round) until it is killed. Never exits on its own. `fast` uses a
+//       LocalStore without fsync (LocalStoreOptions::durable = false).
 
 #include <unistd.h>
 
@@ -55,8 +56,10 @@ int race(const char* root, const char* key, int barrier_fd) {
   }
 }
 
-[[noreturn]] void writer(const char* root, const char* project, int results) {
-  LocalStore store(root);
+[[noreturn]] void writer(const char* root, const char* project, int results, bool durable) {
+  LocalStoreOptions options;
+  options.durable = durable;
+  LocalStore store(root, options);
   for (int round = 0;; ++round) {
     const std::string json = encode_run(big_run(results, round));
     const std::string commit = std::to_string(::getpid()) + "-" + std::to_string(round);
@@ -72,11 +75,12 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   try {
     if (mode == "race" && argc == 5) return race(argv[2], argv[3], std::atoi(argv[4]));
-    if (mode == "writer" && argc == 5) writer(argv[2], argv[3], std::atoi(argv[4]));
+    if (mode == "writer" && (argc == 5 || argc == 6))
+      writer(argv[2], argv[3], std::atoi(argv[4]), !(argc == 6 && std::string(argv[5]) == "fast"));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "core_store_helper: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: core_store_helper race <root> <key> <fd> | writer <root> <project> <results>\n");
+  std::fprintf(stderr, "usage: core_store_helper race <root> <key> <fd> | writer <root> <project> <results> [fast]\n");
   return 2;
 }

@@ -247,7 +247,7 @@ TEST_CASE("an object file that is a symbolic link is not followed", "[local_stor
 
 TEST_CASE("put removes stale temp files older than the stale age but keeps fresh ones", "[local_store]") {
   testing::TempDir dir;
-  LocalStore store(dir.path(), std::chrono::seconds(3600));
+  LocalStore store(dir.path(), LocalStoreOptions{std::chrono::seconds(3600), true});
   const fs::path commit_dir = dir.path() / "v1/p/objects/criterion/t/m/c1";
   write_raw(commit_dir / ".cbh-tmp-99-1-0", "stale");
   write_raw(commit_dir / ".cbh-tmp-99-2-0", "fresh");
@@ -411,4 +411,18 @@ TEST_CASE("empty and large bodies round trip", "[local_store]") {
   for (std::int64_t i = 0; i < 300000; ++i) big += std::to_string(i * 7919 % 100003) + ",";
   store.put(key_b, big, CollisionPolicy::refuse);
   CHECK(store.get(key_b) == std::optional<std::string>(big));
+}
+
+TEST_CASE("a non-durable store keeps the write-once and listing semantics", "[local_store]") {
+  testing::TempDir dir;
+  LocalStoreOptions options;
+  options.durable = false;
+  LocalStore store(dir.path(), options);
+  CHECK(store.put(key_a, "one", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(expect_error([&] { store.put(key_a, "two", CollisionPolicy::refuse); }).kind() == ErrorKind::already_exists);
+  CHECK(store.put(key_a, "two", CollisionPolicy::skip_existing) == PutOutcome::skipped_existing);
+  CHECK(store.put(key_a, "three", CollisionPolicy::overwrite) == PutOutcome::replaced);
+  CHECK(store.get(key_a) == std::optional<std::string>("three"));
+  CHECK(store.list("") == std::vector<std::string>{key_a});
+  CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
 }

@@ -96,6 +96,8 @@ TEST_CASE("eight processes racing one clean key produce exactly one winner per r
 
 TEST_CASE("a writer killed at random instants never leaves a partial or listed stray object", "[local_store][processes]") {
   REQUIRE(fs::exists(helper_path));
+  const bool durable = GENERATE(true, false);
+  INFO((durable ? "durable store (fsync)" : "fast store (no fsync)"));
   testing::TempDir dir;
   const int results = 1000;  // ~0.3 MB of JSON per object
   std::mt19937 rng(20261202);
@@ -106,11 +108,12 @@ TEST_CASE("a writer killed at random instants never leaves a partial or listed s
   std::set<std::string> verified;
   // At least 40 kills; continue (up to 160) until both a completed object and a writer killed
   // mid-write have been seen, so a heavily loaded machine cannot make the test vacuous.
-  // Every fourth kill waits longer so that whole objects get published under load too.
+  // Every eighth kill waits longer so that whole objects get published under load too.
   for (int iteration = 0; iteration < 160 && (iteration < 40 || objects_checked == 0 || strays_seen == 0);
        ++iteration) {
-    const pid_t writer = spawn({"writer", dir.path().string(), "kill", std::to_string(results)});
-    const int wait = iteration % 4 == 3 ? 150 + 4 * delay_ms(rng) : delay_ms(rng);
+    const pid_t writer =
+        spawn({"writer", dir.path().string(), "kill", std::to_string(results), durable ? "durable" : "fast"});
+    const int wait = iteration % 8 == 7 ? 100 + 2 * delay_ms(rng) : delay_ms(rng);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait));
     ::kill(writer, SIGKILL);
     CHECK(wait_exit(writer) == 128 + SIGKILL);

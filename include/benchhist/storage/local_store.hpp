@@ -29,10 +29,18 @@
 
 namespace benchhist {
 
+struct LocalStoreOptions {
+  // Temp files older than this are deleted by put() in the directory it writes to.
+  std::chrono::seconds stale_temp_age{3600};
+  // fsync the object before publishing it and its directory after. Off, a put is ~100x
+  // faster but an OS crash or power loss (not a killed process) may leave an empty object;
+  // only for re-fetchable data such as the read-through cache mirror (formats.md §1.8).
+  bool durable = true;
+};
+
 class LocalStore final : public ObjectStore {
  public:
-  explicit LocalStore(std::filesystem::path root);
-  LocalStore(std::filesystem::path root, std::chrono::seconds stale_temp_age);
+  explicit LocalStore(std::filesystem::path root, LocalStoreOptions options = {});
 
   const std::filesystem::path& root() const noexcept { return root_; }
 
@@ -72,7 +80,7 @@ class LocalStore final : public ObjectStore {
   void remove_stale_temps(const std::filesystem::path& dir) const noexcept;
 
   std::filesystem::path root_;
-  std::chrono::seconds stale_temp_age_;
+  LocalStoreOptions options_;
   std::atomic<std::uint64_t> counter_{0};
 };
 
