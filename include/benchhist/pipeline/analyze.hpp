@@ -1,0 +1,58 @@
+#pragma once
+// The analysis pipeline in one place: selection → loading → reconstruction → detection →
+// gates → multiplicity → census → one AnalysisReport that every Reporter renders. Git and
+// storage are passed in (interfaces), so a dashboard can run the same pipeline on its own
+// topology or store; the statistics underneath are the pure `detect` library.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/analysis/reconstruction.hpp"
+#include "benchhist/analysis/selection.hpp"
+#include "benchhist/report/analysis_report.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::pipeline {
+
+struct AnalyzeRequest {
+  analysis::SelectionRequest selection;          // project, context, base, filters, since, now, dirty
+  std::vector<std::string> benchmark_prefixes;   // analyze's positional prefixes (raw match)
+  std::vector<std::string> ignore_prefixes;      // configured `[analysis] ignore`
+  unsigned threads = 2;                          // loading and detection workers
+};
+
+// Progress and diagnostics, without the `[bench-history] ` prefix. Either may be empty.
+struct Hooks {
+  std::function<void(std::string_view)> announce;  // always-on announcements
+  std::function<void(std::string_view)> note;      // --verbose notes and stage timings
+};
+
+struct AnalyzeResult {
+  report::AnalysisReport report;
+  analysis::Selection selection;
+};
+
+// Runs the whole analysis. Errors name what failed: unresolvable refs, no merge base (with the
+// shallow-clone fix), a corrupt stored object (its key). Branch mode is derived from the
+// topology (detection.md §1.2).
+AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+                      const Hooks& hooks = {});
+
+// The selection facts the reports print, from the resolved filters and the selection.
+report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filters,
+                                       const analysis::Selection& selection);
+
+// The always-on selection line of formats.md §6.2, handed to hooks.announce.
+void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters& filters,
+                        const analysis::Selection& selection);
+
+// The empty-outcome hint of formats.md §7.13 when no run entered the selection, else nullopt.
+std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
+                                                const analysis::SelectionRequest& request);
+
+}  // namespace benchhist::pipeline

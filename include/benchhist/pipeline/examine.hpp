@@ -1,0 +1,30 @@
+#pragma once
+// `examine` and `list runs`: the same selection as analyze, onto raw recorded data. examine
+// applies no ghost filter, no ignore prefixes and no blessings, and runs no detection
+// (formats.md §6.5.5): hiding points in a drill-down would defeat its purpose.
+
+#include <string>
+
+#include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/report/examine_output.hpp"
+#include "benchhist/report/list_output.hpp"
+
+namespace benchhist::pipeline {
+
+struct ExamineRequest {
+  analysis::SelectionRequest selection;
+  std::string benchmark;  // exact qualified id
+  MetricKind metric = MetricKind::wall_time;
+  unsigned threads = 2;
+};
+
+// Rows per matching set for every first-parent commit from the earliest observation through
+// the context commit, `n/a` where the set has none (formats.md §7.9).
+report::ExamineData examine(const ExamineRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+                            const Hooks& hooks = {});
+
+// Per-set run, series and commit counts of the selection (formats.md §7.10).
+report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
+                             ObjectStore& store, unsigned threads, const Hooks& hooks = {});
+
+}  // namespace benchhist::pipeline

@@ -1,0 +1,215 @@
+// The analysis pipeline end to end through the library: a real git repository made by the
+// test, runs written through LocalStore, analyze / examine / list runs over them.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/pipeline/examine.hpp"
+#include "benchhist/report/json_reporter.hpp"
+#include "benchhist/report/text_reporter.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "benchhist/version.hpp"
+
+namespace fs = std::filesystem;
+using namespace benchhist;
+
+namespace {
+
+std::string sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  REQUIRE(::pclose(p) == 0);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+// 45 first-parent commits on main; a side branch forked at commit 20 is merged as commit 21.
+struct History {
+  fs::path dir;
+  std::vector<std::string> commits;  // first-parent, oldest first
+
+  History() {
+    dir = fs::temp_directory_path() / ("bh-pipeline-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "repo");
+    const std::string g = "git -C '" + (dir / "repo").string() + "' ";
+    sh(g + "init -q -b main && " + g + "config user.email t@example.invalid && " + g + "config user.name t");
+    for (int i = 0; i < 45; ++i) {
+      if (i == 21) {
+        sh(g + "checkout -q -b side HEAD && " + g + "commit -q --allow-empty -m 'side one' && " + g +
+           "commit -q --allow-empty -m 'side two' && " + g + "checkout -q main && " + g +
+           "merge -q --no-ff -m 'merge side' side");
+      } else {
+        sh(g + "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
+      }
+      commits.push_back(sh(g + "rev-parse HEAD"));
+    }
+  }
+  ~History() { fs::remove_all(dir); }
+  fs::path repo() const { return dir / "repo"; }
+};
+
+double noise(int i, int salt) { return double(((i * 7919 + salt * 104729) % 17) - 8) / 8.0; }  // in [-1, 1]
+
+Run make_run(const std::string& commit, bool dirty, std::vector<BenchmarkResult> results, const std::string& triple) {
+  Run run;
+  run.context.observation = *parse_rfc3339("2026-11-01T00:00:00Z");
+  run.context.git = GitState{commit, std::string("main"), dirty};
+  run.context.toolchain = ToolchainInfo{triple, std::string("1.91.0")};
+  run.context.tool_version = std::string(tool_version);
+  run.context.best_of = 1;
+  run.results = std::move(results);
+  return run;
+}
+
+BenchmarkResult result(std::vector<std::string> id, MetricKind kind, double v) {
+  return BenchmarkResult{BenchmarkId(std::move(id)), {MetricValue{kind, v, {}, {}}}};
+}
+
+const std::string triple = "x86_64-unknown-linux-gnu";
+
+// criterion/…/mk-a: parse/small steps 100 → 130 at commit 30 (regression), parse/flat stays;
+// old/gone is measured until commit 40 only (a ghost). callgrind/…/mk-b: flat counts.
+// Commit 12 has no runs; commit 5 also has a dirty snapshot (never admitted on the base line).
+void write_history(LocalStore& store, const History& h) {
+  for (int i = 0; i < 45; ++i) {
+    if (i == 12) continue;
+    const auto& c = h.commits[i];
+    std::vector<BenchmarkResult> crit{result({"parse", "small"}, MetricKind::wall_time, (i >= 30 ? 130.0 : 100.0) + noise(i, 1)),
+                                      result({"parse", "flat"}, MetricKind::wall_time, 50.0 + 0.5 * noise(i, 2))};
+    if (i <= 40) crit.push_back(result({"old", "gone"}, MetricKind::wall_time, 10.0 + 0.1 * noise(i, 3)));
+    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", c), encode_run(make_run(c, false, crit, triple)),
+              CollisionPolicy::refuse);
+    std::vector<BenchmarkResult> cg{BenchmarkResult{BenchmarkId({"pkg", "mod::f", "f"}),
+                                                    {MetricValue{MetricKind::instruction_count, 1000.0, {}, {}},
+                                                     MetricValue{MetricKind::conditional_branches, 100.0, {}, {}}}}};
+    store.put(clean_key("demo", Engine::callgrind, triple, "mk-b", c), encode_run(make_run(c, false, cg, triple)),
+              CollisionPolicy::refuse);
+  }
+  store.put(dirty_key("demo", Engine::criterion, triple, "mk-a", h.commits[5], 1790000000),
+            encode_run(make_run(h.commits[5], true, {result({"parse", "small"}, MetricKind::wall_time, 999.0)}, triple)),
+            CollisionPolicy::refuse);
+}
+
+analysis::SelectionRequest selection_request() {
+  analysis::SelectionRequest req;
+  req.project = "demo";
+  req.filters = analysis::resolve_filters({}, {"all"}, {"ALL"}, std::nullopt, std::nullopt);
+  req.now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
+  return req;
+}
+
+}  // namespace
+
+TEST_CASE("analyze finds the planted step at its commit and accounts for every series", "[pipeline]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  std::vector<std::string> announced;
+  pipeline::Hooks hooks;
+  hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
+  const auto result = pipeline::analyze(req, *git, store, hooks);
+  const auto& r = result.report;
+
+  REQUIRE(announced.size() == 1);
+  CHECK_THAT(announced[0], Catch::StartsWith("selection: engine=all, target-triple=all, machine-key=all; base=main"));
+  CHECK(r.mode == report::AnalysisMode::history);
+  CHECK(r.context_commit == h.commits.back());
+  CHECK(r.runs.runs == 44 * 2);  // the dirty snapshot on a base-line commit is not admitted
+  CHECK(result.selection.counts.dirty_not_admitted == 1);
+
+  REQUIRE(r.findings.size() == 1);
+  const auto& f = r.findings[0];
+  CHECK(f.benchmark.qualified() == "parse/small");
+  CHECK(f.method == report::FindingMethod::change_point);
+  CHECK(f.direction == report::Direction::regression);
+  CHECK(f.commit == h.commits[30]);
+  CHECK(f.commit_subject == "change 30");
+  CHECK(f.relative_delta == Approx(0.30).margin(0.02));
+  REQUIRE(f.chart);
+  CHECK(f.chart->attributed_index == 30u);
+  CHECK(f.chart->points.size() == 44);  // one column per commit with a run; commit 12 is a gap
+
+  // 2 criterion series judged, 1 ghost series, 2 callgrind series judged.
+  CHECK(r.census.judged == 4);
+  CHECK(r.census.count(report::UnjudgedReason::ghost) == 1);
+  CHECK(r.ghosts_excluded == 1);
+  REQUIRE(r.sets.size() == 2);
+  CHECK(r.sets[0].set.engine == Engine::callgrind);
+  CHECK(r.sets[1].runs == 44);
+
+  // Identical inputs → byte-identical reports.
+  const auto again = pipeline::analyze(req, *git, store);
+  CHECK(report::JsonReporter().render(again.report) == report::JsonReporter().render(r));
+  CHECK(report::TextReporter().render(again.report) == report::TextReporter().render(r));
+}
+
+TEST_CASE("examine lists every commit of the range with gaps as n/a and no detection", "[pipeline]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::ExamineRequest req;
+  req.selection = selection_request();
+  req.benchmark = "old/gone";  // a ghost for analyze, still visible here
+  req.metric = MetricKind::wall_time;
+  const auto data = pipeline::examine(req, *git, store);
+  REQUIRE(data.sets.size() == 1);
+  const auto& rows = data.sets[0].rows;
+  REQUIRE(rows.size() == 45);
+  CHECK_FALSE(rows[12].value.has_value());
+  CHECK(rows[12].title == "change 12");
+  CHECK_FALSE(rows[44].value.has_value());
+  CHECK(rows[40].value.has_value());
+
+  req.benchmark = "no/such";
+  const auto none = pipeline::examine(req, *git, store);
+  CHECK(none.sets.empty());
+  REQUIRE(none.hint);
+  CHECK_THAT(*none.hint, Catch::Contains("no/such"));
+}
+
+TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pipeline]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  const auto listing = pipeline::list_runs(selection_request(), *git, store, 2);
+  REQUIRE(listing.sets.size() == 2);
+  CHECK(listing.sets[1].runs() == 44);
+  CHECK(listing.sets[1].series == 3);
+  CHECK(listing.sets[1].commits.size() == 44);
+}
+
+TEST_CASE("a corrupt stored object fails the analysis naming its key, nothing skipped", "[pipeline]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  const auto key = clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
+  {
+    std::ofstream(store.path_of(key), std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
+  }
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  try {
+    pipeline::analyze(req, *git, store);
+    FAIL("a truncated object must fail the analysis");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains(h.commits[20]));
+  }
+}
