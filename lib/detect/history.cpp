@@ -287,6 +287,11 @@ bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const Se
 
 FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
                                      std::span<const SeriesKey> keys) {
+  if (!keys.empty() && keys.size() != judgements.size())
+    throw Error(ErrorKind::usage,
+                "ranking keys do not match the judged series: " + std::to_string(keys.size()) + " keys for " +
+                    std::to_string(judgements.size()) + " series",
+                "select_history_findings(keys)", {}, "pass one SeriesKey per judgement, in the same order, or none");
   FamilyResult r;
   r.family_size = family_size;
   r.dropped.assign(judgements.size(), std::nullopt);

@@ -2,6 +2,7 @@
 // scorer counts exactly what the reference enumeration counts (§5.5).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -141,4 +142,67 @@ TEST_CASE("intervals must match the values one to one", "[detect]") {
   std::vector<double> v(12, 1.0);
   std::vector<std::optional<benchhist::Interval>> iv(3);
   CHECK_THROWS_AS(HistoryJudge(1).judge(SeriesInput{v, iv, benchhist::MetricKind::wall_time, 0}), benchhist::Error);
+}
+
+TEST_CASE("findings rank by relative move, then method, then set, id and kind", "[detect][ranking]") {
+  using benchhist::BenchmarkId;
+  using benchhist::DiscriminantSet;
+  using benchhist::Engine;
+  using benchhist::MetricKind;
+  auto finding = [](std::size_t series, Method m, double rel) {
+    Finding f;
+    f.series = series;
+    f.candidate.method = m;
+    f.candidate.relative_delta = rel;
+    return f;
+  };
+  std::vector<SeriesKey> keys{
+      {DiscriminantSet{Engine::criterion, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a"}), MetricKind::wall_time},
+      {DiscriminantSet{Engine::all_the_time, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"b"}),
+       MetricKind::processor_time},
+      {DiscriminantSet{Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a", "z"}),
+       MetricKind::indirect_branches},
+      {DiscriminantSet{Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a", "z"}),
+       MetricKind::instruction_count},
+      {DiscriminantSet{Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a", "b"}),
+       MetricKind::instruction_count},
+  };
+  std::vector<Finding> fs{finding(0, Method::change_point, 0.10), finding(1, Method::change_point, 0.10),
+                          finding(2, Method::change_point, 0.10), finding(3, Method::change_point, 0.10),
+                          finding(4, Method::drift, 0.10), finding(4, Method::change_point, -0.50)};
+  std::sort(fs.begin(), fs.end(), [&](const Finding& a, const Finding& b) { return finding_ranks_before(a, b, keys); });
+  // |-0.5| first; then among the 10% moves change points before the drift, ordered by
+  // engine token (all_the_time < callgrind < criterion), id segments, then kind order.
+  std::vector<std::pair<std::size_t, Method>> order;
+  for (const auto& f : fs) order.emplace_back(f.series, f.candidate.method);
+  CHECK(order == std::vector<std::pair<std::size_t, Method>>{{4, Method::change_point},
+                                                             {1, Method::change_point},
+                                                             {3, Method::change_point},
+                                                             {2, Method::change_point},
+                                                             {0, Method::change_point},
+                                                             {4, Method::drift}});
+}
+
+TEST_CASE("ranking keys must match the judged series", "[detect][ranking]") {
+  std::vector<HistoryJudgement> js(2);
+  std::vector<SeriesKey> keys(1);
+  CHECK_THROWS_AS(select_history_findings(js, 2, keys), benchhist::Error);
+}
+
+TEST_CASE("improvements are filtered before Benjamini-Hochberg and the family size stays", "[detect][bh]") {
+  std::vector<HistoryJudgement> js(3);
+  Candidate up;
+  up.direction = Direction::regression;
+  up.chance_level = 0.015;
+  Candidate down = up;
+  down.direction = Direction::improvement;
+  down.chance_level = 0.001;
+  js[0].candidate = down;
+  js[1].candidate = up;
+  // m = 10: the regression alone faces rank 1, threshold 0.01, and is dropped (seed example).
+  const auto r = select_history_findings(js, 10);
+  CHECK(r.findings.empty());
+  CHECK(r.dropped[0] == DropReason::direction_filter);
+  CHECK(r.dropped[1] == DropReason::benjamini_hochberg);
+  CHECK_FALSE(r.dropped[2].has_value());
 }
