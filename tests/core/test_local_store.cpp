@@ -426,3 +426,38 @@ TEST_CASE("a non-durable store keeps the write-once and listing semantics", "[lo
   CHECK(store.list("") == std::vector<std::string>{key_a});
   CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
 }
+
+namespace {
+std::string run_capture(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  CHECK(::pclose(p) == 0);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("stored files interoperate with the system gzip tool", "[local_store]") {
+  if (std::system("gzip --version >/dev/null 2>&1") != 0) {
+    SUCCEED("no gzip tool on this machine");
+    return;
+  }
+  testing::TempDir dir;
+  LocalStore store(dir.path());
+  const std::string json = testing::formats_json_example("### 2.1 Run record (schema_version 5)");
+  store.put(key_a, json, CollisionPolicy::refuse);
+  CHECK(run_capture("gzip -dc '" + store.path_of(key_a).string() + "'") == json);
+
+  // `gzip -n` writes no name and no mtime, so its output is a plain-header member we accept;
+  // plain `gzip` records the file name (FNAME flag), which the reader refuses (§1.4).
+  const fs::path plain = dir.path() / "plain.json";
+  write_raw(plain, json);
+  write_raw(store.path_of(key_b), run_capture("gzip -nc '" + plain.string() + "'"));
+  CHECK(store.get(key_b) == std::optional<std::string>(json));
+  const std::string named_key = "v1/p/objects/criterion/t/m/c3/clean.json";
+  write_raw(store.path_of(named_key), run_capture("gzip -c '" + plain.string() + "'"));
+  CHECK_THROWS_WITH(store.get(named_key), Catch::Contains("could not decompress local storage object at"));
+}
