@@ -461,3 +461,37 @@ TEST_CASE("stored files interoperate with the system gzip tool", "[local_store]"
   write_raw(store.path_of(named_key), run_capture("gzip -c '" + plain.string() + "'"));
   CHECK_THROWS_WITH(store.get(named_key), Catch::Contains("could not decompress local storage object at"));
 }
+
+TEST_CASE("readers listing and fetching while writers store see only whole objects", "[local_store]") {
+  testing::TempDir dir;
+  LocalStore store(dir.path(), LocalStoreOptions{std::chrono::seconds(3600), false});
+  std::atomic<bool> done{false};
+  std::atomic<int> reads{0}, bad{0};
+  auto body_for = [](const std::string& key) { return key + std::string(50000, '#') + key; };
+  std::vector<std::thread> writers, readers;
+  for (int w = 0; w < 2; ++w)
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < 60; ++i) {
+        const std::string key = dirty_key("p", Engine::criterion, "t", "m", "c" + std::to_string(w), i);
+        store.put(key, body_for(key), CollisionPolicy::refuse);
+        store.put("v1/p/objects/criterion/t/m/shared/clean.json", body_for("shared"), CollisionPolicy::overwrite);
+      }
+    });
+  for (int r = 0; r < 2; ++r)
+    readers.emplace_back([&] {
+      while (!done) {
+        for (const auto& key : store.list("v1/p/")) {
+          const auto got = store.get(key);
+          const std::string expected = key.find("/shared/") != std::string::npos ? body_for("shared") : body_for(key);
+          if (!got || *got != expected) ++bad;
+          ++reads;
+        }
+      }
+    });
+  for (auto& t : writers) t.join();
+  done = true;
+  for (auto& t : readers) t.join();
+  CHECK(bad == 0);
+  CHECK(reads > 0);
+  CHECK(store.list("").size() == 121);
+}
