@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <fstream>
@@ -112,16 +113,13 @@ std::optional<std::string> processor_model(const CpuBlock& block) {
 std::uint64_t processor_speed(const CpuBlock& block) {
   const std::string* b = find_key(block, "bogomips", true);
   if (!b) return undisclosed_processor_speed;
-  try {
-    std::size_t used = 0;
-    double v = std::stod(*b, &used);
-    if (!std::isfinite(v) || v < 0) return undisclosed_processor_speed;
-    double speed = std::trunc(std::round(v) * std::numbers::pi);
-    if (speed >= 18446744073709551615.0) return undisclosed_processor_speed;
-    return static_cast<std::uint64_t>(speed);
-  } catch (const std::exception&) {
-    return undisclosed_processor_speed;
-  }
+  // from_chars: locale-independent (a host application may have set a decimal-comma locale).
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(b->data(), b->data() + b->size(), v);
+  if (ec != std::errc{} || ptr == b->data() || !std::isfinite(v) || v < 0) return undisclosed_processor_speed;
+  double speed = std::trunc(std::round(v) * std::numbers::pi);
+  if (speed >= 18446744073709551615.0) return undisclosed_processor_speed;
+  return static_cast<std::uint64_t>(speed);
 }
 
 // cpu id → NUMA node from sys/devices/system/node/node<N>/cpulist.
@@ -134,7 +132,7 @@ std::map<unsigned, unsigned> numa_nodes(const fs::path& sys_root) {
     std::string name = entry.path().filename().string();
     if (name.size() <= 4 || name.rfind("node", 0) != 0) continue;
     std::string num = name.substr(4);
-    if (num.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (num.size() > 9 || num.find_first_not_of("0123456789") != std::string::npos) continue;
     unsigned node = static_cast<unsigned>(std::stoul(num));
     auto text = read_text(entry.path() / "cpulist");
     if (!text) continue;

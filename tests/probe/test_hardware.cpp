@@ -106,10 +106,14 @@ TEST_CASE("missing sources give the unknown model and undisclosed speeds", "[pro
 
 TEST_CASE("a processor without bogomips has the undisclosed speed", "[probe][hardware]") {
   TempDir root("nobogo");
-  root.write("proc/cpuinfo", "processor\t: 0\nmodel name\t: M\n\nprocessor\t: 1\nmodel name\t: M\nbogomips\t: 2.00\n\n");
-  auto m = describe_hardware(root.path(), {0, 1});
+  root.write("proc/cpuinfo",
+             "processor\t: 0\nmodel name\t: M\n\n"
+             "processor\t: 1\nmodel name\t: M\nbogomips\t: 2.00\n\n"
+             "processor\t: 2\nmodel name\t: M\nbogomips\t: n/a\n\n");
+  auto m = describe_hardware(root.path(), {0, 1, 2, 3});  // cpu 3 has no block at all
   using Speeds = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
-  CHECK(m.processor_speeds == Speeds{{6, 1}, {undisclosed_processor_speed, 1}});
+  CHECK(m.processor_speeds == Speeds{{6, 1}, {undisclosed_processor_speed, 3}});
+  CHECK(m.processor_models == std::vector<std::string>{"M"});
 }
 
 TEST_CASE("the real machine is described consistently with the process affinity", "[probe][hardware]") {
