@@ -780,6 +780,8 @@ class SubgroupScorer {
     prefix_.assign(std::max<std::size_t>(f_ * f_, 1) * gp_, 0);  // f_ = 0: one zero row
     partial_.assign((f_ + 1) * gp_, 0);
     zeros_.assign(gp_, 0);
+    scratch_.assign(prefix_.size(), 0);
+    order_.assign(f_, 0);
     rplus_.assign((f_ + 1) * gp_, 0);
     rminus_.assign((f_ + 1) * gp_, 0);
   }
@@ -837,9 +839,13 @@ class SubgroupScorer {
       root[l] = fixed;
     }
     for (std::size_t l = g_; l < gp_; ++l) root[l] = fixed;
+    // Rows per digit first; then the digits are laid out by depth, most spread first, so the
+    // bounds of the depth-first search tighten early. (The order of assignment does not change
+    // the set of permutations visited; only the parity bookkeeping needs the order's parity.)
+    std::vector<std::int64_t> spread(f_, 0);
     for (std::size_t a = 0; a < f_; ++a) {
       for (std::size_t j = 0; j < f_; ++j) {
-        std::int32_t* row = prefix_.data() + (a * f_ + j) * gp_;
+        std::int32_t* row = scratch_.data() + (a * f_ + j) * gp_;
         std::int32_t run = 0;
         for (std::size_t l = 0; l < g_; ++l) {
           if (digit_[l] == static_cast<std::int32_t>(a))
@@ -848,7 +854,23 @@ class SubgroupScorer {
         }
         for (std::size_t l = g_; l < gp_; ++l) row[l] = run;
       }
+      for (std::size_t l = 0; l < g_; ++l) {
+        std::int32_t hi = scratch_[(a * f_) * gp_ + l], lo = hi;
+        for (std::size_t j = 1; j < f_; ++j) {
+          hi = std::max(hi, scratch_[(a * f_ + j) * gp_ + l]);
+          lo = std::min(lo, scratch_[(a * f_ + j) * gp_ + l]);
+        }
+        spread[a] += hi - lo;
+      }
     }
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t x, std::size_t y) { return spread[x] > spread[y]; });
+    std::size_t order_inversions = 0;
+    for (std::size_t x = 0; x < f_; ++x)
+      for (std::size_t y = x + 1; y < f_; ++y) order_inversions += order_[x] > order_[y];
+    order_parity_ = order_inversions % 2;
+    for (std::size_t d = 0; d < f_; ++d)
+      std::copy_n(scratch_.data() + order_[d] * f_ * gp_, f_ * gp_, prefix_.data() + d * f_ * gp_);
     // Suffix bounds over digits >= d of the largest / smallest image's prefix.
     std::fill(rplus_.end() - static_cast<std::ptrdiff_t>(gp_), rplus_.end(), 0);
     std::fill(rminus_.end() - static_cast<std::ptrdiff_t>(gp_), rminus_.end(), 0);
@@ -886,7 +908,7 @@ class SubgroupScorer {
       if (depth + 2 == f_) {
         std::size_t last = 0;
         while (now & (1u << last)) ++last;
-        if (even_only_ && (more + greater_count(now, last)) % 2 != 0) continue;
+        if (even_only_ && (more + greater_count(now, last) + order_parity_) % 2 != 0) continue;
         if (!leaf(from, row(depth, j), row(depth + 1, last))) return false;
         continue;
       }
@@ -961,7 +983,9 @@ class SubgroupScorer {
   std::int32_t stride_ = 1;
   bool even_only_ = false;
   std::vector<std::int32_t> digit_;
-  std::vector<std::int32_t> prefix_, partial_, zeros_, rplus_, rminus_;
+  std::vector<std::int32_t> prefix_, partial_, zeros_, rplus_, rminus_, scratch_;
+  std::vector<std::size_t> order_;  // digit decided at each depth
+  std::size_t order_parity_ = 0;
   std::vector<std::int32_t> thr_;
   bool head_hit_ = false;
   Kernels kernels_ = pick_kernels();
