@@ -1,0 +1,175 @@
+#pragma once
+// `backfill <FROM> <TO>` (formats.md §8, §6.5.3): replay the collect pipeline once per commit
+// of a first-parent range, newest first, in a private detached git worktree, skipping commits
+// this machine's partition already holds. The CLI resolves configuration, project id and
+// storage (§8.1 steps 1–2) and then calls backfill(); everything else lives here.
+//
+// Everything that touches the outside world is a member of BackfillServices, so the planning
+// logic can be tested with substituted git, toolchain, hardware and collect services.
+
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchhist/collect/collect.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/probe/environment.hpp"
+#include "benchhist/probe/process.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist {
+
+// Mirrors the CLI options of `backfill` (formats.md §6.5.3).
+struct BackfillRequest {
+  std::filesystem::path base_dir;  // --repo (absolute) or the working directory (§8.1 step 1)
+  std::string project;             // resolved project id (raw)
+  std::string from;                // FROM as typed (oldest, inclusive)
+  std::string to;                  // TO as typed (newest, inclusive)
+  BenchScope scope;                // scope + features groups + passthrough (`-- <ARGS>…`)
+  std::uint32_t best_of = 1;       // --best-of (≥ 1)
+  bool overwrite = false;          // --overwrite: no skip pre-check, replace stored objects
+  bool ignore_errors = false;      // --ignore-errors: continue past per-commit failures
+  std::optional<std::uint32_t> max_commits;  // --max-commits (≥ 1); nullopt = unlimited
+
+  // Install a SIGINT/SIGTERM guard for the duration of the call so an interrupted backfill
+  // still removes its worktree (see InterruptGuard). Embedders with their own signal policy
+  // may switch it off.
+  bool handle_interrupts = true;
+
+  // Embedding/test hook, never set by the CLI: a warmed cargo target directory copied into
+  // the worktree's `<wt>/<prefix>/target` right after the worktree is created. The build
+  // still uses a target directory private to this worktree (§8.4), so a shared cache can
+  // never hand one worktree the binary another worktree built (ENVIRONMENT.md's worktree
+  // pitfall: cargo judges freshness by mtimes); it only saves rebuilding dependencies.
+  std::optional<std::filesystem::path> seed_target_dir;
+};
+
+// One progress report, given before a commit is reset and benchmarked.
+struct BackfillProgress {
+  std::size_t index = 0;   // 1-based attempt number
+  std::size_t total = 0;   // attempts planned this invocation: min(pending, --max-commits)
+  std::string commit;      // full id
+  std::string short_id;    // 12 characters
+  std::string title;       // commit subject
+  double elapsed_seconds = 0;                   // since the first attempt started
+  std::optional<double> remaining_seconds;      // mean attempt time × attempts left; none before
+                                                // the first attempt finished
+};
+
+// `commit 3 of 12: 0123456789ab Make checksum slower (elapsed 1m05s, about 3m10s remaining)`.
+std::string format_progress(const BackfillProgress& progress);
+
+struct BackfillServices {
+  std::function<Timestamp()> clock;  // wall clock (worktree name, elapsed time)
+  // Captured helper commands (git); a spawn failure throws Error{io}.
+  std::function<ProcessResult(const ProcessSpec&)> run_command;
+  // `rustc -vV` in `project_dir` with RUSTUP_TOOLCHAIN and CARGO removed (§4.2).
+  std::function<ToolchainInfo(const std::filesystem::path& project_dir)> probe_toolchain;
+  // The auto-detected machine key of this machine (§4.5).
+  std::function<std::string()> machine_key;
+  // The collect services for one commit, rooted at the worktree's project directory, with
+  // `env` the per-commit environment (CARGO_TARGET_DIR overridden). The returned services'
+  // announce/note are replaced by the ones below.
+  std::function<CollectServices(const std::filesystem::path& project_dir, const Environment& env)> collect_services;
+  // The collect pipeline itself (substitutable for planning tests).
+  std::function<CollectOutcome(const CollectRequest&, const Environment&, ObjectStore*, const CollectServices&)> collect;
+  std::filesystem::path temp_dir;  // where the worktree goes (§8.1 step 5)
+  long pid = 0;                    // this process id (worktree name)
+
+  // Announcements and verbose notes without the `[bench-history] ` prefix; note may be empty.
+  std::function<void(std::string_view)> announce;
+  std::function<void(std::string_view)> note;
+  std::function<void(const BackfillProgress&)> progress;  // may be empty
+
+  // The real machine: system clock, run_process, isolated `rustc -vV`, /proc + /sys hardware,
+  // CollectServices::system with the isolated toolchain probe, TMPDIR (else /tmp), getpid().
+  // `env` must outlive the services.
+  static BackfillServices system(const Environment& env);
+};
+
+enum class BackfillOutcomeKind { stored, skipped_existing, skipped_empty, failed };
+
+struct BackfillCommitOutcome {
+  std::string commit;  // full id
+  BackfillOutcomeKind kind = BackfillOutcomeKind::stored;
+  bool precheck = false;   // skipped_existing found by the pre-check (not at write time)
+  std::size_t cases = 0;   // stored: harvested cases after best-of
+  std::string reason;      // failed: the one-line reason of §8.4
+};
+
+enum class BackfillStop {
+  range_exhausted,    // `Range exhausted.`
+  commit_limit,       // `Commit limit reached.`
+  benchmark_failure,  // `Stopped on benchmark failure.`
+  interrupted,        // SIGINT/SIGTERM arrived; the worktree was removed
+};
+
+struct BackfillResult {
+  std::vector<std::string> range;  // full ids, newest first
+  std::vector<BackfillCommitOutcome> outcomes;  // summary order: stored…, skipped…, failed…
+  std::size_t stored = 0, skipped_existing = 0, skipped_empty = 0, failed = 0, deferred = 0;
+  BackfillStop stop = BackfillStop::range_exhausted;
+  std::optional<std::string> stopped_at;  // full id of the failure that stopped the run
+  std::optional<Error> stop_cause;        // that failure's error
+  int interrupted_by = 0;                 // the signal number when stop == interrupted
+  std::string summary;                    // formats.md §8.5, lines joined with '\n', no final '\n'
+  // 0: print the summary on stdout. 1: stopped by a benchmark failure — render error() on
+  // stderr. 128 + signal: interrupted — render error() on stderr.
+  int exit_status = 0;
+
+  // The error the CLI reports when exit_status != 0: message = the summary, cause = the
+  // stopping failure (or the interruption).
+  Error error() const;
+};
+
+// Runs the whole backfill. Range/setup problems and infrastructure errors throw Error (the
+// worktree, if created, is removed first); per-commit failures and interruptions are
+// reported in the result. `store` must not be null.
+BackfillResult backfill(const BackfillRequest& request, const Environment& env, ObjectStore& store,
+                        const BackfillServices& services);
+
+// The §8.1 step 4 range (full ids, newest first), resolving FROM/TO in `repo_dir`. Exposed for
+// the planning tests and for callers that want to preview a range.
+std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_dir, std::string_view from,
+                                             std::string_view to, const BackfillServices& services);
+
+// Validates and normalizes `git rev-parse --show-prefix` output (§8.1 step 3): strips one
+// trailing "\n" or "\r\n"; throws the "not relative to the repository" error otherwise.
+std::filesystem::path parse_project_prefix(std::string_view git_output);
+
+// Per-commit classification of a collect error (§8.4 step 5): the one-line failure reason, or
+// nullopt when the error is an infrastructure error (abort). Duplicates are not failures:
+// see is_duplicate_result_error.
+std::optional<std::string> backfill_failure_reason(const Error& e);
+bool is_duplicate_result_error(const Error& e);
+
+// A scoped SIGINT/SIGTERM guard (self-pipe): while alive, those signals no longer kill the
+// process; the handler only writes the signal number into a non-blocking pipe, and pending()
+// reads it back. Child processes get default dispositions on exec, so a terminal Ctrl-C still
+// stops `cargo bench` (same process group) and backfill then notices the signal, removes its
+// worktree and returns. The pipe's write end is the only global the handler needs (a signal
+// handler can reach nothing else); one guard may be active at a time. The destructor restores
+// the previous handlers.
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  // The first signal received so far, or 0.
+  int pending();
+
+ private:
+  int read_fd_ = -1;
+  int write_fd_ = -1;
+  int received_ = 0;
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+}  // namespace benchhist

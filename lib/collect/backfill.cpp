@@ -1,0 +1,604 @@
+// backfill (formats.md §8): range planning, the skip pre-check, the replay loop in a private
+// worktree and the end-of-run summary.
+#include "benchhist/collect/backfill.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "benchhist/storage/key.hpp"
+
+namespace benchhist {
+namespace {
+
+constexpr std::size_t short_len = 12;
+
+std::string short_id(std::string_view id) { return std::string(id.substr(0, short_len)); }
+
+std::string plural(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// `git -C <dir> <args…>` with both streams captured (helper commands never write to the
+// user's terminal; stderr becomes the cause of an error).
+ProcessResult git(const BackfillServices& svc, const std::filesystem::path& dir, std::vector<std::string> args) {
+  ProcessSpec spec;
+  spec.argv = {"git", "-C", dir.string()};
+  for (auto& a : args) spec.argv.push_back(std::move(a));
+  spec.capture_stdout = true;
+  spec.capture_stderr = true;
+  return svc.run_command(spec);
+}
+
+std::string git_cause(const ProcessResult& r) {
+  auto err = trim(r.err);
+  if (!err.empty()) return err;
+  return r.exited ? "git exited with code " + std::to_string(r.exit_code) : "git was terminated by a signal";
+}
+
+struct RangeEntry {
+  std::string id;
+  std::string subject;
+};
+
+// §4.1: `git rev-parse --verify --quiet <ref>^{commit}`; nullopt when git says no.
+std::optional<std::string> resolve_ref(const BackfillServices& svc, const std::filesystem::path& repo,
+                                       std::string_view ref) {
+  ProcessResult r;
+  try {
+    r = git(svc, repo, {"rev-parse", "--verify", "--quiet", std::string(ref) + "^{commit}"});
+  } catch (const Error& e) {
+    throw Error(ErrorKind::git, "failed to resolve the git ref " + std::string(ref), repo.string(), e.message(),
+                "check that git is installed and on PATH");
+  }
+  if (!r.success()) return std::nullopt;
+  std::size_t pos = 0;
+  while (pos <= r.out.size()) {
+    auto nl = r.out.find('\n', pos);
+    auto line = trim(std::string_view(r.out).substr(pos, nl == std::string::npos ? std::string::npos : nl - pos));
+    if (!line.empty()) return line;
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return std::nullopt;
+}
+
+// §8.1 step 4, newest first, with subjects for the progress lines.
+std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::string_view from, std::string_view to,
+                                   const BackfillServices& svc) {
+  const auto from_id = resolve_ref(svc, repo, from);
+  if (!from_id)
+    throw Error(ErrorKind::not_found, "cannot resolve --from (" + std::string(from) + ") to a commit", repo.string(), {},
+                "pass a commit id, tag or branch that exists in " + repo.string());
+  const auto to_id = resolve_ref(svc, repo, to);
+  if (!to_id)
+    throw Error(ErrorKind::not_found, "cannot resolve --to (" + std::string(to) + ") to a commit", repo.string(), {},
+                "pass a commit id, tag or branch that exists in " + repo.string());
+
+  ProcessResult r;
+  const std::string walk_error = "failed to walk the first-parent ancestry of " + *to_id;
+  try {
+    r = git(svc, repo, {"log", "--first-parent", "--reverse", "-z", "--format=%H%x00%cI%x00%s", *to_id});
+  } catch (const Error& e) {
+    throw Error(ErrorKind::git, walk_error, repo.string(), e.message());
+  }
+  if (!r.success()) throw Error(ErrorKind::git, walk_error, repo.string(), git_cause(r));
+
+  // NUL-separated (id, date, subject) triples, oldest first; stop at an empty id (§4.1).
+  std::vector<std::string> tokens;
+  std::size_t pos = 0;
+  while (pos < r.out.size()) {
+    auto nul = r.out.find('\0', pos);
+    if (nul == std::string::npos) nul = r.out.size();
+    tokens.push_back(r.out.substr(pos, nul - pos));
+    pos = nul + 1;
+  }
+  std::vector<RangeEntry> history;
+  for (std::size_t i = 0; i < tokens.size(); i += 3) {
+    auto id = trim(tokens[i]);
+    if (id.empty()) break;
+    history.push_back({std::move(id), i + 2 < tokens.size() ? tokens[i + 2] : std::string()});
+  }
+
+  std::size_t at = history.size();
+  for (std::size_t i = 0; i < history.size(); ++i)
+    if (history[i].id == *from_id) {
+      at = i;
+      break;
+    }
+  if (at == history.size())
+    throw Error(ErrorKind::usage,
+                "--from (" + std::string(from) + ") is not a first-parent ancestor of --to (" + std::string(to) + ")",
+                repo.string(), {},
+                "pick FROM on the first-parent history of TO (`git log --first-parent " + std::string(to) +
+                    "` lists it); commits reached only through a merge's second parent are not in the range");
+  std::vector<RangeEntry> range(history.begin() + static_cast<std::ptrdiff_t>(at), history.end());
+  return {range.rbegin(), range.rend()};
+}
+
+// The per-commit environment: everything inherited except CARGO_TARGET_DIR (§8.4 step 4).
+class OverlayEnvironment final : public Environment {
+ public:
+  OverlayEnvironment(const Environment& base, std::map<std::string, std::string, std::less<>> overrides)
+      : base_(base), overrides_(std::move(overrides)) {}
+  std::optional<std::string> get(std::string_view name) const override {
+    if (auto it = overrides_.find(name); it != overrides_.end()) return it->second;
+    return base_.get(name);
+  }
+
+ private:
+  const Environment& base_;
+  std::map<std::string, std::string, std::less<>> overrides_;
+};
+
+// collect flushes after every commit; backfill flushes the cache marker once after the loop
+// (§8.4), so the per-commit collect sees a store whose flush does nothing.
+class DeferredFlushStore final : public ObjectStore {
+ public:
+  explicit DeferredFlushStore(ObjectStore& inner) : inner_(inner) {}
+  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override {
+    return inner_.put(key, json, policy);
+  }
+  std::optional<std::string> get(std::string_view key) override { return inner_.get(key); }
+  std::vector<std::string> list(std::string_view prefix) override { return inner_.list(prefix); }
+  bool remove(std::string_view key) override { return inner_.remove(key); }
+  void flush() override {}
+  std::string describe() const override { return inner_.describe(); }
+
+ private:
+  ObjectStore& inner_;
+};
+
+std::string format_duration(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds)) seconds = 0;
+  auto total = static_cast<long long>(std::llround(seconds));
+  const long long h = total / 3600, m = (total % 3600) / 60, s = total % 60;
+  char buf[48];
+  if (h > 0)
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm%02llds", h, m, s);
+  else if (m > 0)
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", m, s);
+  else
+    std::snprintf(buf, sizeof buf, "%llds", s);
+  return buf;
+}
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
+std::string build_summary(const BackfillResult& r) {
+  const auto n = r.range.size();
+  std::string reason;
+  if (r.stop == BackfillStop::interrupted)
+    reason = std::string("Interrupted by ") + signal_name(r.interrupted_by) + ".";
+  else if (r.stop == BackfillStop::benchmark_failure)
+    reason = "Stopped on benchmark failure.";
+  else if (r.deferred > 0)
+    reason = "Commit limit reached.";
+  else
+    reason = "Range exhausted.";
+  std::string s = "Backfill range of " + plural(n, "commit") + ": " + std::to_string(r.stored) + " stored, " +
+                  std::to_string(r.skipped_existing) + " skipped (existing), " + std::to_string(r.skipped_empty) +
+                  " skipped (empty), " + std::to_string(r.failed) + " failed, " + std::to_string(r.deferred) +
+                  " deferred. " + reason;
+  for (const auto& o : r.outcomes)
+    if (o.kind == BackfillOutcomeKind::stored) s += "\n  stored " + short_id(o.commit) + " (" + plural(o.cases, "case") + ")";
+  for (bool pre : {true, false})
+    for (const auto& o : r.outcomes)
+      if (o.kind == BackfillOutcomeKind::skipped_existing && o.precheck == pre)
+        s += "\n  skipped " + short_id(o.commit) + " (already stored)";
+  for (const auto& o : r.outcomes)
+    if (o.kind == BackfillOutcomeKind::skipped_empty) s += "\n  skipped " + short_id(o.commit) + " (no benchmark cases)";
+  for (const auto& o : r.outcomes)
+    if (o.kind == BackfillOutcomeKind::failed) s += "\n  failed " + short_id(o.commit) + " (" + o.reason + ")";
+  if (r.stop == BackfillStop::benchmark_failure && r.stopped_at)
+    s += "\n  stopped at " + short_id(*r.stopped_at) + " (pass --ignore-errors to continue past failures)";
+  return s;
+}
+
+// §8.1 step 5: `<tmp>/cargo-bench-history-worktree-<pid>-<unix nanos>-<counter>`. The counter
+// is the per-process sequence the spec asks for, hence the one function-local static.
+std::filesystem::path worktree_path(const BackfillServices& svc) {
+  static std::atomic<std::uint64_t> counter{0};
+  const auto nanos = svc.clock().time_since_epoch().count();
+  return svc.temp_dir / ("cargo-bench-history-worktree-" + std::to_string(svc.pid) + "-" +
+                         std::to_string(nanos < 0 ? 0 : nanos) + "-" + std::to_string(counter++));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+std::string format_progress(const BackfillProgress& p) {
+  std::string s = "commit " + std::to_string(p.index) + " of " + std::to_string(p.total) + ": " + p.short_id;
+  if (!p.title.empty()) s += " " + p.title;
+  s += " (elapsed " + format_duration(p.elapsed_seconds);
+  s += p.remaining_seconds ? ", about " + format_duration(*p.remaining_seconds) + " remaining)"
+                           : ", remaining time not yet known)";
+  return s;
+}
+
+std::filesystem::path parse_project_prefix(std::string_view out) {
+  std::string_view p = out;
+  if (p.size() >= 2 && p.substr(p.size() - 2) == "\r\n")
+    p.remove_suffix(2);
+  else if (!p.empty() && p.back() == '\n')
+    p.remove_suffix(1);
+  auto bad = [&] {
+    return Error(ErrorKind::git,
+                 "git returned a project directory that is not relative to the repository: \"" + std::string(p) + "\"",
+                 std::string(p), {}, "run backfill with --repo pointing inside the repository's working tree");
+  };
+  if (p.empty()) return {};
+  if (p.front() == '/' || p.find('\\') != std::string_view::npos || p.find('\0') != std::string_view::npos ||
+      (p.size() >= 2 && p[1] == ':'))
+    throw bad();
+  // git ends the prefix with '/'; every other component must be a normal name.
+  std::string_view rest = p;
+  if (rest.back() == '/') rest.remove_suffix(1);
+  std::filesystem::path out_path;
+  std::size_t pos = 0;
+  while (true) {
+    auto slash = rest.find('/', pos);
+    auto comp = rest.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    if (comp.empty() || comp == "." || comp == "..") throw bad();
+    out_path /= std::string(comp);
+    if (slash == std::string_view::npos) break;
+    pos = slash + 1;
+  }
+  return out_path;
+}
+
+bool is_duplicate_result_error(const Error& e) {
+  constexpr std::string_view dup = "a result is already stored for this run at ";
+  return e.kind() == ErrorKind::already_exists || starts_with(e.message(), dup) ||
+         e.cause().find(dup) != std::string::npos;
+}
+
+std::optional<std::string> backfill_failure_reason(const Error& e) {
+  // Benchmark command failures and unparseable harvested output belong to the commit (§8.4
+  // step 5); "failed to run the benchmark command" (spawn) and best-of inconsistencies do not.
+  const auto& m = e.message();
+  if (starts_with(m, "engine \"cargo bench\" failed with exit code ") ||
+      starts_with(m, "engine \"cargo bench\" terminated without an exit code") ||
+      starts_with(m, "engine \"cargo bench\" has an invalid command") ||
+      starts_with(m, "failed to parse benchmark output: "))
+    return m;
+  return std::nullopt;
+}
+
+std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_dir, std::string_view from,
+                                             std::string_view to, const BackfillServices& services) {
+  std::vector<std::string> ids;
+  for (auto& e : plan_range(repo_dir, from, to, services)) ids.push_back(std::move(e.id));
+  return ids;
+}
+
+Error BackfillResult::error() const {
+  if (stop == BackfillStop::interrupted)
+    return Error(ErrorKind::io, summary, {}, std::string("interrupted by ") + signal_name(interrupted_by),
+                 "run the same backfill again: commits already stored are skipped");
+  if (stop_cause)
+    return Error(ErrorKind::benchmark, summary, stopped_at.value_or(""), stop_cause->message(),
+                 "fix the failing commit's benchmark or pass --ignore-errors to continue past failures");
+  return Error(ErrorKind::internal, summary);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+BackfillResult backfill(const BackfillRequest& req, const Environment& env, ObjectStore& store,
+                        const BackfillServices& svc) {
+  if (req.best_of < 1) throw Error(ErrorKind::usage, "--best-of must be at least 1");
+  if (req.max_commits && *req.max_commits < 1) throw Error(ErrorKind::usage, "--max-commits must be at least 1");
+  const auto& base = req.base_dir;
+
+  // §8.1 step 3: the project prefix.
+  std::filesystem::path prefix;
+  {
+    const std::string fail = "failed to resolve the selected project directory in " + base.string();
+    ProcessResult r;
+    try {
+      r = git(svc, base, {"rev-parse", "--show-prefix"});
+    } catch (const Error& e) {
+      throw Error(ErrorKind::git, fail, base.string(), e.message(), "check that git is installed and on PATH");
+    }
+    if (!r.success())
+      throw Error(ErrorKind::git, fail, base.string(), git_cause(r), "point --repo at a directory inside a git repository");
+    prefix = parse_project_prefix(r.out);
+  }
+
+  // §8.1 step 4: the range (newest first).
+  const auto range = plan_range(base, req.from, req.to, svc);
+
+  BackfillResult result;
+  for (const auto& e : range) result.range.push_back(e.id);
+
+  // Installed before the worktree exists, so no signal can slip between creation and the
+  // teardown below.
+  std::optional<InterruptGuard> guard;
+  if (req.handle_interrupts) guard.emplace();
+  auto interrupted = [&] { return guard ? guard->pending() : 0; };
+
+  // §8.1 steps 5–6.
+  const auto wt = worktree_path(svc);
+  {
+    const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + range[0].id;
+    ProcessResult r;
+    try {
+      r = git(svc, base, {"worktree", "add", "--detach", "--force", wt.string(), range[0].id});
+    } catch (const Error& e) {
+      throw Error(ErrorKind::git, fail, wt.string(), e.message());
+    }
+    if (!r.success()) throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+  }
+  if (svc.note) svc.note("created the worktree " + wt.string() + " at " + range[0].id);
+
+  const auto project_dir = prefix.empty() ? wt : wt / prefix;
+  auto teardown = [&]() -> std::optional<ProcessResult> {
+    try {
+      return git(svc, base, {"worktree", "remove", "--force", wt.string()});
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
+
+  try {
+    if (req.seed_target_dir) {
+      // A copy, never a link: cargo must not write into the shared cache. `cp -a` keeps the
+      // cache's mtimes, which are older than this checkout, so cargo rebuilds the crate itself.
+      ProcessSpec cp;
+      cp.argv = {"cp", "-a", req.seed_target_dir->string(), (project_dir / "target").string()};
+      cp.capture_stdout = true;
+      cp.capture_stderr = true;
+      auto r = svc.run_command(cp);
+      if (!r.success())
+        throw Error(ErrorKind::io, "failed to copy the seed target directory " + req.seed_target_dir->string(),
+                    req.seed_target_dir->string(), trim(r.err));
+    }
+
+    // §8.2 skip pre-check.
+    std::set<std::string> recorded;
+    if (!req.overwrite) {
+      const auto tc = svc.probe_toolchain(project_dir);
+      const auto mk = svc.machine_key();
+      svc.announce("scanning for already-backfilled commits: target-triple=" + tc.target_triple +
+                   " (toolchain host of the newest checkout in the range); machine-key=" + mk + " (auto-detected)");
+      const auto triple_seg = sanitize_segment(tc.target_triple);
+      const auto mk_seg = sanitize_segment(mk);
+      const auto project_seg = sanitize_segment(req.project);
+      for (Engine engine : {Engine::callgrind, Engine::criterion, Engine::alloc_tracker, Engine::all_the_time}) {
+        const auto pp = partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
+        const auto keys = store.list(pp);
+        std::size_t clean = 0, added = 0;
+        for (const auto& k : keys) {
+          auto dk = parse_data_key(k);
+          if (!dk || dk->kind != ObjectKind::clean || dk->engine != engine || dk->project != project_seg ||
+              dk->target_triple != triple_seg || dk->machine_key != mk_seg)
+            continue;
+          ++clean;
+          if (recorded.insert(dk->commit).second) ++added;
+        }
+        if (svc.note)
+          svc.note("listed " + pp + ": " + std::to_string(keys.size()) + " objects, " + std::to_string(clean) +
+                   " of them clean results, adding " + std::to_string(added) +
+                   " commit(s) not already contributed by another engine");
+      }
+      if (svc.note) svc.note(plural(recorded.size(), "commit") + " recorded in this partition in total");
+    }
+
+    // §8.3 classification and the scan-outcome line.
+    std::vector<const RangeEntry*> pending;
+    for (const auto& e : range) {
+      if (!req.overwrite && recorded.count(sanitize_segment(e.id))) {
+        result.outcomes.push_back({e.id, BackfillOutcomeKind::skipped_existing, true, 0, {}});
+        ++result.skipped_existing;
+        if (svc.note) svc.note("skipping " + short_id(e.id) + ": a clean result for it is already stored in this partition");
+      } else {
+        pending.push_back(&e);
+      }
+    }
+    std::string line = "backfilling " + plural(range.size(), "commit") + ", newest first: ";
+    if (req.overwrite)
+      line += "--overwrite disables the skip pre-check, so every commit is eligible for re-measurement and replacement";
+    else
+      line += std::to_string(result.skipped_existing) +
+              " already recorded in this partition and skipped without benchmarking (pass --overwrite to re-measure "
+              "them), " +
+              std::to_string(pending.size()) + " pending";
+    const std::size_t planned =
+        req.max_commits ? std::min<std::size_t>(pending.size(), *req.max_commits) : pending.size();
+    if (req.max_commits)
+      line += "; --max-commits " + std::to_string(*req.max_commits) + " allows at most " +
+              plural(planned, "replay attempt") + " this invocation";
+    svc.announce(line);
+
+    // §8.4 the replay loop.
+    DeferredFlushStore per_commit_store(store);
+    OverlayEnvironment commit_env(env, {{"CARGO_TARGET_DIR", (project_dir / "target").string()}});
+    std::size_t attempts_left = req.max_commits ? *req.max_commits : std::numeric_limits<std::size_t>::max();
+    result.deferred = pending.size();
+    const auto loop_start = svc.clock();
+    std::size_t attempted = 0;
+    auto seconds_since = [&](Timestamp t) { return std::chrono::duration<double>(svc.clock() - t).count(); };
+
+    for (const RangeEntry* entry : pending) {
+      if (attempts_left == 0) break;
+      if (int sig = interrupted()) {
+        result.stop = BackfillStop::interrupted;
+        result.interrupted_by = sig;
+        break;
+      }
+      const auto& id = entry->id;
+      if (svc.progress) {
+        BackfillProgress p;
+        p.index = attempted + 1;
+        p.total = planned;
+        p.commit = id;
+        p.short_id = short_id(id);
+        p.title = entry->subject;
+        p.elapsed_seconds = seconds_since(loop_start);
+        if (attempted > 0)
+          p.remaining_seconds = p.elapsed_seconds / static_cast<double>(attempted) *
+                                static_cast<double>(planned - attempted);
+        svc.progress(p);
+      }
+
+      // Step 1: reset. `clean -fd` (no -x) keeps the ignored target/ for incremental builds.
+      {
+        const std::string fail = "failed to reset the git worktree at " + wt.string() + " to commit " + id;
+        for (std::vector<std::string> args : {std::vector<std::string>{"checkout", "--detach", "--force", id},
+                                              std::vector<std::string>{"reset", "--hard"},
+                                              std::vector<std::string>{"clean", "-fd"}}) {
+          ProcessResult r;
+          try {
+            r = git(svc, wt, std::move(args));
+          } catch (const Error& e) {
+            throw Error(ErrorKind::git, fail, wt.string(), e.message());
+          }
+          if (!r.success()) {
+            if (int sig = interrupted()) {
+              result.stop = BackfillStop::interrupted;
+              result.interrupted_by = sig;
+              break;
+            }
+            throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+          }
+        }
+        if (result.stop == BackfillStop::interrupted) break;
+      }
+      // Step 2: the commit now counts as attempted.
+      --result.deferred;
+      --attempts_left;
+      ++attempted;
+
+      // Step 3: the project must exist at this commit.
+      std::error_code ec;
+      const auto st = std::filesystem::status(project_dir, ec);
+      if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        throw Error(ErrorKind::io, "failed to inspect historical project directory " + project_dir.string(),
+                    project_dir.string(), ec.message());
+      std::optional<Error> failure;
+      if (!std::filesystem::is_directory(st)) {
+        // Wording: formats.md §9 #23 (recommended default).
+        failure = Error(ErrorKind::benchmark,
+                        "project directory " + project_dir.string() + " does not exist at this commit",
+                        project_dir.string());
+      } else {
+        // Step 4: the collect pipeline, rooted at the worktree's project directory.
+        CollectRequest creq;
+        creq.repo_dir = project_dir;
+        creq.project = req.project;
+        creq.scope = req.scope;
+        creq.best_of = req.best_of;
+        creq.policy = req.overwrite ? CollisionPolicy::overwrite : CollisionPolicy::refuse;
+        creq.store = true;
+        creq.strip_toolchain_overrides = true;
+        auto cs = svc.collect_services(project_dir, commit_env);
+        cs.announce = svc.announce;
+        cs.note = svc.note;
+        try {
+          const auto out = svc.collect(creq, commit_env, &per_commit_store, cs);
+          std::size_t cases = 0;
+          for (const auto& o : out.objects) cases += o.cases;
+          if (out.objects.empty()) {
+            result.outcomes.push_back({id, BackfillOutcomeKind::skipped_empty, false, 0, {}});
+            ++result.skipped_empty;
+          } else {
+            result.outcomes.push_back({id, BackfillOutcomeKind::stored, false, cases, {}});
+            ++result.stored;
+          }
+        } catch (const Error& e) {
+          if (int sig = interrupted()) {
+            // The interrupted attempt measured nothing: it stays deferred for the next run.
+            ++result.deferred;
+            result.stop = BackfillStop::interrupted;
+            result.interrupted_by = sig;
+            break;
+          }
+          if (is_duplicate_result_error(e)) {
+            result.outcomes.push_back({id, BackfillOutcomeKind::skipped_existing, false, 0, {}});
+            ++result.skipped_existing;
+          } else if (backfill_failure_reason(e)) {
+            failure = e;
+          } else {
+            throw;
+          }
+        }
+      }
+      if (failure) {
+        result.outcomes.push_back({id, BackfillOutcomeKind::failed, false, 0, failure->message()});
+        ++result.failed;
+        if (!req.ignore_errors) {
+          result.stop = BackfillStop::benchmark_failure;
+          result.stopped_at = id;
+          result.stop_cause = *failure;
+          break;
+        }
+      }
+      if (int sig = interrupted()) {
+        result.stop = BackfillStop::interrupted;
+        result.interrupted_by = sig;
+        break;
+      }
+    }
+    if (result.stop == BackfillStop::range_exhausted && result.deferred > 0) result.stop = BackfillStop::commit_limit;
+    store.flush();
+  } catch (const Error&) {
+    try {
+      store.flush();
+    } catch (...) {
+    }
+    teardown();  // the loop's error wins over a teardown failure (§8.1)
+    throw;
+  } catch (const std::exception& e) {
+    try {
+      store.flush();
+    } catch (...) {
+    }
+    teardown();
+    throw Error(ErrorKind::internal, "backfill failed unexpectedly", wt.string(), e.what());
+  }
+
+  const auto removed = teardown();
+  if (!removed || !removed->success())
+    throw Error(ErrorKind::git, "failed to remove the git worktree at " + wt.string(), wt.string(),
+                removed ? git_cause(*removed) : "git could not be run",
+                "remove it with `git worktree remove --force " + wt.string() + "`");
+  if (svc.note) svc.note("removed the worktree " + wt.string());
+
+  // A signal that arrived during teardown still ends the run as interrupted.
+  if (result.stop != BackfillStop::interrupted)
+    if (int sig = interrupted(); sig && result.deferred > 0) {
+      result.stop = BackfillStop::interrupted;
+      result.interrupted_by = sig;
+    }
+
+  result.summary = build_summary(result);
+  switch (result.stop) {
+    case BackfillStop::benchmark_failure: result.exit_status = 1; break;
+    case BackfillStop::interrupted: result.exit_status = 128 + result.interrupted_by; break;
+    default: result.exit_status = 0;
+  }
+  return result;
+}
+
+}  // namespace benchhist
