@@ -230,11 +230,15 @@ std::string resolve_project_id(const Config& config, const fs::path& base_dir) {
   return name;
 }
 
-bool is_ignored_benchmark(const Config& config, std::string_view qualified_id) {
-  for (const auto& p : config.ignore_prefixes) {
+bool is_ignored_benchmark(const std::vector<std::string>& ignore_prefixes, std::string_view qualified_id) {
+  for (const auto& p : ignore_prefixes) {
     if (qualified_id.substr(0, p.size()) == p) return true;
   }
   return false;
+}
+
+bool is_ignored_benchmark(const Config& config, std::string_view qualified_id) {
+  return is_ignored_benchmark(config.ignore_prefixes, qualified_id);
 }
 
 }  // namespace benchhist

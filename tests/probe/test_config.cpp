@@ -214,6 +214,8 @@ TEST_CASE("ignore prefixes match by raw string prefix of the qualified id", "[pr
   CHECK_FALSE(is_ignored_benchmark(c, "pkg/mult"));
   CHECK_FALSE(is_ignored_benchmark(c, "Pkg/multithreaded"));  // case-sensitive
   CHECK_FALSE(is_ignored_benchmark(c, "other"));
+  CHECK(is_ignored_benchmark(std::vector<std::string>{"a/"}, "a/b"));
+  CHECK_FALSE(is_ignored_benchmark(std::vector<std::string>{}, "a/b"));
 }
 
 TEST_CASE("the starter configuration parses to an empty configuration", "[probe][starter]") {

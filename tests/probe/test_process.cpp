@@ -162,3 +162,15 @@ TEST_CASE("stderr can be captured while stdout is inherited", "[probe][process]"
   CHECK(r.out.empty());
   CHECK(r.err == "to-stderr\n");
 }
+
+TEST_CASE("a program path with a slash is resolved relative to the requested cwd", "[probe][process]") {
+  auto dir = fs::temp_directory_path() / ("bh_probe_rel_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "tool.sh") << "#!/bin/sh\necho relative-ok\n";
+  }
+  fs::permissions(dir / "tool.sh", fs::perms::owner_all);
+  auto r = run_process(cmd({"./tool.sh"}, true, false, dir));
+  CHECK(r.out == "relative-ok\n");
+  fs::remove_all(dir);
+}

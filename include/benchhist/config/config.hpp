@@ -51,7 +51,9 @@ Config parse_config(std::string_view text, const std::filesystem::path& origin);
 // it absolute and normal), else `project` (formats.md §5). Returned raw, unsanitized.
 std::string resolve_project_id(const Config& config, const std::filesystem::path& base_dir);
 
-// True when the qualified benchmark id starts with one of the configured ignore prefixes.
+// True when the qualified benchmark id (segments joined with `/`) starts with one of the
+// ignore prefixes: a raw, case-sensitive string-prefix test (docs/configuration.md).
+bool is_ignored_benchmark(const std::vector<std::string>& ignore_prefixes, std::string_view qualified_id);
 bool is_ignored_benchmark(const Config& config, std::string_view qualified_id);
 
 }  // namespace benchhist

@@ -12,7 +12,9 @@
 namespace benchhist {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;  // argv[0] is looked up on PATH unless it contains a '/'
+  // argv[0] is looked up on the caller's PATH unless it contains a '/' (then it is relative
+  // to cwd when cwd is set).
+  std::vector<std::string> argv;
   std::filesystem::path cwd;      // empty = the caller's working directory
   // Applied on top of the caller's environment; nullopt removes the variable.
   std::map<std::string, std::optional<std::string>> env_changes;
