@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,9 @@ void BM_MixedFamily(benchmark::State& state) {
   std::vector<SeriesInput> inputs;
   for (const auto& v : data) inputs.push_back(SeriesInput{v, {}, benchhist::MetricKind::wall_time, 0});
   std::size_t findings = 0, candidates = 0;
+  // Process CPU time across both workers: on a shared machine the wall time mostly measures
+  // the other tenants; cpu_seconds / 2 is the wall time on two otherwise idle cores.
+  const std::clock_t cpu_start = std::clock();
   for (auto _ : state) {
     const auto judged = judge_history_batch(inputs, 2);
     const auto result = select_history_findings(judged, history_family_size(inputs));
@@ -79,6 +83,7 @@ void BM_MixedFamily(benchmark::State& state) {
     candidates = 0;
     for (const auto& j : judged) candidates += j.candidate.has_value();
   }
+  state.counters["cpu_seconds"] = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   state.counters["findings"] = static_cast<double>(findings);
   state.counters["candidates"] = static_cast<double>(candidates);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * inputs.size()));

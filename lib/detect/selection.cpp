@@ -716,7 +716,7 @@ class SubgroupScorer {
  public:
   SubgroupScorer(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
                  const ExtremeTest& is_extreme, OrbitCounter& counter)
-      : sc_(sc), is_extreme_(is_extreme), counter_(counter), gc_(describe_group(group)) {
+      : is_extreme_(is_extreme), counter_(counter), gc_(describe_group(group)) {
     n_ = sc.n;
     np1_ = static_cast<std::int32_t>(n_ + 1);
     g_ = gc_.grid;
@@ -966,7 +966,6 @@ class SubgroupScorer {
     return true;
   }
 
-  const Scorer& sc_;
   const ExtremeTest& is_extreme_;
   OrbitCounter& counter_;
   GroupCoordinates gc_;
