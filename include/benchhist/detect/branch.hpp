@@ -1,0 +1,192 @@
+#pragma once
+// Branch mode, the SEED version (detection.md §10, §8.3, §12.1 rows 5-8). Pure: no I/O, no
+// clock, no git, no storage. The caller (analysis/pipeline) reconstructs the inputs (§2.7).
+//
+// ENTRY POINTS (in the order the analyze pipeline calls them)
+//   1. judge_branch_batch(inputs, threads)        -> one BranchJudgement per series (§10.1-§10.5),
+//      or judge_branch(input) for a single series. Census reason = BranchJudgement::unjudged;
+//      the finding (if any) = BranchJudgement::finding; the logged ladder = excursion.gates.
+//   2. compare_historical_turns_by_set(inputs, judgements, sets)
+//      -> the §10.6 report-wide comparison per discriminant set (nullopt = "could not be
+//      formed"); it also says which series are included_in_historical_comparison.
+//      historical_comparison_sentence() renders the SEED/PROPOSED sentence.
+//   3. detect/lag.hpp: comparison_base_lag() per finding, set_lags() per set (§11).
+// Building blocks (exposed so tests can pin them): select_current_regime (§10.3),
+// evaluate_excursion (§10.4), is_stable_regime (§10.6 step 1), candidate_commits (§10.6 step 2).
+//
+// Inputs are one series each: its base window (already collapsed to one level per commit,
+// capped to the newest 128 and blessing-drained, oldest first), the tip observation (the
+// context commit's latest run) and the blessing facts. Nothing here looks at the branch's
+// intermediate commits (§10.7).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "benchhist/detect/candidate.hpp"
+#include "benchhist/detect/census.hpp"
+#include "benchhist/detect/gate.hpp"
+#include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/metric.hpp"
+
+namespace benchhist::detect {
+
+// §0.3 branch constants.
+inline constexpr std::size_t max_branch_base_commits = 128;              // MAX_BRANCH_BASE_COMMITS
+inline constexpr std::size_t min_branch_base_commits = 10;               // MIN_SERIES_POINTS
+inline constexpr std::size_t min_branch_regime_selection_commits = 20;   // 2 x MIN_SERIES_POINTS
+inline constexpr std::size_t branch_min_regime = 5;                      // MIN_REGIME (levels)
+inline constexpr double branch_practical_relative = 0.05;                // inclusive >=
+inline constexpr double min_base_split_separation = 0.95;                // inclusive >=
+inline constexpr double max_branch_regime_chance_level = 0.05;           // whole recursive search
+inline constexpr std::uint64_t branch_search_budget = 259'200;           // MIN_CHANGE_PERMUTATION_ORDER
+inline constexpr std::size_t min_unresolved_branch_regime_points = 2;    // trailing 2..4
+inline constexpr std::size_t max_unresolved_branch_regime_points = 4;
+inline constexpr double branch_noise_band_multiple = 2.0;                // strict >
+inline constexpr std::size_t min_branch_comparison_commits = 5;          // family minimum
+inline constexpr std::size_t max_branch_multiway_seeds = 1024;
+inline constexpr std::size_t max_branch_pairwise_seeds = 512;
+inline constexpr double mann_kendall_stability_alpha = 0.05;             // §10.6 step 1 (not doubled)
+
+// One base level (§2.7): a base-line commit's clean runs collapsed to their median.
+struct BranchBaseLevel {
+  std::int64_t topo = 0;                  // first-parent index on the base line
+  std::string commit;
+  double value = 0;
+  std::optional<Interval> interval;
+  friend bool operator==(const BranchBaseLevel&, const BranchBaseLevel&) = default;
+};
+
+// The context commit's latest run (§2.7).
+struct BranchObservation {
+  double value = 0;
+  std::optional<Interval> interval;
+  friend bool operator==(const BranchObservation&, const BranchObservation&) = default;
+};
+
+// §10.1 inputs of one series.
+struct BranchSeriesInput {
+  std::vector<BranchBaseLevel> base;          // the base window, oldest first (<= 128 levels)
+  std::size_t base_history_count = 0;         // levels before cap and blessing drain
+  bool blessed = false;                       // a blessing drained this window (§2.5)
+  std::optional<std::string> blessing_commit; // the blessed commit, reported as the regime start
+  std::optional<BranchObservation> tip;       // nullopt = not measured on the branch
+  MetricKind kind = MetricKind::wall_time;
+};
+
+// §10.3 result. Positions are window positions (indices into `base`).
+struct RegimeSelection {
+  bool ran = false;                            // >= 20 levels: lanes and boundary search
+  std::optional<double> search_alpha;          // shared per-search alpha, when it ran
+  std::vector<std::size_t> selector_boundaries;  // ascending indices into the selector lane
+  std::size_t current_start = 0;               // first window position of the current regime
+  std::optional<std::pair<double, double>> previous_range;  // (min, max) of the previous regime
+  bool unresolved = false;                     // §10.3 unresolved check fired
+};
+
+// §10.3 on the window values (oldest first) and their base-line topo indices.
+RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
+                                      MetricKind kind);
+
+enum class Relation { inside, above, below };
+constexpr std::string_view to_string(Relation r) noexcept {
+  return r == Relation::inside ? "inside" : r == Relation::above ? "above" : "below";
+}
+
+// §10.4 for one candidate value against a set of references.
+struct Excursion {
+  Relation relation = Relation::inside;
+  std::size_t reference_count = 0;
+  double reference_min = 0;
+  double reference_max = 0;
+  std::optional<double> edge;             // lo (below) or hi (above); none when inside
+  std::optional<double> excess;           // y - edge (signed)
+  std::optional<double> relative_excess;  // relative(excess, edge)
+  GateLadder gates;                       // the full logged ladder (§8.3 gates 2-6)
+  bool passed = false;                    // every gate passed: a finding
+};
+
+// `references` must be non-empty; `reference_intervals` is empty or one per reference.
+Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
+                             std::span<const std::optional<Interval>> reference_intervals, MetricKind kind);
+
+inline constexpr std::string_view branch_method_token = "branch_excursion";
+
+// §10.5 finding fields (the commit is the context commit, which the caller knows).
+struct BranchFinding {
+  Direction direction = Direction::regression;
+  Relation relation = Relation::above;
+  double baseline = 0;        // = edge
+  double latest = 0;          // = tip value
+  double delta = 0;           // = excess
+  double relative_delta = 0;  // = relative excess
+  std::size_t reference_count = 0;
+  double reference_min = 0;
+  double reference_max = 0;
+  std::optional<std::string> current_regime_start;  // boundary commit, else blessing commit, else none
+  bool matches_previous_regime = false;
+  bool included_in_historical_comparison = false;   // set by compare_historical_turns*
+  std::int64_t comparison_base_index = 0;           // topo of the newest base level (§11)
+};
+
+struct BranchJudgement {
+  std::optional<UnjudgedReason> unjudged;  // nullopt = judged (§10.2)
+  RegimeSelection regime;                  // filled from step 3 on (also when unresolved)
+  Excursion excursion;                     // judged only
+  std::optional<BranchFinding> finding;    // judged and every gate passed
+  std::optional<std::size_t> current_regime_start_index;  // judged only (window position)
+  std::optional<std::string> current_regime_start_commit; // boundary commit (no blessing fallback)
+  bool matches_previous_regime = false;
+  bool stable_for_comparison = false;      // §10.6 step 1 (judged only)
+  std::optional<std::int64_t> comparison_base_index;      // judged only
+  std::vector<std::int64_t> candidate_commits;            // §10.6 step 2 (judged only), ascending
+  bool judged() const noexcept { return !unjudged; }
+};
+
+// One series end to end (§10.2-§10.5).
+BranchJudgement judge_branch(const BranchSeriesInput& input);
+
+// Every series with `threads` workers (0 = 1); results in input order, independent of timing.
+std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads);
+
+// §10.6 step 1 on the current regime's level values.
+bool is_stable_regime(std::span<const double> regime_values);
+
+// §10.6 step 2: topo indices of the reference-lane (odd window position) levels from `start`.
+std::vector<std::int64_t> candidate_commits(std::span<const BranchBaseLevel> base, std::size_t start);
+
+// §10.6 per discriminant set.
+struct HistoricalComparison {
+  std::vector<std::size_t> members;      // series indices (ascending) forming the family
+  std::vector<std::int64_t> commits;     // the family's common candidate commits, ascending
+  double branch_score = 0;
+  std::vector<double> base_scores;       // one per commit, ascending commit order
+  std::size_t evaluated_base_commits() const noexcept { return commits.size(); }
+  std::size_t at_least_as_much = 0;      // historical turns with score >= branch score
+  std::size_t series() const noexcept { return members.size(); }
+};
+
+// One set: `inputs`/`judgements` are that set's series (same order). nullopt = could not be formed.
+std::optional<HistoricalComparison> compare_historical_turns(std::span<const BranchSeriesInput> inputs,
+                                                             std::span<const BranchJudgement> judgements);
+
+struct SetComparison {
+  DiscriminantSet set;
+  std::optional<HistoricalComparison> comparison;  // member indices refer to the whole batch
+};
+
+// Every set present among `sets` (one per series), in set order. Marks members' findings
+// included_in_historical_comparison in `judgements`.
+std::vector<SetComparison> compare_historical_turns_by_set(std::span<const BranchSeriesInput> inputs,
+                                                           std::span<BranchJudgement> judgements,
+                                                           std::span<const DiscriminantSet> sets);
+
+// The report sentence (SEED for K = 0, PROPOSED otherwise and for "could not be formed").
+std::string historical_comparison_sentence(const std::optional<HistoricalComparison>& comparison);
+
+}  // namespace benchhist::detect

@@ -1,0 +1,178 @@
+// Behaviour of the branch judge beyond the vectors: batch determinism, census agreement with
+// detect::unjudged_reason (census.json branch precedence), blessing fallback, bad input.
+
+#include <string>
+#include <vector>
+
+#include "benchhist/detect/branch.hpp"
+#include "benchhist/detect/census.hpp"
+#include "benchhist/detect/selection.hpp"
+#include "benchhist/error.hpp"
+#include "vectors.hpp"
+
+namespace {
+
+using namespace benchhist;
+using namespace benchhist::detect;
+
+BranchSeriesInput series(const std::vector<double>& values, std::optional<double> tip,
+                         MetricKind kind = MetricKind::wall_time) {
+  BranchSeriesInput in;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    in.base.push_back(BranchBaseLevel{static_cast<std::int64_t>(i), "c" + std::to_string(i), values[i], std::nullopt});
+  in.base_history_count = values.size();
+  if (tip) in.tip = BranchObservation{*tip, std::nullopt};
+  in.kind = kind;
+  return in;
+}
+
+std::vector<double> step(std::size_t before, double a, std::size_t after, double b) {
+  std::vector<double> v(before, a);
+  v.insert(v.end(), after, b);
+  return v;
+}
+
+// A mixed batch: scattered flat bases, steps, reverted regressions, unresolved tails, short ones.
+std::vector<BranchSeriesInput> mixed_batch() {
+  std::vector<BranchSeriesInput> out;
+  for (int k = 0; k < 24; ++k) {
+    const std::vector<std::pair<double, std::size_t>> rle =
+        k % 4 == 0   ? std::vector<std::pair<double, std::size_t>>{{100.0, 60}}
+        : k % 4 == 1 ? std::vector<std::pair<double, std::size_t>>{{100.0, 30}, {130.0, 30}}
+        : k % 4 == 2 ? std::vector<std::pair<double, std::size_t>>{{100.0, 40}, {200.0, 12}, {100.0, 40}}
+                     : std::vector<std::pair<double, std::size_t>>{{100.0, 16 + static_cast<std::size_t>(k % 3)}};
+    const auto values = scattered_series(rle, 0.02, "batch-" + std::to_string(k));
+    out.push_back(series(values, k % 5 == 0 ? std::optional<double>() : std::optional<double>(100.0 + 7.0 * k)));
+  }
+  out.push_back(series(step(16, 100, 4, 200), 220.0, MetricKind::instruction_count));  // unresolved
+  out.push_back(series(std::vector<double>(9, 100.0), 130.0));                           // too few
+  return out;
+}
+
+bool same(const BranchJudgement& a, const BranchJudgement& b) {
+  return a.unjudged == b.unjudged && a.regime.selector_boundaries == b.regime.selector_boundaries &&
+         a.regime.current_start == b.regime.current_start && a.regime.unresolved == b.regime.unresolved &&
+         a.excursion.gates == b.excursion.gates && a.excursion.relation == b.excursion.relation &&
+         a.finding.has_value() == b.finding.has_value() && a.stable_for_comparison == b.stable_for_comparison &&
+         a.candidate_commits == b.candidate_commits;
+}
+
+}  // namespace
+
+TEST_CASE("the batch result does not depend on the number of threads", "[branch][batch]") {
+  const auto inputs = mixed_batch();
+  const auto one = judge_branch_batch(inputs, 1);
+  for (unsigned threads : {2u, 4u, 7u}) {
+    const auto many = judge_branch_batch(inputs, threads);
+    REQUIRE(many.size() == one.size());
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      INFO("series " << i << " threads " << threads);
+      CHECK(same(one[i], many[i]));
+      CHECK(same(one[i], judge_branch(inputs[i])));
+    }
+  }
+  // The batch exercises every verdict, so the comparison above is not vacuous.
+  std::size_t unjudged = 0, findings = 0, quiet = 0, with_boundary = 0;
+  for (const auto& j : one) {
+    if (!j.judged()) ++unjudged;
+    else if (j.finding) ++findings;
+    else ++quiet;
+    if (!j.regime.selector_boundaries.empty()) ++with_boundary;
+  }
+  CHECK(unjudged > 0);
+  CHECK(findings > 0);
+  CHECK(quiet > 0);
+  CHECK(with_boundary > 0);
+}
+
+TEST_CASE("an empty batch and a zero thread count are accepted", "[branch][batch]") {
+  CHECK(judge_branch_batch({}, 4).empty());
+  const std::vector<BranchSeriesInput> one{series(std::vector<double>(12, 100.0), 130.0)};
+  CHECK(judge_branch_batch(one, 0).at(0).finding.has_value());
+}
+
+TEST_CASE("branch census reasons agree with the detect census precedence", "[branch][census]") {
+  // census.json prec_branch_not_measured_first: no context point wins over a short base.
+  const auto not_measured = judge_branch(series(std::vector<double>(5, 100.0), std::nullopt));
+  CHECK(not_measured.unjudged == UnjudgedReason::not_measured_on_branch);
+  ReasonInputs r;
+  r.mode = AnalysisMode::branch;
+  r.context_point = false;
+  r.base_levels = 5;
+  CHECK(unjudged_reason(r) == not_measured.unjudged);
+
+  // census.json prec_branch_unresolved_after_base_count: 20 levels, unresolved regime.
+  const auto unresolved = judge_branch(series(step(16, 100, 4, 200), 220.0, MetricKind::instruction_count));
+  CHECK(unresolved.unjudged == UnjudgedReason::current_base_regime_unresolved);
+  r.context_point = true;
+  r.base_levels = 20;
+  r.base_levels_before_blessing = 20;
+  r.regime_unresolved = unresolved.regime.unresolved;
+  CHECK(unjudged_reason(r) == unresolved.unjudged);
+
+  // Blessing-caused shortfall only when the history before the drain had >= 10 levels.
+  auto drained = series(std::vector<double>(9, 100.0), 130.0);
+  drained.blessed = true;
+  drained.base_history_count = 10;
+  CHECK(judge_branch(drained).unjudged == UnjudgedReason::too_few_base_commits_since_blessing);
+  drained.base_history_count = 9;
+  CHECK(judge_branch(drained).unjudged == UnjudgedReason::too_few_base_commits);
+}
+
+TEST_CASE("a blessed series without a boundary reports the blessing commit as its regime start", "[branch]") {
+  auto in = series(std::vector<double>(12, 100.0), 130.0);
+  in.blessed = true;
+  in.blessing_commit = "c0";
+  const auto j = judge_branch(in);
+  REQUIRE(j.finding);
+  CHECK(j.finding->current_regime_start == std::optional<std::string>("c0"));
+  CHECK_FALSE(j.current_regime_start_commit);
+  // A base boundary wins over the blessing.
+  auto moved = series(step(10, 200, 10, 100), 160.0, MetricKind::instruction_count);
+  moved.blessed = true;
+  moved.blessing_commit = "c0";
+  const auto m = judge_branch(moved);
+  REQUIRE(m.finding);
+  CHECK(m.finding->current_regime_start == std::optional<std::string>("c10"));
+}
+
+TEST_CASE("base levels out of first-parent order are refused naming the commit", "[branch][errors]") {
+  auto in = series(std::vector<double>(12, 100.0), 130.0);
+  std::swap(in.base[3], in.base[4]);
+  try {
+    (void)judge_branch(in);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(std::string(e.what()).find("c3") != std::string::npos);
+  }
+}
+
+TEST_CASE("the historical comparison sentence follows the seed and the proposed wording", "[branch]") {
+  HistoricalComparison c;
+  c.members = {0, 1, 2};
+  c.commits = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19};
+  c.base_scores.assign(10, 0.0);
+  CHECK(historical_comparison_sentence(c) ==
+        "None of 10 comparable base commits showed as much out-of-range movement as this branch (3 series compared).");
+  c.at_least_as_much = 2;
+  CHECK(historical_comparison_sentence(c) ==
+        "2 of 10 comparable base commits showed at least as much out-of-range movement as this branch (3 series "
+        "compared).");
+  CHECK(historical_comparison_sentence(std::nullopt).find("could not be formed") != std::string::npos);
+}
+
+TEST_CASE("an excursion below the range uses the low edge and both interval gates", "[branch]") {
+  const std::vector<double> refs(10, 100.0);
+  const std::vector<std::optional<Interval>> ivs(10, Interval{98.0, 102.0});
+  const auto e = evaluate_excursion(70.0, Interval{69.0, 71.0}, refs, ivs, MetricKind::wall_time);
+  CHECK(e.relation == Relation::below);
+  CHECK(e.edge == 100.0);
+  CHECK(e.excess == -30.0);
+  CHECK(e.passed);
+  REQUIRE(e.gates.gates().size() == 5);
+  CHECK(e.gates.gates()[3].name == "interval_disjoint");
+  // A tip interval reaching into the references' lows is not disjoint.
+  const auto overlap = evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
+  CHECK(overlap.gates.first_declined() == std::optional<std::string>("interval_disjoint"));
+}
