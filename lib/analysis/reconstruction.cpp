@@ -66,25 +66,51 @@ bool prefixes_accept(const std::vector<std::string>& prefixes, std::string_view 
                      [&](const std::string& p) { return qualified_id.starts_with(p); });
 }
 
+namespace {
+
+// Lookup key that borrows the benchmark id, so the hot loop copies nothing for points of an
+// existing series (one lookup per point; the owned SeriesKey is built once per series).
+struct SeriesSlotKey {
+  std::size_t set = 0;  // index into the sorted distinct sets
+  const BenchmarkId* id = nullptr;
+  MetricKind kind = MetricKind::wall_time;
+  friend bool operator<(const SeriesSlotKey& a, const SeriesSlotKey& b) {
+    if (a.set != b.set) return a.set < b.set;
+    if (auto c = *a.id <=> *b.id; c != 0) return c < 0;
+    return static_cast<int>(a.kind) < static_cast<int>(b.kind);
+  }
+};
+
+}  // namespace
+
 std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
                                  const std::vector<std::string>& benchmark_prefixes) {
-  std::map<SeriesKey, std::vector<Point>> by_key;
+  // Sets first (sorted), so slot order equals SeriesKey order: (set, id, kind).
+  std::map<DiscriminantSet, std::size_t> set_index;
+  for (const auto& placed : runs) set_index.emplace(placed.set, 0);
+  std::vector<DiscriminantSet> sets;
+  for (auto& [set, index] : set_index) {
+    index = sets.size();
+    sets.push_back(set);
+  }
+  std::map<SeriesSlotKey, std::vector<Point>> slots;
   for (const auto& placed : runs) {
     if (!placed.run) continue;
+    const std::size_t set = set_index.at(placed.set);
     for (const auto& result : placed.run->results) {
       if (result.id.empty()) continue;
       if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
       for (const auto& metric : result.metrics) {
-        auto& points = by_key[SeriesKey{placed.set, result.id, metric.kind}];
+        auto& points = slots[SeriesSlotKey{set, &result.id, metric.kind}];
         points.push_back(Point{placed.topo, placed.dirty, placed.ordinal, placed.commit, metric.value, metric.interval});
       }
     }
   }
   std::vector<Series> out;
-  out.reserve(by_key.size());
-  for (auto& [key, points] : by_key) {
+  out.reserve(slots.size());
+  for (auto& [slot, points] : slots) {
     Series s;
-    s.key = key;
+    s.key = SeriesKey{sets[slot.set], *slot.id, slot.kind};
     s.points = std::move(points);
     sort_points(s.points);
     out.push_back(std::move(s));
