@@ -98,6 +98,14 @@ double turn_score(const Excursion& e, MetricKind kind) {
 }
 
 void check_input(const BranchSeriesInput& in) {
+  // Stored values are finite (formats.md); a NaN here would silently read as "outside".
+  if (!std::isfinite(in.tip->value))
+    throw Error(ErrorKind::usage, "branch tip observation is not a finite number", "context observation", {},
+                "pass the context commit's latest run value (detection.md §2.7)");
+  for (const auto& l : in.base)
+    if (!std::isfinite(l.value))
+      throw Error(ErrorKind::usage, "branch base level at commit " + l.commit + " is not a finite number", l.commit,
+                  {}, "collapse the commit's runs to their median before judging (detection.md §2.7)");
   for (std::size_t i = 1; i < in.base.size(); ++i)
     if (in.base[i].topo <= in.base[i - 1].topo)
       throw Error(ErrorKind::usage,

@@ -1,6 +1,7 @@
 // Behaviour of the branch judge beyond the vectors: batch determinism, census agreement with
 // detect::unjudged_reason (census.json branch precedence), blessing fallback, bad input.
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,19 @@ TEST_CASE("base levels out of first-parent order are refused naming the commit",
   }
 }
 
+TEST_CASE("non-finite base levels and tips are refused naming the commit", "[branch][errors]") {
+  auto in = series(std::vector<double>(12, 100.0), 130.0);
+  in.base[7].value = std::numeric_limits<double>::quiet_NaN();
+  try {
+    (void)judge_branch(in);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("c7") != std::string::npos);
+  }
+  auto tip = series(std::vector<double>(12, 100.0), std::numeric_limits<double>::infinity());
+  CHECK_THROWS_AS(judge_branch(tip), Error);
+}
+
 TEST_CASE("the historical comparison sentence follows the seed and the proposed wording", "[branch]") {
   HistoricalComparison c;
   c.members = {0, 1, 2};
@@ -175,4 +189,39 @@ TEST_CASE("an excursion below the range uses the low edge and both interval gate
   // A tip interval reaching into the references' lows is not disjoint.
   const auto overlap = evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
   CHECK(overlap.gates.first_declined() == std::optional<std::string>("interval_disjoint"));
+}
+
+TEST_CASE("equally large families are decided by the newest common commit", "[branch][comparison]") {
+  auto older = series(std::vector<double>(10, 100.0), 130.0, MetricKind::instruction_count);
+  auto newer = series(std::vector<double>(10, 100.0), 130.0, MetricKind::instruction_count);
+  for (auto& l : newer.base) l.topo += 100;
+  const std::vector<BranchSeriesInput> ins{older, newer};
+  std::vector<BranchJudgement> js = judge_branch_batch(ins, 2);
+  const std::vector<DiscriminantSet> sets(2);
+  const auto by_set = compare_historical_turns_by_set(ins, js, sets);
+  REQUIRE(by_set.size() == 1);
+  REQUIRE(by_set[0].comparison);
+  CHECK(by_set[0].comparison->members == std::vector<std::size_t>{1});
+  CHECK(by_set[0].comparison->commits == std::vector<std::int64_t>{101, 103, 105, 107, 109});
+  CHECK(js[1].finding->included_in_historical_comparison);
+  CHECK_FALSE(js[0].finding->included_in_historical_comparison);
+}
+
+TEST_CASE("a family needs five shared candidate commits", "[branch][comparison]") {
+  // Two stable series whose reference lanes share only four commits: each alone still forms
+  // a one-series family, the larger shared family cannot be formed.
+  auto a = series(std::vector<double>(10, 100.0), 130.0, MetricKind::instruction_count);
+  auto b = series(std::vector<double>(10, 100.0), 130.0, MetricKind::instruction_count);
+  b.base[9].topo = 20;  // candidate commits 1,3,5,7,20 vs 1,3,5,7,9
+  const std::vector<BranchSeriesInput> ins{a, b};
+  const auto js = judge_branch_batch(ins, 1);
+  const auto c = compare_historical_turns(ins, js);
+  REQUIRE(c);
+  CHECK(c->series() == 1);
+  CHECK(c->commits == std::vector<std::int64_t>{1, 3, 5, 7, 20});  // newest common commit wins the tie
+  // Too short a current regime: no family at all.
+  const std::vector<BranchSeriesInput> short_one{series(std::vector<double>(10, 100.0), 130.0)};
+  auto trimmed = judge_branch_batch(short_one, 1);
+  trimmed[0].candidate_commits.pop_back();
+  CHECK_FALSE(compare_historical_turns(short_one, trimmed));
 }
