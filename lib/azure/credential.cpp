@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "benchhist/error.hpp"
-#include "spawn.hpp"
+#include "benchhist/probe/process.hpp"
 
 namespace benchhist::azure {
 
@@ -263,11 +263,17 @@ class AzureCliCredential final : public TokenCredential {
   explicit AzureCliCredential(CredentialOptions o) : o_(std::move(o)) {}
 
   AccessToken acquire(std::string_view scope) override {
-    auto r = detail::spawn_capture({o_.az_program, "account", "get-access-token", "--resource",
-                                    resource_of(scope), "-o", "json"});
-    if (!r.started)
-      throw Error(ErrorKind::auth, "the Azure CLI (" + o_.az_program + ") is not installed", o_.az_program);
-    if (!r.exited || r.exit_code != 0) {
+    ProcessSpec spec;
+    spec.argv = {o_.az_program, "account", "get-access-token", "--resource", resource_of(scope), "-o", "json"};
+    spec.capture_stderr = true;
+    ProcessResult r;
+    try {
+      r = run_process(spec);
+    } catch (const Error& e) {
+      throw Error(ErrorKind::auth, "the Azure CLI (" + o_.az_program + ") is not installed", o_.az_program,
+                  e.cause(), "install the Azure CLI and run `az login`");
+    }
+    if (!r.success()) {
       std::string first = r.err.substr(0, r.err.find('\n'));
       if (first.size() > 300) first = first.substr(0, 300);
       throw Error(ErrorKind::auth, "the Azure CLI could not provide a token", o_.az_program,

@@ -121,13 +121,17 @@ benchhist::azure::HttpResponse control_request(benchhist::azure::HttpClient& htt
 
 }  // namespace
 
+void require_azurite(const fs::path& azurite_blob) {
+  if (!fs::exists(azurite_blob))
+    throw std::runtime_error("Azurite is not installed at " + azurite_blob.string() +
+                             ": run the README setup step `npm install --prefix tests/azure` "
+                             "(installs the pinned azurite 3.35.0) and re-run the tests");
+}
+
 Harness::Harness() {
   const fs::path source = BH_SOURCE_DIR;
   const fs::path azurite = source / "tests/azure/node_modules/.bin/azurite-blob";
-  if (!fs::exists(azurite))
-    throw std::runtime_error("Azurite is not installed at " + azurite.string() +
-                             ": run the README setup step `npm install --prefix tests/azure` "
-                             "(installs the pinned azurite 3.35.0) and re-run the tests");
+  require_azurite(azurite);
   char tmpl[] = "/tmp/bh-azure-XXXXXX";
   if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
   dir = tmpl;

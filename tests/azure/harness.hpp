@@ -43,6 +43,9 @@ struct Harness {
   pid_t azurite_ = -1, token_ = -1, proxy_ = -1;
 };
 
+// Throws (never skips) with the setup instruction when `azurite_blob` does not exist.
+void require_azurite(const std::filesystem::path& azurite_blob);
+
 // The shared harness; throws with setup instructions when Azurite is not installed.
 Harness& harness();
 

@@ -6,6 +6,7 @@
 #include "benchhist/azure/http.hpp"
 #include "benchhist/azure/retry.hpp"
 #include "benchhist/error.hpp"
+#include "harness.hpp"
 
 using namespace benchhist;
 using namespace benchhist::azure;
@@ -80,4 +81,14 @@ TEST_CASE("backoff grows exponentially within jitter, is capped, and Retry-After
   CHECK(parse_retry_after("Sun, 06 Nov 1994 08:49:47 GMT", now) == 10000ms);
   CHECK_FALSE(parse_retry_after("soon", now));
   CHECK_FALSE(parse_retry_after("-1", now));
+}
+
+TEST_CASE("a missing Azurite install fails the suite with the setup instruction", "[azure][unit]") {
+  try {
+    bhtest::require_azurite("/nonexistent/node_modules/.bin/azurite-blob");
+    FAIL("a missing Azurite was accepted");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find("npm install --prefix tests/azure") != std::string::npos);
+  }
+  CHECK_NOTHROW(bhtest::require_azurite(std::filesystem::path(BH_SOURCE_DIR) / "tests/azure/node_modules/.bin/azurite-blob"));
 }
