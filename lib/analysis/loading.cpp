@@ -4,6 +4,7 @@
 
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
+#include "benchhist/storage/key.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 namespace benchhist::analysis {
@@ -72,7 +73,11 @@ LoadedSelection load_selection(ObjectStore& store, const Selection& selection, u
     if (ref.partition) {
       lb.scope = BlessingScope::of(*ref.partition);  // a sidecar's scope is its partition (§2.5)
     } else if (lb.record.scope) {
+      // Partitions are named by sanitized key segments; sanitizing the scope's values the
+      // same way (idempotent on ordinary values) lets a raw `weird:name` match `weird_name`.
       lb.scope = *lb.record.scope;
+      for (auto* axis : {&lb.scope.target_triple, &lb.scope.machine_key})
+        for (auto& v : *axis) v = sanitize_segment(v);
     } else {
       // decode_blessing already requires a scope on project-level keys; never "accept all".
       throw Error(ErrorKind::decode, "stored object " + ref.key + " is not a valid blessing", ref.key,

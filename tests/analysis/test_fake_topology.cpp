@@ -12,6 +12,7 @@
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/analysis/reconstruction.hpp"
 #include "benchhist/analysis/selection.hpp"
+#include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
@@ -164,18 +165,29 @@ TEST_CASE("selection never fetches an object and loading fetches each selected k
   MemoryStore store;
   for (const auto& c : main) store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", c), encode_run(run_with(3, 10)), CollisionPolicy::refuse);
   store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", f), encode_run(run_with(3, 11)), CollisionPolicy::refuse);
+  // A scoped blessing whose raw scope values only match after sanitization + case folding.
+  Blessing b;
+  b.commit = main[20];
+  b.prefixes = {"pkg/bench1"};
+  b.tool_version = "0.9.0";
+  b.scope = BlessingScope{{}, {"X86_64-Unknown-Linux-GNU"}, {"M1"}};
+  store.put(project_blessing_key("p", b.commit, 5), encode_blessing(b), CollisionPolicy::refuse);
   const Selection sel = select_objects(req("HEAD"), g, store);
   CHECK(store.gets() == 0);
   CHECK(sel.mode == AnalysisMode::branch);
   CHECK(sel.objects.size() == 31);
   CHECK(sel.base_objects.size() == 30);
+  REQUIRE(sel.blessings.size() == 1);
+  CHECK(sel.blessings[0].topo == 20);  // on the base line: branch mode's evidence line
   const auto loaded = load_selection(store, sel, 3);
-  CHECK(store.gets() == 31);  // the 30 shared clean runs are fetched once for both lines
+  CHECK(store.gets() == 32);  // the 30 shared clean runs are fetched once for both lines
   CHECK(loaded.base_runs.front() == loaded.runs.front());
   const auto rec = reconstruct(sel, loaded);
   REQUIRE(rec.series.size() == 3);
   for (const auto& s : rec.series) {
-    CHECK(s.base_window.size() == 30);
+    const bool blessed = s.key.id.qualified() == "pkg/bench1";
+    CHECK(s.blessed() == blessed);
+    CHECK(s.base_window.size() == (blessed ? 10u : 30u));
     CHECK(s.base_history_count == 30);
     REQUIRE(s.tip);
     CHECK(s.tip->commit == f);

@@ -495,6 +495,7 @@ TEST_CASE("a shallow clone without the merge base fails with the shallow-clone e
             sh_quote(shallow.string()));
   auto git = open_git_topology(shallow);
   CHECK(git->is_shallow());
+  CHECK(git->default_branch() == "main");  // from refs/remotes/origin/HEAD
   const auto tip = git->resolve("HEAD");
   REQUIRE(tip);
   CHECK(git->first_parent_history(*tip).size() == 5);  // the walk ends at the boundary
