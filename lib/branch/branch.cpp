@@ -524,6 +524,24 @@ std::vector<SetComparison> compare_historical_turns_by_set(std::span<const Branc
   return out;
 }
 
+std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
+                                              std::span<const SeriesKey> keys) {
+  if (!keys.empty() && keys.size() != judgements.size())
+    throw Error(ErrorKind::usage, "branch ranking: keys and judgements differ in length", "detect/branch", {},
+                "pass one series key per judgement, or none");
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < judgements.size(); ++i)
+    if (judgements[i].finding) out.push_back(i);
+  std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
+    const auto ka = total_order_key(std::fabs(judgements[a].finding->relative_delta));
+    const auto kb = total_order_key(std::fabs(judgements[b].finding->relative_delta));
+    if (ka != kb) return ka > kb;
+    if (!keys.empty() && keys[a] != keys[b]) return keys[a] < keys[b];
+    return a < b;
+  });
+  return out;
+}
+
 std::string historical_comparison_sentence(const std::optional<HistoricalComparison>& c) {
   if (!c)
     return "The report-wide historical comparison could not be formed (fewer than " +

@@ -225,3 +225,18 @@ TEST_CASE("a family needs five shared candidate commits", "[branch][comparison]"
   trimmed[0].candidate_commits.pop_back();
   CHECK_FALSE(compare_historical_turns(short_one, trimmed));
 }
+
+TEST_CASE("branch findings rank by the size of the move in either direction, then by series key", "[branch][ranking]") {
+  const std::vector<BranchSeriesInput> ins{
+      series(std::vector<double>(10, 100.0), 120.0),  // +0.20
+      series(std::vector<double>(10, 100.0), 70.0),   // -0.30
+      series(std::vector<double>(10, 100.0), 101.0),  // quiet
+      series(std::vector<double>(10, 100.0), 80.0),   // -0.20, ties with series 0
+  };
+  const auto js = judge_branch_batch(ins, 2);
+  CHECK(rank_branch_findings(js) == std::vector<std::size_t>{1, 0, 3});
+  std::vector<SeriesKey> keys(4);
+  keys[0].set.machine_key = "m2";
+  keys[3].set.machine_key = "m1";
+  CHECK(rank_branch_findings(js, keys) == std::vector<std::size_t>{1, 3, 0});
+}

@@ -10,6 +10,7 @@
 //      -> the §10.6 report-wide comparison per discriminant set (nullopt = "could not be
 //      formed"); it also says which series are included_in_historical_comparison.
 //      historical_comparison_sentence() renders the SEED/PROPOSED sentence.
+//      rank_branch_findings() orders the findings for the report (§13.1).
 //   3. detect/lag.hpp: comparison_base_lag() per finding, set_lags() per set (§11).
 // Building blocks (exposed so tests can pin them): select_current_regime (§10.3),
 // evaluate_excursion (§10.4), is_stable_regime (§10.6 step 1), candidate_commits (§10.6 step 2).
@@ -31,6 +32,7 @@
 #include "benchhist/detect/candidate.hpp"
 #include "benchhist/detect/census.hpp"
 #include "benchhist/detect/gate.hpp"
+#include "benchhist/detect/history.hpp"
 #include "benchhist/model/discriminant.hpp"
 #include "benchhist/model/metric.hpp"
 
@@ -185,6 +187,11 @@ struct SetComparison {
 std::vector<SetComparison> compare_historical_turns_by_set(std::span<const BranchSeriesInput> inputs,
                                                            std::span<BranchJudgement> judgements,
                                                            std::span<const DiscriminantSet> sets);
+
+// §13.1 branch ranking: indices of the series with a finding, by descending |relative_delta|
+// (total order), then (set, id, kind) from `keys` (one per series; empty = input order).
+std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
+                                              std::span<const SeriesKey> keys = {});
 
 // The report sentence (SEED for K = 0, PROPOSED otherwise and for "could not be formed").
 std::string historical_comparison_sentence(const std::optional<HistoricalComparison>& comparison);
