@@ -163,16 +163,18 @@ TEST_CASE("selection never fetches an object and loading fetches each selected k
   std::string f = g.add("f0", {main.back()}, 40);
   g.refs = {{"main", main.back()}, {"HEAD", f}};
   MemoryStore store;
-  for (const auto& c : main) store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", c), encode_run(run_with(3, 10)), CollisionPolicy::refuse);
-  store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", f), encode_run(run_with(3, 11)), CollisionPolicy::refuse);
+  for (const auto& c : main) store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", c), encode_run(run_with(3, 10)), CollisionPolicy::refuse);
+  store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", f), encode_run(run_with(3, 11)), CollisionPolicy::refuse);
   // A scoped blessing whose raw scope values only match after sanitization + case folding.
   Blessing b;
   b.commit = main[20];
   b.prefixes = {"pkg/bench1"};
   b.tool_version = "0.9.0";
-  b.scope = BlessingScope{{}, {"X86_64-Unknown-Linux-GNU"}, {"M1"}};
+  b.scope = BlessingScope{{}, {"X86_64-Unknown-Linux-GNU"}, {"RACK:7"}};  // key segment: rack_7
   store.put(project_blessing_key("p", b.commit, 5), encode_blessing(b), CollisionPolicy::refuse);
-  const Selection sel = select_objects(req("HEAD"), g, store);
+  auto request = req("HEAD");
+  request.filters = resolve_filters({}, {}, {"rack:7"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
+  const Selection sel = select_objects(request, g, store);
   CHECK(store.gets() == 0);
   CHECK(sel.mode == AnalysisMode::branch);
   CHECK(sel.objects.size() == 31);
