@@ -1,6 +1,8 @@
 // Behaviour of the branch judge beyond the vectors: batch determinism, census agreement with
 // detect::unjudged_reason (census.json branch precedence), blessing fallback, bad input.
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -239,4 +241,71 @@ TEST_CASE("branch findings rank by the size of the move in either direction, the
   keys[0].set.machine_key = "m2";
   keys[3].set.machine_key = "m1";
   CHECK(rank_branch_findings(js, keys) == std::vector<std::size_t>{1, 3, 0});
+}
+
+TEST_CASE("random bases keep the regime, range and census invariants", "[branch][property]") {
+  std::vector<BranchSeriesInput> ins;
+  for (int k = 0; k < 60; ++k) {
+    const std::size_t n = 8 + static_cast<std::size_t>((k * 37) % 121);  // 8..128 levels
+    std::vector<std::pair<double, std::size_t>> rle;
+    std::size_t left = n;
+    double level = 100.0;
+    for (int seg = 0; left > 0; ++seg) {
+      const std::size_t len = std::min(left, static_cast<std::size_t>(6 + (k * 13 + seg * 7) % 30));
+      rle.emplace_back(level, len);
+      left -= len;
+      level *= (seg + k) % 3 == 0 ? 1.3 : (seg + k) % 3 == 1 ? 0.8 : 1.02;
+    }
+    auto in = series(scattered_series(rle, 0.01 * (k % 4), "prop-" + std::to_string(k)),
+                     k % 7 == 0 ? std::optional<double>() : std::optional<double>(60.0 + 3.0 * k));
+    in.blessed = k % 5 == 0;
+    in.base_history_count = in.base.size() + (k % 10);
+    ins.push_back(std::move(in));
+  }
+  const auto js = judge_branch_batch(ins, 3);
+  std::size_t with_boundaries = 0, findings = 0, unjudged = 0;
+  for (const auto& j : js) {
+    with_boundaries += j.regime.selector_boundaries.empty() ? 0 : 1;
+    findings += j.finding ? 1 : 0;
+    unjudged += j.judged() ? 0 : 1;
+  }
+  CHECK(with_boundaries >= 5);  // not vacuous: the search, the ladder and the census all fire
+  CHECK(findings >= 5);
+  CHECK(unjudged >= 5);
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    INFO("series " << i);
+    const auto& in = ins[i];
+    const auto& j = js[i];
+    ReasonInputs r;
+    r.mode = AnalysisMode::branch;
+    r.context_point = in.tip.has_value();
+    r.base_levels = in.base.size();
+    r.base_levels_before_blessing = in.base_history_count;
+    r.blessed = in.blessed;
+    r.regime_unresolved = j.regime.unresolved;
+    CHECK(unjudged_reason(r) == j.unjudged);
+    const auto& b = j.regime.selector_boundaries;
+    CHECK(std::is_sorted(b.begin(), b.end()));
+    for (std::size_t k = 1; k < b.size(); ++k) CHECK(b[k] - b[k - 1] >= branch_min_regime);
+    if (!b.empty()) CHECK(b.front() >= branch_min_regime);
+    CHECK(j.regime.ran == (in.tip && in.base.size() >= min_branch_regime_selection_commits));
+    if (!j.judged()) {
+      CHECK_FALSE(j.finding);
+      continue;
+    }
+    const std::size_t start = *j.current_regime_start_index;
+    REQUIRE(start < in.base.size());
+    CHECK(j.excursion.reference_count == in.base.size() - start);
+    CHECK(j.comparison_base_index == in.base.back().topo);
+    for (std::size_t p = start; p < in.base.size(); ++p) {
+      CHECK(j.excursion.reference_min <= in.base[p].value);
+      CHECK(j.excursion.reference_max >= in.base[p].value);
+    }
+    if (j.finding) {
+      CHECK(j.excursion.relation != Relation::inside);
+      CHECK(std::fabs(j.finding->relative_delta) >= branch_practical_relative);
+      CHECK(j.finding->direction == (j.finding->delta > 0 ? Direction::regression : Direction::improvement));
+    }
+    for (std::int64_t c : j.candidate_commits) CHECK(c >= in.base[start].topo);
+  }
 }
