@@ -5,7 +5,9 @@
 // Error naming the key (formats.md §2.2).
 
 #include <boost/json.hpp>
+#include <boost/json/basic_parser_impl.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -33,12 +35,92 @@ inline std::string index(const std::string& path, std::size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
 
-// Parses `text`; a syntax error becomes `line L, column C: <reason>`.
+// Builds the DOM like boost::json::parser does, except that doubles are converted from their
+// source text with std::from_chars. Boost.JSON 1.81 converts numbers imprecisely (about one
+// in ten typical values lands one ULP off), which would break the writer's shortest
+// round-trip guarantee: decode(encode(run)) must reproduce every value exactly.
+class PreciseHandler {
+ public:
+  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+
+  PreciseHandler() { st.reset(); }
+
+  bool on_document_begin(boost::system::error_code&) { return true; }
+  bool on_document_end(boost::system::error_code&) { return true; }
+  bool on_array_begin(boost::system::error_code&) { return true; }
+  bool on_array_end(std::size_t n, boost::system::error_code&) {
+    st.push_array(n);
+    return true;
+  }
+  bool on_object_begin(boost::system::error_code&) { return true; }
+  bool on_object_end(std::size_t n, boost::system::error_code&) {
+    st.push_object(n);
+    return true;
+  }
+  bool on_string_part(boost::json::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_chars(s);
+    return true;
+  }
+  bool on_string(boost::json::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_string(s);
+    return true;
+  }
+  bool on_key_part(boost::json::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_chars(s);
+    return true;
+  }
+  bool on_key(boost::json::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_key(s);
+    return true;
+  }
+  bool on_number_part(boost::json::string_view s, boost::system::error_code&) {
+    number.append(s.data(), s.size());
+    return true;
+  }
+  bool on_int64(std::int64_t i, boost::json::string_view, boost::system::error_code&) {
+    number.clear();
+    st.push_int64(i);
+    return true;
+  }
+  bool on_uint64(std::uint64_t u, boost::json::string_view, boost::system::error_code&) {
+    number.clear();
+    st.push_uint64(u);
+    return true;
+  }
+  bool on_double(double d, boost::json::string_view s, boost::system::error_code&) {
+    number.append(s.data(), s.size());
+    double exact = 0;
+    const auto res = std::from_chars(number.data(), number.data() + number.size(), exact);
+    // Out of range (1e400, 1e-400): keep Boost's value; the decoder refuses non-finite ones.
+    st.push_double(res.ec == std::errc() && res.ptr == number.data() + number.size() ? exact : d);
+    number.clear();
+    return true;
+  }
+  bool on_bool(bool b, boost::system::error_code&) {
+    st.push_bool(b);
+    return true;
+  }
+  bool on_null(boost::system::error_code&) {
+    st.push_null();
+    return true;
+  }
+  bool on_comment_part(boost::json::string_view, boost::system::error_code&) { return true; }
+  bool on_comment(boost::json::string_view, boost::system::error_code&) { return true; }
+
+  boost::json::value_stack st;
+  std::string number;
+};
+
+// Parses `text` (strict JSON: no comments, no trailing commas); a syntax error becomes
+// `invalid JSON at line L, column C: <reason>`.
 inline boost::json::value parse_document(std::string_view text) {
-  boost::json::stream_parser p;
+  boost::json::basic_parser<PreciseHandler> p(boost::json::parse_options{});
   boost::system::error_code ec;
-  std::size_t used = p.write_some(text.data(), text.size(), ec);
-  if (!ec) p.finish(ec);
+  std::size_t used = p.write_some(false, text.data(), text.size(), ec);
+  if (!ec && used != text.size()) ec = boost::json::error::extra_data;
   if (ec) {
     if (used > text.size()) used = text.size();
     std::size_t line = 1, col = 1;
@@ -53,7 +135,7 @@ inline boost::json::value parse_document(std::string_view text) {
     throw DecodeFailure{"invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) +
                         ": " + ec.message()};
   }
-  return p.release();
+  return p.handler().st.release();
 }
 
 inline const boost::json::object& as_object(const boost::json::value& v, const std::string& path) {
