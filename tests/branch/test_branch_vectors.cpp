@@ -250,3 +250,31 @@ TEST_CASE("every batch branch vector gives the per-series verdicts and per-set c
   }
   CHECK(seen == 4);
 }
+
+TEST_CASE("the branch census-precedence vectors come out of the judge in the same order", "[branch][census][vectors]") {
+  const array cases = bhtest::load_vectors("census.json");
+  std::size_t seen = 0;
+  for (const auto& cv : cases) {
+    const object& c = cv.as_object();
+    if (str(c.at("mode")) != "census_precedence" || str(c.at("input").at("analysis_mode")) != "branch") continue;
+    ++seen;
+    SECTION(str(c.at("name"))) {
+      const object& in = c.at("input").as_object();
+      // A base of the stated length; an unresolved regime is a step in the last 4 of >= 20 levels.
+      const auto n = static_cast<std::size_t>(num(in.at("base_levels")));
+      const bool unresolved = in.contains("regime_unresolved") && in.at("regime_unresolved").as_bool();
+      BranchSeriesInput s;
+      for (std::size_t i = 0; i < n; ++i)
+        s.base.push_back(BranchBaseLevel{static_cast<std::int64_t>(i), "c" + std::to_string(i),
+                                         unresolved && i + 4 >= n ? 200.0 : 100.0, std::nullopt});
+      s.base_history_count = n;
+      s.kind = MetricKind::instruction_count;
+      if (in.at("context_point").as_bool()) s.tip = BranchObservation{100.0, std::nullopt};
+      const BranchJudgement j = judge_branch(s);
+      CHECK(j.regime.unresolved == unresolved);
+      REQUIRE(j.unjudged);
+      CHECK(to_string(*j.unjudged) == str(c.at("expected").at("reason")));
+    }
+  }
+  CHECK(seen == 2);
+}
