@@ -50,13 +50,21 @@ class PreciseHandler {
 
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
-  bool on_array_begin(boost::system::error_code&) { return true; }
+  bool on_array_begin(boost::system::error_code&) {
+    keys.emplace_back();  // arrays get an (unused) level so object levels stay aligned
+    return true;
+  }
   bool on_array_end(std::size_t n, boost::system::error_code&) {
+    keys.pop_back();
     st.push_array(n);
     return true;
   }
-  bool on_object_begin(boost::system::error_code&) { return true; }
+  bool on_object_begin(boost::system::error_code&) {
+    keys.emplace_back();
+    return true;
+  }
   bool on_object_end(std::size_t n, boost::system::error_code&) {
+    keys.pop_back();
     st.push_object(n);
     return true;
   }
@@ -70,9 +78,22 @@ class PreciseHandler {
   }
   bool on_key_part(boost::json::string_view s, std::size_t, boost::system::error_code&) {
     st.push_chars(s);
+    key.append(s.data(), s.size());
     return true;
   }
-  bool on_key(boost::json::string_view s, std::size_t, boost::system::error_code&) {
+  // A repeated member is refused (as serde does) instead of silently keeping one of them.
+  bool on_key(boost::json::string_view s, std::size_t, boost::system::error_code& ec) {
+    key.append(s.data(), s.size());
+    auto& seen = keys.back();
+    for (const auto& k : seen) {
+      if (k == key) {
+        problem = "duplicate member \"" + key + "\"";
+        ec = boost::json::error::syntax;
+        return false;
+      }
+    }
+    seen.push_back(std::move(key));
+    key.clear();
     st.push_key(s);
     return true;
   }
@@ -111,7 +132,10 @@ class PreciseHandler {
   bool on_comment(boost::json::string_view, boost::system::error_code&) { return true; }
 
   boost::json::value_stack st;
-  std::string number;
+  std::string number;                          // text of the number being parsed
+  std::string key;                             // text of the key being parsed
+  std::vector<std::vector<std::string>> keys;  // member names per open container
+  std::string problem;                         // set when the handler itself refused
 };
 
 // Parses `text` (strict JSON: no comments, no trailing commas); a syntax error becomes
@@ -132,8 +156,9 @@ inline boost::json::value parse_document(std::string_view text) {
         ++col;
       }
     }
+    const std::string& handler_problem = p.handler().problem;
     throw DecodeFailure{"invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) +
-                        ": " + ec.message()};
+                        ": " + (handler_problem.empty() ? ec.message() : handler_problem)};
   }
   return p.handler().st.release();
 }

@@ -282,3 +282,15 @@ TEST_CASE("every double survives encode and decode exactly", "[run_json]") {
   }
   CHECK(decode_run(encode_run(run), "k") == run);
 }
+
+TEST_CASE("a repeated member is refused rather than silently resolved", "[run_json]") {
+  const std::string good = encode_run(criterion_run());
+  const Error e = decode_error(replace_once(good, "\"value\": 26.92998067163995", "\"value\": 1.0, \"value\": 26.92998067163995"));
+  CHECK(e.message() == "stored object v1/p/objects/criterion/t/m/c/clean.json is not a valid result set");
+  CHECK_THAT(e.cause(), Catch::StartsWith("invalid JSON at line ") && Catch::EndsWith(": duplicate member \"value\""));
+  // The same name at different levels or in sibling objects is fine.
+  Run two = criterion_run();
+  two.results.push_back(two.results[0]);
+  two.results[1].id = BenchmarkId({"other"});
+  CHECK(decode_run(encode_run(two), "k") == two);
+}
