@@ -99,7 +99,8 @@ std::string selection_announcement(const DiscriminantFilters& filters,
   }
   if (since) {
     line += "; since=";
-    line += since->cutoff ? format_rfc3339(*since->cutoff) : std::string("none");
+    // Whole seconds, `Z` (the §6.2 example): a clock-derived cutoff carries no noise digits.
+    line += since->cutoff ? format_rfc3339_seconds(*since->cutoff) : std::string("none");
     line += " (" + std::string(to_string(since->reason)) + ")";
   }
   return line;

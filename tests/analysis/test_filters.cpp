@@ -49,7 +49,7 @@ TEST_CASE("engine filters must name known engines", "[analysis][filters]") {
 TEST_CASE("the effective-selection announcement is spelled exactly", "[analysis][filters]") {
   const auto filters = resolve_filters({}, {}, {}, std::string("x86_64-pc-windows-msvc"), std::string("abcd"));
   CHECK(selection_announcement(filters, AnnouncedBase{"main", true}, std::nullopt,
-                               AnnouncedSince{parse_rfc3339("2026-02-20T12:00:00Z"), SinceReason::history_default}) ==
+                               AnnouncedSince{parse_rfc3339("2026-02-20T12:00:00.25Z"), SinceReason::history_default}) ==
         "[bench-history] selection: engine=all, target-triple=x86_64-pc-windows-msvc (auto-detected), "
         "machine-key=abcd (auto-detected); base=main (auto-detected); since=2026-02-20T12:00:00Z "
         "(history-mode default six-month look-back)");

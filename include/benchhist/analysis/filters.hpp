@@ -80,6 +80,7 @@ struct AnnouncedSince {
 // The whole stderr line, without a trailing newline:
 // `[bench-history] selection: engine=<F>, target-triple=<F>, machine-key=<F>[; base=<name>[
 // (auto-detected)]][; context=<short>[ (defaulted to HEAD)]][; since=<cutoff|none> (<reason>)]`
+// The cutoff is written as a whole-second RFC 3339 UTC instant (`2026-02-20T12:00:00Z`).
 std::string selection_announcement(const DiscriminantFilters& filters,
                                    const std::optional<AnnouncedBase>& base = std::nullopt,
                                    const std::optional<AnnouncedContext>& context = std::nullopt,
