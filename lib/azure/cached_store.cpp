@@ -45,9 +45,15 @@ PutOutcome CachedStore::put(std::string_view key, std::string_view json, Collisi
 }
 
 std::optional<std::string> CachedStore::get(std::string_view key) {
-  if (auto hit = mirror_->get(key)) {
-    ++hits_;  // objects are immutable per key: a mirrored body is trusted forever
-    return hit;
+  try {
+    if (auto hit = mirror_->get(key)) {
+      ++hits_;  // objects are immutable per key: a mirrored body is trusted forever
+      return hit;
+    }
+  } catch (const Error& e) {
+    // A damaged mirror file (e.g. truncated by a full disk) is only a cache miss: the cloud
+    // copy is authoritative and rewriting the mirror below repairs it.
+    if (e.kind() != ErrorKind::decode) throw;
   }
   auto body = cloud_->get(key);
   ++misses_;

@@ -5,6 +5,7 @@
 
 #include "benchhist/azure/http.hpp"
 
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -170,6 +171,13 @@ class BeastHttpClient final : public HttpClient {
         return response;
       } catch (const boost::system::system_error& e) {
         if (reused && round == 0 && stage != "read-body") continue;
+        if (is_verification_failure(e.code()))
+          // Deterministic, so not a transient network failure: never retried.
+          throw Error(ErrorKind::config,
+                      "HTTP " + request.method + " " + url.origin() + path_only(url.target) + " failed",
+                      url.origin(), stage + ": " + describe(e.code()),
+                      "the server's certificate must chain to a trusted CA (system store, or SSL_CERT_FILE / "
+                      "SSL_CERT_DIR) and name the host \"" + url.host + "\"");
         throw Error(ErrorKind::network,
                     "HTTP " + request.method + " " + url.origin() + path_only(url.target) + " failed",
                     url.origin(), stage + ": " + describe(e.code()),
@@ -197,6 +205,11 @@ class BeastHttpClient final : public HttpClient {
 
   static std::string path_only(const std::string& target) {
     return target.substr(0, target.find('?'));
+  }
+
+  static bool is_verification_failure(const boost::system::error_code& ec) {
+    return ec.category() == asio::error::get_ssl_category() &&
+           ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == SSL_R_CERTIFICATE_VERIFY_FAILED;
   }
 
   static std::string describe(const boost::system::error_code& ec) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
 
 #include "benchhist/codec/gzip.hpp"
@@ -239,6 +240,13 @@ TEST_CASE("the read-through cache serves hits locally and is invalidated by anot
   CHECK(later->get(k2) == std::nullopt);
   CHECK(later->tally().misses == 2);
   CHECK(std::filesystem::exists(root / other_key));  // only this project was wiped
+
+  // A damaged mirror file is a miss that repairs itself, never an error or a wrong body.
+  std::ofstream(root / k1, std::ios::binary | std::ios::trunc) << "garbage";
+  CHECK(later->get(k1) == body_for(1, "remeasured"));
+  CHECK(later->tally().misses == 3);
+  CHECK(later->get(k1) == body_for(1, "remeasured"));
+  CHECK(later->tally().hits == 1);
 }
 
 TEST_CASE("a warm cache loads 2,000 small objects much faster than the cloud", "[azure][cache][measure]") {

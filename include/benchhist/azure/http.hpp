@@ -68,7 +68,8 @@ class HttpClient {
   // One exchange. Any HTTP status is a response (the caller interprets it); a failure to
   // connect, verify TLS, send or receive (including a timeout) throws Error{network} whose
   // message names the origin and path (never the query string or headers, which may carry
-  // credentials).
+  // credentials). A certificate that fails verification throws Error{config} instead: it is
+  // not transient, so it is never retried.
   virtual HttpResponse send(const HttpRequest& request) = 0;
 };
 
