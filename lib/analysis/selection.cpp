@@ -131,6 +131,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     const std::size_t topo = it->second;
     if (r.data.kind == ObjectKind::dirty && !admission.admits[topo]) {
       ++sel.counts.dirty_not_admitted;
+      if (topo <= sel.split) ++sel.counts.dirty_on_base_side;
       sel.excluded.push_back({r.key, FunnelStage::dirty_admission});
       continue;
     }

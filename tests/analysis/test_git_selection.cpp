@@ -333,6 +333,7 @@ TEST_CASE("a feature branch is analysed in branch mode with its dirty snapshots"
   no_dirty.allow_dirty = false;
   const Selection clean = select_objects(no_dirty, *git, store);
   CHECK(clean.counts.dirty_not_admitted == 4);
+  CHECK(clean.counts.dirty_on_base_side == 2);  // the branch's own two were refused by --no-dirty
 
   // Loading and reconstruction: the tip observation is the newest dirty snapshot.
   const auto loaded = load_selection(store, sel, 2);

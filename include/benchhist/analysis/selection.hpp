@@ -93,7 +93,8 @@ struct FunnelCounts {
   std::size_t stored_runs = 0;
   std::size_t outside_filters = 0;
   std::size_t off_history = 0;
-  std::size_t dirty_not_admitted = 0;  // dirty snapshots on base-side commits (or --no-dirty)
+  std::size_t dirty_not_admitted = 0;  // dirty snapshots refused by §1.3 (either reason below)
+  std::size_t dirty_on_base_side = 0;  //   of which on base-side commits (the hint's bullet)
   std::size_t before_since = 0;
   std::size_t selected = 0;
 };
