@@ -1,0 +1,75 @@
+#pragma once
+// `bless` and `unbless` as library operations (formats.md §2.5–§2.6, §6.5.9, §6.5.10, §7.12).
+// bless writes ONE project-level scoped record (the seed's current write form); its scope is
+// matched at query time, so it also covers partitions that do not exist yet. unbless removes
+// the legacy partition-local sidecars and the scoped records the request's scope contains.
+// The CLI prints `message` on stdout; announcements go through Hooks (without the prefix).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/model/blessing.hpp"
+#include "benchhist/model/timestamp.hpp"
+#include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::pipeline {
+
+// The scope a request's resolved filters stand for (formats.md §9 #8): an unconstrained axis
+// (`all`, or an omitted --engine) → `[]`; explicit values → those values; an omitted
+// triple / machine key → `[auto-detected value]`. Values are the sanitized key segments the
+// filters match with, so the record matches exactly the partitions the announcement names.
+BlessingScope scope_of(const analysis::DiscriminantFilters& filters);
+
+struct BlessRequest {
+  std::string project;                        // raw project id
+  std::vector<std::string> prefixes;          // positional benchmark-id prefixes
+  bool all = false;                           // --all (every benchmark; conflicts with prefixes)
+  std::optional<std::string> context_ref;     // --context; nullopt = HEAD ("defaulted to HEAD")
+  std::optional<std::string> base_ref;        // --base
+  std::optional<std::string> configured_default_branch;  // project.default_branch
+  analysis::DiscriminantFilters filters;      // resolved with the host triple / machine key
+  Timestamp now{};                            // becomes issued_at (and the key's nanoseconds)
+  std::string tool_version;                   // empty = this library's version
+};
+
+struct BlessResult {
+  std::string key;                       // the project-level record written
+  Blessing record;
+  std::string context_commit;
+  analysis::ResolvedBase base;
+  std::vector<std::string> warnings;     // §6.5.9 order: off the base line, no clean run, dirty tree
+  std::string message;                   // warnings (one per line) then the `Blessed …` sentence, `\n`-terminated
+};
+
+// Validates the request (usage errors of §6.5.9), resolves context and base, announces the
+// selection (base and context segments), computes the warnings, writes the record with a
+// write-once put (a colliding nanosecond moves the issue time on by 1 ns, never overwrites)
+// and flushes the store.
+BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+                  const Hooks& hooks = {});
+
+struct UnblessRequest {
+  std::string project;
+  std::optional<std::string> context_ref;  // nullopt = HEAD
+  std::optional<std::string> base_ref;     // accepted, unused (formats.md §6.5.10)
+  analysis::DiscriminantFilters filters;
+};
+
+struct UnblessResult {
+  std::string context_commit;
+  std::vector<std::string> removed;  // storage keys, sorted
+  std::string message;               // `Removed <n blessing[s]> at commit <short>.` or `No blessings recorded at commit <short>.`
+};
+
+// Removes, at the context commit: every partition-local sidecar of a partition the filters
+// accept, and every project-level record whose scope is contained in scope_of(filters)
+// (§2.6 contains), so a narrowed unbless never revokes acceptance outside its selection.
+// Announces the selection with the context segment only. Flushes the store after removals.
+UnblessResult unbless(const UnblessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+                      const Hooks& hooks = {});
+
+}  // namespace benchhist::pipeline

@@ -1,0 +1,185 @@
+#include "benchhist/pipeline/bless.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "benchhist/codec/blessing_json.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/model/ascii.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/version.hpp"
+
+namespace benchhist::pipeline {
+namespace {
+
+std::string short_id(std::string_view id) { return std::string(id.substr(0, 12)); }
+
+std::string plural(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+std::vector<std::string> axis_of(const analysis::DiscriminantFilter& f) {
+  if (f.unconstrained()) return {};
+  return f.matched;
+}
+
+void announce(const Hooks& hooks, std::string text) {
+  if (!hooks.announce) return;
+  if (text.starts_with("[bench-history] ")) text.erase(0, 16);  // hooks get bare text
+  hooks.announce(text);
+}
+
+// §6.5.9: neither prefixes nor --all, --all with prefixes, and an empty prefix are usage errors.
+void validate_prefixes(const BlessRequest& req) {
+  if (req.all && !req.prefixes.empty())
+    throw Error(ErrorKind::usage, "--all cannot be combined with benchmark-id prefixes", "--all", {},
+                "pass either --all or one or more prefixes");
+  if (!req.all && req.prefixes.empty())
+    throw Error(ErrorKind::usage,
+                "bless requires at least one benchmark-id prefix (or pass --all); for example "
+                "`bless all_the_time/read_cell`");
+  for (const auto& p : req.prefixes)
+    if (p.empty())
+      throw Error(ErrorKind::usage, "a benchmark-id prefix must not be empty", {}, {},
+                  "drop the empty argument, or pass --all to bless every benchmark");
+}
+
+analysis::ResolvedBase resolve_bless_base(const analysis::GitTopology& git, const BlessRequest& req,
+                                          std::string_view context_ref) {
+  if (req.base_ref) return analysis::resolve_base(git, req.base_ref, req.configured_default_branch, context_ref);
+  try {
+    return analysis::resolve_base(git, std::nullopt, req.configured_default_branch, context_ref);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::git && e.kind() != ErrorKind::not_found && e.kind() != ErrorKind::usage) throw;
+    throw Error(ErrorKind::git, "bless could not determine the base branch; specify it with --base", {},
+                e.message(), "pass --base <branch>, or set project.default_branch in the configuration");
+  }
+}
+
+// The clean run objects at `commit` in partitions the filters accept (warning 2).
+bool has_clean_run(ObjectStore& store, const std::string& project, const std::string& commit,
+                   const analysis::DiscriminantFilters& filters) {
+  const std::string segment = sanitize_segment(commit);
+  for (const auto& key : store.list(project_data_prefix(project))) {
+    const auto data = parse_data_key(key);
+    if (data && data->kind == ObjectKind::clean && data->commit == segment && filters.accepts(data->set()))
+      return true;
+  }
+  return false;
+}
+
+bool on_first_parent_line(const analysis::GitTopology& git, const std::string& commit, const std::string& tip) {
+  // Cheap exits first: not an ancestor at all means not on the line either.
+  if (!git.is_ancestor(commit, tip)) return false;
+  for (const auto& c : git.first_parent_history(tip))
+    if (c.id == commit) return true;
+  return false;
+}
+
+}  // namespace
+
+BlessingScope scope_of(const analysis::DiscriminantFilters& filters) {
+  return BlessingScope{axis_of(filters.engine), axis_of(filters.target_triple), axis_of(filters.machine_key)};
+}
+
+BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
+  validate_prefixes(req);
+  const std::string context_ref = req.context_ref.value_or("HEAD");
+  BlessResult out;
+  out.context_commit = analysis::resolve_context(git, context_ref);
+  out.base = resolve_bless_base(git, req, context_ref);
+  const std::string short_ctx = short_id(out.context_commit);
+  announce(hooks, analysis::selection_announcement(req.filters,
+                                                   analysis::AnnouncedBase{out.base.name, out.base.auto_detected()},
+                                                   analysis::AnnouncedContext{short_ctx, !req.context_ref}));
+
+  // Warnings in the order of §6.5.9.
+  if (!on_first_parent_line(git, out.context_commit, out.base.commit))
+    out.warnings.push_back("Warning: the context commit " + short_ctx + " is not on the base branch " + out.base.name +
+                           "; the blessing is recorded now but takes effect only once this commit is part of the base "
+                           "branch's first-parent history (for example after a fast-forward or rebase merge).");
+  if (!has_clean_run(store, req.project, out.context_commit, req.filters))
+    out.warnings.push_back("Warning: no stored result at the context commit " + short_ctx +
+                           "; blessing anyway — double-check the commit id. The blessing still re-baselines "
+                           "matching series from this commit on.");
+  if (!req.context_ref && git.working_tree_dirty())
+    out.warnings.push_back("Warning: uncommitted changes present. Blessing was applied to the existing commit at HEAD (" +
+                           short_ctx + ").");
+
+  Blessing& b = out.record;
+  b.schema_version = blessing_schema_version;
+  b.commit = out.context_commit;
+  b.issued_at = req.now;
+  b.prefixes = req.all ? std::vector<std::string>{} : req.prefixes;
+  b.tool_version = req.tool_version.empty() ? std::string(tool_version) : req.tool_version;
+  b.scope = scope_of(req.filters);
+
+  // Write-once (§2.5): a colliding nanosecond must never overwrite another acceptance, so the
+  // issue time moves on by one nanosecond and the put is retried.
+  for (int attempt = 0;; ++attempt) {
+    const auto nanos = static_cast<std::int64_t>(b.issued_at.time_since_epoch().count());
+    out.key = project_blessing_key(req.project, b.commit, nanos);
+    try {
+      store.put(out.key, encode_blessing(b), CollisionPolicy::refuse);
+      break;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::already_exists || attempt >= 16) throw;
+      b.issued_at += std::chrono::nanoseconds(1);
+    }
+  }
+  store.flush();
+  if (hooks.note) hooks.note("stored project-level blessing " + out.key + " with scope " + b.scope->label());
+
+  for (const auto& w : out.warnings) out.message += w + "\n";
+  out.message += "Blessed " + (b.prefixes.empty() ? std::string("all benchmarks") : plural(b.prefixes.size(), "prefix filter")) +
+                 " in blessing scope " + b.scope->label() + " at commit " + short_ctx + ".\n";
+  return out;
+}
+
+UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+                      const Hooks& hooks) {
+  const std::string context_ref = req.context_ref.value_or("HEAD");
+  UnblessResult out;
+  out.context_commit = analysis::resolve_context(git, context_ref);
+  const std::string short_ctx = short_id(out.context_commit);
+  announce(hooks, analysis::selection_announcement(req.filters, std::nullopt,
+                                                   analysis::AnnouncedContext{short_ctx, !req.context_ref}));
+  const std::string segment = sanitize_segment(out.context_commit);
+
+  // Legacy sidecars: their scope is their own partition.
+  for (const auto& key : store.list(project_data_prefix(req.project))) {
+    const auto data = parse_data_key(key);
+    if (data && data->kind == ObjectKind::partition_blessing && data->commit == segment &&
+        req.filters.accepts(data->set()))
+      out.removed.push_back(key);
+  }
+  // Project-level records: only those the request's scope contains entirely (§2.6, §9 #9).
+  const BlessingScope request_scope = scope_of(req.filters);
+  const std::string prefix = project_blessings_prefix(req.project) + segment + "/";
+  for (const auto& key : store.list(prefix)) {
+    const auto commit = parse_project_blessing_key(key);
+    if (!commit || *commit != segment) continue;
+    const auto body = store.get(key);
+    if (!body) continue;  // vanished between list and get: nothing left to revoke
+    const Blessing record = decode_blessing(*body, key);
+    if (record.scope && contains(request_scope, *record.scope)) {
+      out.removed.push_back(key);
+    } else if (hooks.note) {
+      hooks.note("kept " + key + ": its scope " + (record.scope ? record.scope->label() : std::string("?")) +
+                 " is not contained in the request's scope " + request_scope.label());
+    }
+  }
+  std::sort(out.removed.begin(), out.removed.end());
+  std::vector<std::string> gone;
+  for (const auto& key : out.removed) {
+    if (store.remove(key)) gone.push_back(key);
+    if (hooks.note) hooks.note("removed " + key);
+  }
+  out.removed = std::move(gone);
+  if (!out.removed.empty()) store.flush();
+  out.message = out.removed.empty() ? "No blessings recorded at commit " + short_ctx + ".\n"
+                                    : "Removed " + plural(out.removed.size(), "blessing") + " at commit " + short_ctx + ".\n";
+  return out;
+}
+
+}  // namespace benchhist::pipeline

@@ -1,0 +1,197 @@
+#include "benchhist/pipeline/blessings.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "benchhist/analysis/loading.hpp"
+#include "benchhist/analysis/reconstruction.hpp"
+#include "benchhist/codec/blessing_json.hpp"
+#include "benchhist/codec/json_writer.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/pipeline/bless.hpp"
+#include "benchhist/storage/key.hpp"
+
+namespace benchhist::pipeline {
+namespace {
+
+std::string short_id(std::string_view id) { return std::string(id.substr(0, 12)); }
+
+std::string prefixes_text(const std::vector<std::string>& p) {
+  if (p.empty()) return "all benchmarks";
+  std::string out;
+  for (std::size_t i = 0; i < p.size(); ++i) out += (i ? ", " : "") + p[i];
+  return out;
+}
+
+std::string md_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Inserts `"<key>": <value_json>` as the last member of a pretty-printed object document
+// (the report renderers' layout: 2-space indent, closing `}` on its own line).
+std::string append_member(std::string doc, std::string_view key, const std::string& value_json) {
+  const auto close = doc.rfind('}');
+  if (close == std::string::npos) throw Error(ErrorKind::internal, "rendered JSON document has no closing brace");
+  std::string indented;
+  for (char c : value_json) {
+    indented += c;
+    if (c == '\n') indented += "  ";
+  }
+  std::string head = doc.substr(0, close);
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  const bool empty_object = !head.empty() && head.back() == '{';
+  return head + (empty_object ? "" : ",") + "\n  " + json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
+}
+
+void write_axis(json::Writer& j, std::string_view k, const std::vector<std::string>& axis) {
+  j.key(k).begin_array();
+  for (const auto& v : axis) j.value(v);
+  j.end_array();
+}
+
+// HEAD view (formats.md §7.10, §9 #10).
+BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+                           const Hooks& hooks) {
+  BlessingsListing out;
+  out.listing.project = req.selection.project;
+  out.listing.window = false;
+  const std::string commit = analysis::resolve_context(git, req.selection.context_ref);
+  out.listing.head_commit = commit;
+  const std::string segment = sanitize_segment(commit);
+  const auto& filters = req.selection.filters;
+
+  std::vector<std::pair<std::string, DataKey>> sidecars;
+  for (const auto& key : store.list(project_data_prefix(req.selection.project))) {
+    auto data = parse_data_key(key);
+    if (data && data->kind == ObjectKind::partition_blessing && data->commit == segment && filters.accepts(data->set()))
+      sidecars.emplace_back(key, std::move(*data));
+  }
+  // Group by set in set order, then by key (issue seconds) within a set.
+  std::sort(sidecars.begin(), sidecars.end(), [](const auto& a, const auto& b) {
+    if (a.second.set() != b.second.set()) return a.second.set() < b.second.set();
+    return a.first < b.first;
+  });
+  for (const auto& [key, data] : sidecars) {
+    auto body = store.get(key);
+    if (!body) continue;  // removed since listing
+    const Blessing b = decode_blessing(*body, key);
+    out.listing.blessings.push_back({data.set(), std::nullopt, commit, std::nullopt, format_rfc3339(b.issued_at), b.prefixes});
+  }
+
+  const BlessingScope request_scope = scope_of(filters);
+  for (const auto& key : store.list(project_blessings_prefix(req.selection.project) + segment + "/")) {
+    const auto c = parse_project_blessing_key(key);
+    if (!c || *c != segment) continue;
+    auto body = store.get(key);
+    if (!body) continue;
+    const Blessing b = decode_blessing(*body, key);
+    if (!b.scope || !intersects(*b.scope, request_scope)) {
+      if (hooks.note) hooks.note("not listed " + key + ": its scope lies outside the selection");
+      continue;
+    }
+    out.scoped.push_back({key, commit, *b.scope, b.prefixes, format_rfc3339(b.issued_at)});
+  }
+  return out;
+}
+
+// Window view: the blessing reconstruction would apply to each benchmark (detection.md §2.5).
+BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+                             const Hooks& hooks) {
+  BlessingsListing out;
+  out.listing.project = req.selection.project;
+  out.listing.window = true;
+  const auto sel = analysis::select_objects(req.selection, git, store);
+  announce_selection(hooks, req.selection.filters, sel);
+  out.listing.head_commit = sel.context_commit;
+  const auto loaded = analysis::load_selection(store, sel, req.threads);
+
+  std::vector<analysis::BlessingCandidate> candidates;
+  for (const auto& lb : loaded.blessings)
+    candidates.push_back({lb.ref.key, lb.ref.commit, lb.ref.topo, lb.scope, lb.record.prefixes});
+
+  std::map<DiscriminantSet, std::set<std::string>> benchmarks;
+  auto collect = [&](const std::vector<analysis::SelectedObject>& objects,
+                     const std::vector<std::shared_ptr<const Run>>& runs) {
+    for (std::size_t i = 0; i < objects.size() && i < runs.size(); ++i)
+      for (const auto& r : runs[i]->results) benchmarks[objects[i].data.set()].insert(r.id.qualified());
+  };
+  collect(sel.objects, loaded.runs);
+  if (sel.mode == analysis::AnalysisMode::branch) collect(sel.base_objects, loaded.base_runs);
+
+  const auto& line = sel.evidence_line();
+  for (const auto& [set, ids] : benchmarks) {
+    for (const auto& id : ids) {
+      const auto* b = analysis::select_blessing(candidates, set, id);
+      if (!b) continue;
+      std::optional<std::string> time;
+      if (b->topo < line.size() && line[b->topo].committer_time)
+        time = format_rfc3339(*line[b->topo].committer_time);
+      out.listing.blessings.push_back({set, id, b->commit, time, std::nullopt, {}});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+BlessingsListing list_blessings(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+                                const Hooks& hooks) {
+  return req.all ? window_view(req, git, store, hooks) : head_view(req, git, store, hooks);
+}
+
+// ---- rendering: the report renderers, plus the scoped section ----
+
+std::string BlessingsListing::text() const {
+  if (scoped.empty()) return report::render_blessings_text(listing);
+  const std::string head = short_id(listing.head_commit);
+  std::string out = listing.blessings.empty()
+                        ? "Blessings for project " + listing.project + " at commit " + head + "\n"
+                        : report::render_blessings_text(listing);
+  out += "\nScoped blessings\n";
+  for (const auto& s : scoped)
+    out += "  " + short_id(s.commit) + " accepts " + prefixes_text(s.prefixes) + " in " + s.scope.label() +
+           " (issued " + s.issued_at + ")\n";
+  return out;
+}
+
+std::string BlessingsListing::markdown() const {
+  std::string out = report::render_blessings_markdown(listing);
+  if (scoped.empty()) return out;
+  if (listing.blessings.empty()) out = "# Blessings for " + listing.project + " at " + short_id(listing.head_commit) + "\n";
+  out += "\n## Scoped blessings\n\n| Commit | Scope | Prefixes | Issued |\n| --- | --- | --- | --- |\n";
+  for (const auto& s : scoped)
+    out += "| " + short_id(s.commit) + " | " + md_escape(s.scope.label()) + " | " + md_escape(prefixes_text(s.prefixes)) +
+           " | " + s.issued_at + " |\n";
+  return out;
+}
+
+std::string BlessingsListing::json() const {
+  std::string doc = report::render_blessings_json(listing);
+  if (scoped.empty()) return doc;
+  json::Writer j;
+  j.begin_array();
+  for (const auto& s : scoped) {
+    j.begin_object();
+    j.member("scope", s.scope.label());
+    j.key("blessing_scope").begin_object();
+    write_axis(j, "engine", s.scope.engine);
+    write_axis(j, "target_triple", s.scope.target_triple);
+    write_axis(j, "machine_key", s.scope.machine_key);
+    j.end_object();
+    j.member("commit", s.commit);
+    j.member("issued_at", s.issued_at);
+    if (!s.prefixes.empty()) write_axis(j, "prefixes", s.prefixes);
+    j.member("key", s.key);
+    j.end_object();
+  }
+  j.end_array();
+  return append_member(std::move(doc), "scoped_blessings", j.str());
+}
+
+}  // namespace benchhist::pipeline

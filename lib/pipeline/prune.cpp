@@ -1,0 +1,202 @@
+#include "benchhist/pipeline/prune.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "benchhist/analysis/selection.hpp"
+#include "benchhist/analysis/since.hpp"
+#include "benchhist/codec/blessing_json.hpp"
+#include "benchhist/codec/json_writer.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/model/ascii.hpp"
+#include "benchhist/pipeline/bless.hpp"
+#include "benchhist/storage/key.hpp"
+
+namespace benchhist::pipeline {
+namespace {
+
+std::string plural(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// Inserts `"<key>": <value_json>` as the last member of a pretty-printed object document.
+std::string append_member(std::string doc, std::string_view key, const std::string& value_json) {
+  const auto close = doc.rfind('}');
+  if (close == std::string::npos) throw Error(ErrorKind::internal, "rendered JSON document has no closing brace");
+  std::string indented;
+  for (char c : value_json) {
+    indented += c;
+    if (c == '\n') indented += "  ";
+  }
+  std::string head = doc.substr(0, close);
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  const bool empty_object = !head.empty() && head.back() == '{';
+  return head + (empty_object ? "" : ",") + "\n  " + json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
+}
+
+const char* const no_scope_message =
+    "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), and/or "
+    "--include-blessings (blessing sidecars)";
+
+}  // namespace
+
+PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
+  if (req.runs == PruneRuns::none && !req.include_blessings) throw Error(ErrorKind::usage, no_scope_message);
+
+  // Topology exactly as the analysis family resolves it (detection.md §1.1).
+  const std::string context = analysis::resolve_context(git, req.context_ref);
+  const auto base = analysis::resolve_base(git, req.base_ref, req.configured_default_branch, req.context_ref);
+  const std::string merge_base = analysis::require_merge_base(git, context, base.commit, req.context_ref, base.name);
+  const auto line = git.first_parent_history(context);
+  const std::size_t split = analysis::split_index(line, merge_base, base.commit, git);
+  const std::size_t tip = line.empty() ? 0 : line.size() - 1;
+  const auto since =
+      analysis::resolve_prune_since(req.since ? std::optional<std::string_view>(*req.since) : std::nullopt, req.now);
+
+  if (hooks.announce) {
+    std::string text = analysis::selection_announcement(req.filters, analysis::AnnouncedBase{base.name, base.auto_detected()},
+                                                        std::nullopt, analysis::AnnouncedSince{since.cutoff, since.reason});
+    if (text.starts_with("[bench-history] ")) text.erase(0, 16);
+    hooks.announce(text);
+  }
+
+  // The context resolves onto the base: everything on its line is base history (§6.5.7).
+  const bool on_base = split >= tip;
+  if (on_base && !req.prune_base)
+    throw Error(ErrorKind::usage, "pruning will delete benchmark history of the " + base.name +
+                                      " branch, which is the base branch. Confirm with --prune-base if this is correct.");
+
+  // Eligible commits: strictly after the fork point (or the whole line with --prune-base),
+  // inside the --since window, matching a positional prefix when any was given.
+  std::vector<std::string> wanted;
+  for (const auto& p : req.commits) wanted.push_back(lower(p));
+  std::unordered_map<std::string, std::size_t> eligible;  // commit key segment → line position
+  for (std::size_t i = on_base ? 0 : split + 1; i < line.size(); ++i) {
+    if (analysis::before_cutoff(line[i].committer_time, since.cutoff)) continue;
+    const std::string id = lower(line[i].id);
+    if (!wanted.empty() &&
+        std::none_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return id.starts_with(w); }))
+      continue;
+    eligible.emplace(sanitize_segment(line[i].id), i);
+  }
+
+  // §6.5.7 --dirty: only where analysis would admit the snapshot — branch-side commits, and
+  // the base tip unconditionally. --all: wherever it sits on an eligible commit.
+  auto dirty_admitted = [&](std::size_t pos) { return pos > split || pos == tip; };
+
+  std::map<DiscriminantSet, std::map<std::size_t, report::PrunedCommit>> plan;
+  PruneResult out;
+  for (const auto& key : store.list(project_data_prefix(req.project))) {
+    const auto data = parse_data_key(key);
+    if (!data || !req.filters.accepts(data->set())) continue;
+    const auto it = eligible.find(data->commit);
+    if (it == eligible.end()) continue;
+    const std::size_t pos = it->second;
+    bool take = false;
+    bool blessing = false;
+    switch (data->kind) {
+      case ObjectKind::clean: take = req.runs == PruneRuns::clean || req.runs == PruneRuns::all; break;
+      case ObjectKind::dirty:
+        take = req.runs == PruneRuns::all || (req.runs == PruneRuns::dirty && dirty_admitted(pos));
+        break;
+      case ObjectKind::partition_blessing: take = blessing = req.include_blessings; break;
+    }
+    if (!take) continue;
+    auto& c = plan[data->set()][pos];
+    c.commit = line[pos].id;
+    (blessing ? c.blessings : c.runs) += 1;
+    c.keys.push_back(key);
+    out.keys.push_back(key);
+  }
+
+  // §9 #10: project-level records on planned commits whose scope lies within the filters.
+  if (req.include_blessings) {
+    const BlessingScope filter_scope = scope_of(req.filters);
+    for (const auto& key : store.list(project_blessings_prefix(req.project))) {
+      const auto commit = parse_project_blessing_key(key);
+      if (!commit) continue;
+      const auto it = eligible.find(*commit);
+      if (it == eligible.end()) continue;
+      const auto body = store.get(key);
+      if (!body) continue;
+      const Blessing record = decode_blessing(*body, key);
+      if (!record.scope || !contains(filter_scope, *record.scope)) {
+        if (hooks.note) hooks.note("kept " + key + ": its scope reaches outside the selected discriminant sets");
+        continue;
+      }
+      out.scoped.push_back({key, line[it->second].id, *record.scope});
+      out.keys.push_back(key);
+    }
+  }
+
+  out.plan.project = req.project;
+  out.plan.target_ref = req.context_ref;
+  out.plan.dry_run = req.dry_run;
+  for (auto& [set, commits] : plan) {
+    report::PrunedSet s{set, {}};
+    for (auto& [pos, c] : commits) {  // oldest first along the line
+      std::sort(c.keys.begin(), c.keys.end());
+      s.commits.push_back(std::move(c));
+    }
+    out.plan.sets.push_back(std::move(s));
+  }
+  std::sort(out.keys.begin(), out.keys.end());
+
+  if (!req.dry_run) {
+    for (const auto& key : out.keys) {
+      if (store.remove(key)) out.removed.push_back(key);
+      if (hooks.note) hooks.note("removed " + key);
+    }
+    store.flush();  // bumps the cloud backend's cache marker (formats.md §1.8)
+  } else if (hooks.note) {
+    for (const auto& key : out.keys) hooks.note("would remove " + key);
+  }
+  return out;
+}
+
+// ---- rendering: the report renderers, plus the project-level section ----
+
+std::string PruneResult::text() const {
+  std::string out = report::render_prune_text(plan);
+  if (scoped.empty()) return out;
+  out += "\nProject-level blessings\n";
+  for (const auto& s : scoped) out += "    " + s.commit + "  " + s.scope.label() + "\n";
+  out += std::string(plan.dry_run ? "Would remove " : "Removed ") + plural(scoped.size(), "project-level blessing") + "\n";
+  return out;
+}
+
+std::string PruneResult::markdown() const {
+  std::string out = report::render_prune_markdown(plan);
+  if (scoped.empty()) return out;
+  out += "\n## Project-level blessings\n\n| Commit | Scope |\n| --- | --- |\n";
+  for (const auto& s : scoped) out += "| " + s.commit + " | " + s.scope.label() + " |\n";
+  out += "\n**" + std::string(plan.dry_run ? "Would remove " : "Removed ") + plural(scoped.size(), "project-level blessing") +
+         "**\n";
+  return out;
+}
+
+std::string PruneResult::json() const {
+  std::string doc = report::render_prune_json(plan);
+  if (scoped.empty()) return doc;
+  json::Writer j;
+  j.begin_array();
+  for (const auto& s : scoped) {
+    j.begin_object();
+    j.member("commit", s.commit);
+    j.member("scope", s.scope.label());
+    j.member("key", s.key);
+    j.end_object();
+  }
+  j.end_array();
+  return append_member(std::move(doc), "project_blessings", j.str());
+}
+
+}  // namespace benchhist::pipeline

@@ -1,0 +1,278 @@
+// prune through the library: a real git repository (git CLI) with a base branch and a
+// feature branch, runs and blessings in a LocalStore, plans compared with what is deleted.
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <set>
+
+#include "benchhist/codec/blessing_json.hpp"
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/pipeline/bless.hpp"
+#include "benchhist/pipeline/prune.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "benchhist/version.hpp"
+
+namespace fs = std::filesystem;
+using namespace benchhist;
+
+namespace {
+
+std::string sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  REQUIRE(::pclose(p) == 0);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+const std::string triple = "x86_64-unknown-linux-gnu";
+const std::int64_t day = 86400;
+
+// main: m0..m5 (one commit a day, ending 10 days ago); feature forks at m5: f0..f3 (days
+// after). Runs: clean everywhere for mk-a and mk-b except f2 (no run); a dirty snapshot at
+// m5, f1 and f3 (mk-a). Blessing sidecars: f1 (mk-a), f2 (mk-a, an orphan), m4 (mk-a).
+struct Fixture {
+  fs::path dir;
+  std::vector<std::string> main_commits, feature;
+  std::int64_t start = 0;
+  std::unique_ptr<LocalStore> store;
+  std::unique_ptr<analysis::GitTopology> git;
+
+  Fixture() {
+    static std::atomic<int> counter{0};
+    dir = fs::temp_directory_path() / ("bh-prune-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "repo");
+    sh(g() + "init -q -b main && " + g() + "config user.email t@example.invalid && " + g() + "config user.name t");
+    start = static_cast<std::int64_t>(std::time(nullptr)) - 20 * day;
+    int n = 0;
+    for (int i = 0; i < 6; ++i) main_commits.push_back(commit("main " + std::to_string(i), n++));
+    sh(g() + "checkout -q -b feature");
+    for (int i = 0; i < 4; ++i) feature.push_back(commit("feature " + std::to_string(i), n++));
+    store = std::make_unique<LocalStore>(dir / "store");
+    for (const auto& c : main_commits) clean_runs(c);
+    for (int i = 0; i < 4; ++i)
+      if (i != 2) clean_runs(feature[i]);
+    for (const auto& c : {main_commits[5], feature[1], feature[3]})
+      store->put(dirty_key("demo", Engine::criterion, triple, "mk-a", c, 1790000000), encode_run(run(c, true)),
+                 CollisionPolicy::refuse);
+    for (const auto& c : {feature[1], feature[2], main_commits[4]}) sidecar(c, "mk-a");
+    git = analysis::open_git_topology(repo());
+  }
+  ~Fixture() { fs::remove_all(dir); }
+  fs::path repo() const { return dir / "repo"; }
+  std::string g() const { return "git -C '" + repo().string() + "' "; }
+
+  std::string commit(const std::string& msg, int n) {
+    const std::string when = "@" + std::to_string(start + n * day) + " +0000";
+    sh("GIT_COMMITTER_DATE='" + when + "' GIT_AUTHOR_DATE='" + when + "' " + g() + "commit -q --allow-empty -m '" + msg + "'");
+    return sh(g() + "rev-parse HEAD");
+  }
+
+  static Run run(const std::string& commit, bool dirty) {
+    Run r;
+    r.context.observation = *parse_rfc3339("2026-11-01T00:00:00Z");
+    r.context.git = GitState{commit, std::string("main"), dirty};
+    r.context.toolchain = ToolchainInfo{triple, std::string("1.91.0")};
+    r.context.tool_version = std::string(tool_version);
+    r.context.best_of = 1;
+    r.results = {BenchmarkResult{BenchmarkId({"parse", "small"}), {MetricValue{MetricKind::wall_time, 100.0, {}, {}}}}};
+    return r;
+  }
+  void clean_runs(const std::string& c) {
+    for (const char* mk : {"mk-a", "mk-b"})
+      store->put(clean_key("demo", Engine::criterion, triple, mk, c), encode_run(run(c, false)), CollisionPolicy::refuse);
+  }
+  std::string sidecar(const std::string& c, const std::string& mk) {
+    Blessing b;
+    b.commit = c;
+    b.issued_at = from_unix_seconds(1790000000);
+    b.tool_version = "0.9.0";
+    const auto key = partition_blessing_key("demo", Engine::criterion, triple, mk, c, 1790000000);
+    store->put(key, encode_blessing(b), CollisionPolicy::refuse);
+    return key;
+  }
+  std::string scoped(const std::string& c, std::vector<std::string> machines, std::int64_t nanos) {
+    Blessing b;
+    b.commit = c;
+    b.issued_at = Timestamp(std::chrono::nanoseconds(nanos));
+    b.tool_version = "0.9.0";
+    b.scope = BlessingScope{{}, {triple}, std::move(machines)};
+    const auto key = project_blessing_key("demo", c, nanos);
+    store->put(key, encode_blessing(b), CollisionPolicy::refuse);
+    return key;
+  }
+  std::set<std::string> all_keys() {
+    const auto v = store->list("v1/");
+    return {v.begin(), v.end()};
+  }
+};
+
+pipeline::PruneRequest request(const std::string& context, pipeline::PruneRuns runs, std::vector<std::string> machines = {"all"}) {
+  pipeline::PruneRequest req;
+  req.project = "demo";
+  req.context_ref = context;
+  req.filters = analysis::resolve_filters({}, {}, machines, triple, std::string("mk-a"));
+  req.now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
+  req.runs = runs;
+  return req;
+}
+
+std::set<std::string> difference(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::set<std::string> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("prune --dry-run plans branch-side clean runs and deletes nothing; prune deletes exactly that plan", "[prune]") {
+  Fixture fx;
+  const auto before = fx.all_keys();
+  auto req = request("feature", pipeline::PruneRuns::clean);
+  req.dry_run = true;
+  std::vector<std::string> announced;
+  pipeline::Hooks hooks;
+  hooks.announce = [&](std::string_view a) { announced.emplace_back(a); };
+  const auto plan = pipeline::prune(req, *fx.git, *fx.store, hooks);
+  REQUIRE(announced.size() == 1);
+  CHECK(announced[0] == "selection: engine=all, target-triple=" + triple +
+                            " (auto-detected), machine-key=all; base=main (auto-detected); since=none (no default look-back)");
+  CHECK(fx.all_keys() == before);
+  CHECK(plan.removed.empty());
+  std::set<std::string> expected;
+  for (int i : {0, 1, 3})
+    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(clean_key("demo", Engine::criterion, triple, mk, fx.feature[i]));
+  CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) == expected);
+  REQUIRE(plan.plan.sets.size() == 2);
+  CHECK(plan.plan.sets[0].commits.size() == 3);
+  CHECK(plan.plan.sets[0].commits[0].commit == fx.feature[0]);  // oldest first
+  CHECK_THAT(plan.text(), Catch::EndsWith("\nWould remove 6 runs across 2 discriminant sets\n"));
+  CHECK_THAT(plan.text(), Catch::StartsWith("Prune plan for project demo (target feature)\n"));
+
+  req.dry_run = false;
+  const auto done = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(done.keys == plan.keys);
+  CHECK(done.removed == done.keys);
+  CHECK(difference(before, fx.all_keys()) == expected);
+  CHECK_THAT(done.text(), Catch::EndsWith("\nRemoved 6 runs across 2 discriminant sets\n"));
+}
+
+TEST_CASE("blessings survive a --clean prune and go only with --include-blessings", "[prune]") {
+  Fixture fx;
+  const auto wide = fx.scoped(fx.feature[1], {}, 1796119200000000001LL);           // all machine keys
+  const auto narrow = fx.scoped(fx.feature[3], {"mk-a"}, 1796119200000000002LL);   // mk-a only
+  const auto on_base = fx.scoped(fx.main_commits[4], {"mk-a"}, 1796119200000000003LL);
+  const auto sidecar_f1 = partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000);
+  const auto orphan_f2 = partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[2], 1790000000);
+
+  pipeline::prune(request("feature", pipeline::PruneRuns::clean), *fx.git, *fx.store);
+  auto keys = fx.all_keys();
+  for (const auto& k : {wide, narrow, on_base, sidecar_f1, orphan_f2}) CHECK(keys.count(k) == 1);
+
+  // Blessings only, narrowed to mk-a: the sidecars (the orphan too) and the record whose
+  // scope lies within mk-a; the all-machines record reaches outside and stays; runs stay.
+  auto req = request("feature", pipeline::PruneRuns::none, {"mk-a"});
+  req.include_blessings = true;
+  const auto before = fx.all_keys();
+  const auto done = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(difference(before, fx.all_keys()) == std::set<std::string>{narrow, sidecar_f1, orphan_f2});
+  REQUIRE(done.scoped.size() == 1);
+  CHECK(done.scoped[0].key == narrow);
+  CHECK(done.plan.blessings() == 2);
+  CHECK(done.plan.runs() == 0);
+  CHECK_THAT(done.text(), Catch::Contains("\nProject-level blessings\n    " + fx.feature[3] + "  all/" + triple + "/mk-a\n"));
+  CHECK_THAT(done.json(), Catch::Contains("\"project_blessings\": ["));
+  CHECK_THAT(done.json(), Catch::EndsWith("]\n}"));
+
+  // Unrestricted filters contain the wide record.
+  req.filters = analysis::resolve_filters({}, {"all"}, {"all"}, triple, std::string("mk-a"));
+  const auto wide_gone = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(wide_gone.removed == std::vector<std::string>{wide});
+  CHECK(fx.all_keys().count(on_base) == 1);  // base-side history is preserved
+}
+
+TEST_CASE("on the base branch prune refuses without --prune-base, after the announcement, deleting nothing", "[prune]") {
+  Fixture fx;
+  const auto before = fx.all_keys();
+  std::vector<std::string> announced;
+  pipeline::Hooks hooks;
+  hooks.announce = [&](std::string_view a) { announced.emplace_back(a); };
+  auto req = request("main", pipeline::PruneRuns::all);
+  try {
+    pipeline::prune(req, *fx.git, *fx.store, hooks);
+    FAIL("prune on the base branch must be refused");
+  } catch (const Error& e) {
+    CHECK(e.message() ==
+          "pruning will delete benchmark history of the main branch, which is the base branch. Confirm with --prune-base if this is correct.");
+  }
+  CHECK(announced.size() == 1);
+  CHECK(fx.all_keys() == before);
+
+  // Confirmed: --dirty removes only what analysis would admit — the dirty snapshot at the base tip.
+  req.prune_base = true;
+  req.runs = pipeline::PruneRuns::dirty;
+  const auto dirty = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(dirty.removed == std::vector<std::string>{dirty_key("demo", Engine::criterion, triple, "mk-a", fx.main_commits[5], 1790000000)});
+
+  req.runs = pipeline::PruneRuns::clean;
+  req.dry_run = true;
+  const auto all_base = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(all_base.keys.size() == 12);  // every main commit, both machines
+}
+
+TEST_CASE("--dirty removes branch-side snapshots, --all also clean runs; --since and commit prefixes narrow the plan", "[prune]") {
+  Fixture fx;
+  auto req = request("feature", pipeline::PruneRuns::dirty);
+  req.dry_run = true;
+  auto plan = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) ==
+        std::set<std::string>{dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000),
+                              dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[3], 1790000000)});
+  CHECK(std::is_sorted(plan.keys.begin(), plan.keys.end()));
+
+  req.runs = pipeline::PruneRuns::all;
+  plan = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(plan.keys.size() == 8);  // 6 clean + 2 dirty, never the base-side snapshot at m5
+
+  // --since keeps commits at or after the cutoff: f2 and f3 (f2 has no run).
+  req.since = format_rfc3339(from_unix_seconds(fx.start + 8 * day));
+  plan = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(plan.keys.size() == 3);
+  req.since.reset();
+
+  // Positional prefixes are case-insensitive.
+  std::string upper = fx.feature[0].substr(0, 10);
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  req.commits = {upper};
+  plan = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(plan.keys.size() == 2);
+  REQUIRE(plan.plan.sets.size() == 2);
+  CHECK(plan.plan.sets[0].commits[0].commit == fx.feature[0]);
+
+  req.commits = {fx.main_commits[2].substr(0, 10)};  // base-side: never eligible here
+  plan = pipeline::prune(req, *fx.git, *fx.store);
+  CHECK(plan.keys.empty());
+  CHECK_THAT(plan.text(), Catch::EndsWith("\nNo run matches the selection.\n"));
+}
+
+TEST_CASE("prune without a deletion scope is refused", "[prune]") {
+  Fixture fx;
+  CHECK_THROWS_WITH(pipeline::prune(request("feature", pipeline::PruneRuns::none), *fx.git, *fx.store),
+                    "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), and/or "
+                    "--include-blessings (blessing sidecars)");
+}
