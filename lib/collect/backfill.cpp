@@ -310,6 +310,9 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   if (req.best_of < 1) throw Error(ErrorKind::usage, "--best-of must be at least 1");
   if (req.max_commits && *req.max_commits < 1) throw Error(ErrorKind::usage, "--max-commits must be at least 1");
   const auto& base = req.base_dir;
+  // collect calls announce unconditionally; an embedder may leave ours empty.
+  const std::function<void(std::string_view)> announce =
+      svc.announce ? svc.announce : std::function<void(std::string_view)>([](std::string_view) {});
 
   // §8.1 step 3: the project prefix.
   std::filesystem::path prefix;
@@ -380,7 +383,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     if (!req.overwrite) {
       const auto tc = svc.probe_toolchain(project_dir);
       const auto mk = svc.machine_key();
-      svc.announce("scanning for already-backfilled commits: target-triple=" + tc.target_triple +
+      announce("scanning for already-backfilled commits: target-triple=" + tc.target_triple +
                    " (toolchain host of the newest checkout in the range); machine-key=" + mk + " (auto-detected)");
       const auto triple_seg = sanitize_segment(tc.target_triple);
       const auto mk_seg = sanitize_segment(mk);
@@ -429,7 +432,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     if (req.max_commits)
       line += "; --max-commits " + std::to_string(*req.max_commits) + " allows at most " +
               plural(planned, "replay attempt") + " this invocation";
-    svc.announce(line);
+    announce(line);
 
     // §8.4 the replay loop.
     DeferredFlushStore per_commit_store(store);
@@ -513,7 +516,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
         creq.store = true;
         creq.strip_toolchain_overrides = true;
         auto cs = svc.collect_services(project_dir, commit_env);
-        cs.announce = svc.announce;
+        cs.announce = announce;
         cs.note = svc.note;
         try {
           const auto out = svc.collect(creq, commit_env, &per_commit_store, cs);
@@ -560,15 +563,21 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
         break;
       }
     }
-    if (result.stop == BackfillStop::range_exhausted && result.deferred > 0) result.stop = BackfillStop::commit_limit;
     store.flush();
   } catch (const Error&) {
     try {
       store.flush();
     } catch (...) {
     }
-    teardown();  // the loop's error wins over a teardown failure (§8.1)
-    throw;
+    if (int sig = interrupted()) {
+      // A terminal Ctrl-C also kills our helper children (git, cp), whose failure then
+      // surfaces here: report the interruption rather than a spurious infrastructure error.
+      result.stop = BackfillStop::interrupted;
+      result.interrupted_by = sig;
+    } else {
+      teardown();  // the loop's error wins over a teardown failure (§8.1)
+      throw;
+    }
   } catch (const std::exception& e) {
     try {
       store.flush();
@@ -577,6 +586,11 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     teardown();
     throw Error(ErrorKind::internal, "backfill failed unexpectedly", wt.string(), e.what());
   }
+
+  // Every range commit not accounted for was never (fully) attempted: S+E+M+F+D = N (§8.5).
+  result.deferred = result.range.size() -
+                    (result.stored + result.skipped_existing + result.skipped_empty + result.failed);
+  if (result.stop == BackfillStop::range_exhausted && result.deferred > 0) result.stop = BackfillStop::commit_limit;
 
   const auto removed = teardown();
   if (!removed || !removed->success())

@@ -50,6 +50,9 @@ std::string trimmed(std::string s) {
 
 fs::path scratch(const std::string& name) {
   static int counter = 0;
+  // Each run starts by dropping the previous runs' scratch trees (kept until then for
+  // debugging), including worktrees a SIGKILLed backfill could not remove.
+  if (counter == 0) fs::remove_all(fs::path(BH_BUILD_DIR) / "backfill-scratch");
   auto p = fs::path(BH_BUILD_DIR) / "backfill-scratch" /
            (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   fs::remove_all(p);
