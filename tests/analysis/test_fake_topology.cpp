@@ -223,3 +223,37 @@ TEST_CASE("selection, loading and reconstruction throughput", "[analysis][.perf]
     CHECK(rec.series.size() == 200);
   }
 }
+
+TEST_CASE("analyze prefixes keep matching benchmarks and a context without runs makes every benchmark a ghost",
+          "[analysis]") {
+  FakeTopology g;
+  std::vector<std::string> main{g.add("a0", {}, 0)};
+  for (int i = 1; i < 12; ++i) main.push_back(g.add("a" + std::to_string(i), {main.back()}, i));
+  g.refs = {{"main", main.back()}, {"HEAD", main.back()}};
+  MemoryStore store;
+  for (std::size_t i = 0; i < main.size(); ++i) {
+    if (i == 11) break;  // no run at the context
+    store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", main[i]), encode_run(run_with(12, 10)),
+              CollisionPolicy::refuse);
+  }
+  auto r = req("HEAD");
+  r.since = "P10Y";  // the commits are ~400 days old: beyond the default six months
+  const Selection sel = select_objects(r, g, store);
+  CHECK(sel.mode == AnalysisMode::history);
+  CHECK(sel.objects.size() == 11);
+  const auto loaded = load_selection(store, sel, 2);
+
+  ReconstructionOptions only;
+  only.eliminate_ghosts = false;
+  only.benchmark_prefixes = {"pkg/bench1"};  // raw prefix: bench1, bench10, bench11
+  const auto some = reconstruct(sel, loaded, only);
+  std::vector<std::string> ids;
+  for (const auto& s : some.series) ids.push_back(s.key.id.qualified());
+  CHECK(ids == std::vector<std::string>{"pkg/bench1", "pkg/bench10", "pkg/bench11"});
+
+  const auto rec = reconstruct(sel, loaded);
+  CHECK_FALSE(rec.context_has_runs);
+  CHECK(rec.series.empty());
+  CHECK(rec.ghost_series == 12);
+  CHECK(rec.ghost_benchmarks == 12);
+}
