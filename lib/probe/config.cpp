@@ -17,8 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kParseHint =
-    "fix the configuration file (see docs/configuration.md, or run `cargo bench-history install` "
-    "on an empty directory for a commented example)";
+    "fix the named key in the configuration file; `cargo bench-history install --config <new path>` "
+    "writes a fully commented example";
 
 // A schema violation, reported like a parser error: the message is the catalogue's
 // `failed to parse configuration`, the cause names the key and its line.
