@@ -171,9 +171,14 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
   }
   std::sort(out.removed.begin(), out.removed.end());
   std::vector<std::string> gone;
-  for (const auto& key : out.removed) {
-    if (store.remove(key)) gone.push_back(key);
-    if (hooks.note) hooks.note("removed " + key);
+  try {
+    for (const auto& key : out.removed) {
+      if (store.remove(key)) gone.push_back(key);
+      if (hooks.note) hooks.note("removed " + key);
+    }
+  } catch (...) {
+    if (!gone.empty()) store.flush();  // a partial revocation still invalidates mirrors
+    throw;
   }
   out.removed = std::move(gone);
   if (!out.removed.empty()) store.flush();

@@ -151,11 +151,18 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
   std::sort(out.keys.begin(), out.keys.end());
 
   if (!req.dry_run) {
-    for (const auto& key : out.keys) {
-      if (store.remove(key)) out.removed.push_back(key);
-      if (hooks.note) hooks.note("removed " + key);
+    // The cache marker must be bumped after ANY delete (formats.md §1.8), also when a later
+    // delete fails: mirrors must never keep serving an object that is gone.
+    try {
+      for (const auto& key : out.keys) {
+        if (store.remove(key)) out.removed.push_back(key);
+        if (hooks.note) hooks.note("removed " + key);
+      }
+    } catch (...) {
+      if (!out.removed.empty()) store.flush();
+      throw;
     }
-    store.flush();  // bumps the cloud backend's cache marker (formats.md §1.8)
+    store.flush();
   } else if (hooks.note) {
     for (const auto& key : out.keys) hooks.note("would remove " + key);
   }

@@ -132,6 +132,30 @@ pipeline::PruneRequest request(const std::string& context, pipeline::PruneRuns r
   return req;
 }
 
+// Counts the mutating calls prune makes, forwarding to a real store.
+class RecordingStore final : public ObjectStore {
+ public:
+  explicit RecordingStore(ObjectStore& inner) : inner_(inner) {}
+  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override {
+    ++puts;
+    return inner_.put(key, json, policy);
+  }
+  std::optional<std::string> get(std::string_view key) override { return inner_.get(key); }
+  std::vector<std::string> list(std::string_view prefix) override { return inner_.list(prefix); }
+  bool remove(std::string_view key) override {
+    removes.emplace_back(key);
+    return inner_.remove(key);
+  }
+  void flush() override { ++flushes; }
+  std::string describe() const override { return "recording " + inner_.describe(); }
+  int puts = 0;
+  int flushes = 0;
+  std::vector<std::string> removes;
+
+ private:
+  ObjectStore& inner_;
+};
+
 std::set<std::string> difference(const std::set<std::string>& a, const std::set<std::string>& b) {
   std::set<std::string> out;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
@@ -275,4 +299,24 @@ TEST_CASE("prune without a deletion scope is refused", "[prune]") {
   CHECK_THROWS_WITH(pipeline::prune(request("feature", pipeline::PruneRuns::none), *fx.git, *fx.store),
                     "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), and/or "
                     "--include-blessings (blessing sidecars)");
+}
+
+TEST_CASE("prune deletes through ObjectStore::remove and then flushes; a dry run does neither", "[prune]") {
+  Fixture fx;
+  RecordingStore rec(*fx.store);
+  auto req = request("feature", pipeline::PruneRuns::all);
+  req.include_blessings = true;
+  req.dry_run = true;
+  const auto plan = pipeline::prune(req, *fx.git, rec);
+  CHECK(rec.removes.empty());
+  CHECK(rec.flushes == 0);
+  CHECK(rec.puts == 0);
+  CHECK(plan.keys.size() == 10);  // 6 clean, 2 dirty, 2 sidecars
+
+  req.dry_run = false;
+  const auto done = pipeline::prune(req, *fx.git, rec);
+  CHECK(rec.removes == plan.keys);
+  CHECK(done.removed == plan.keys);
+  CHECK(rec.flushes == 1);
+  CHECK(rec.puts == 0);
 }
