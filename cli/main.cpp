@@ -1,7 +1,11 @@
 // cargo-bench-history: parse argv, call the library, map the outcome to the process contract
 // of formats.md §6.1 (exit 0 on success, 1 on any failure; usage errors and help unprefixed).
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <system_error>
@@ -19,6 +23,14 @@ void print_error(const benchhist::Error& e) {
   std::cerr << "Error: " << e.message() << '\n';
   if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';
   if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << '\n';
+}
+
+// The width of stdout when it is a terminal; reports then fit it instead of 80 columns.
+std::optional<std::size_t> terminal_width() {
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return static_cast<std::size_t>(ws.ws_col);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -52,7 +64,9 @@ int main(int argc, char** argv) {
       throw benchhist::Error(benchhist::ErrorKind::io, "failed to determine the process working directory",
                              {}, ec.message());
     benchhist::ProcessEnvironment env;
-    benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr};
+    benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
+    inv.terminal_width = terminal_width();
+    inv.stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;
     benchhist::app::run_command(*parsed.command, inv);
     std::cout.flush();
     if (!std::cout) {

@@ -137,6 +137,11 @@ std::vector<std::string> make_repository(const Options& o, Timestamp end) {
     if (from) std::fprintf(fi, "from :%d\n", from);
     if (merge) std::fprintf(fi, "merge :%d\n", merge);
     std::fprintf(fi, "M 644 inline history.txt\ndata %zu\n%s\n", content.size(), content.c_str());
+    if (mark == 1) {
+      // The project id the store is written under, so the tool finds it from the checkout.
+      const std::string config = "[project]\nid = \"synthetic\"\n";
+      std::fprintf(fi, "M 644 inline .cargo/bench_history.toml\ndata %zu\n%s\n", config.size(), config.c_str());
+    }
   };
   // Marks 1..commits are first-parent commits; side-branch commits use marks above that.
   int side_mark = o.commits + 1;

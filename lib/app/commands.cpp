@@ -4,6 +4,10 @@
 
 #include "benchhist/app/commands.hpp"
 
+#include "benchhist/app/analysis_commands.hpp"
+#include "benchhist/app/collect_command.hpp"
+#include "command_support.hpp"
+
 #include <fstream>
 #include <ostream>
 #include <system_error>
@@ -23,70 +27,16 @@
 namespace benchhist::app {
 namespace {
 
-constexpr std::string_view note_prefix = "[bench-history] ";
-
-void note(const Invocation& inv, bool verbose, const std::string& text) {
-  if (verbose) inv.err << note_prefix << text << '\n';
-}
+using namespace detail;
 
 [[noreturn]] void not_available(std::string_view command) {
   throw Error(ErrorKind::usage, not_available_message(command), std::string(command), {},
               "this build implements `install`, `machine-key` and `list discriminants`");
 }
 
-struct ReportFile {
-  std::string label;  // `Markdown`, `JSON`
-  std::filesystem::path path;
-  std::string content;
-};
-
-// Two outputs must never write the same file or nest (formats.md §6.6 preflight), checked
-// before anything is written.
-void preflight(const std::vector<ReportFile>& files) {
-  for (std::size_t i = 0; i < files.size(); ++i)
-    for (std::size_t j = i + 1; j < files.size(); ++j) {
-      std::error_code ec;
-      auto a = std::filesystem::weakly_canonical(files[i].path, ec);
-      if (ec) a = files[i].path.lexically_normal();
-      auto b = std::filesystem::weakly_canonical(files[j].path, ec);
-      if (ec) b = files[j].path.lexically_normal();
-      auto nests = [](const std::filesystem::path& outer, const std::filesystem::path& inner) {
-        auto o = outer.begin(), in = inner.begin();
-        for (; o != outer.end(); ++o, ++in)
-          if (in == inner.end() || *o != *in) return false;
-        return true;
-      };
-      if (a == b || nests(a, b) || nests(b, a))
-        throw Error(ErrorKind::usage,
-                    "the " + files[i].label + " report (" + files[i].path.string() + ") and " +
-                        files[j].label + " report (" + files[j].path.string() +
-                        ") have conflicting output destinations",
-                    files[j].path.string(), {}, "give each report its own file");
-    }
-}
-
-// Parent directories are created and an existing file is replaced (formats.md §6.3).
-void write_report(const ReportFile& f) {
-  std::error_code ec;
-  if (f.path.has_parent_path()) std::filesystem::create_directories(f.path.parent_path(), ec);
-  std::ofstream os(f.path, std::ios::binary | std::ios::trunc);
-  if (os) os << f.content;
-  if (os) os.flush();
-  if (!os)
-    throw Error(ErrorKind::io,
-                "failed to write the " + f.label + " report to " + f.path.string(), f.path.string(),
-                ec ? ec.message() : std::string("could not open or write the file"),
-                "check that the directory is writable");
-}
-
 std::string no_output_message() {
   return "no output selected: --no-text suppresses the text report, so request at least one of "
          "--markdown <path> or --json <path>";
-}
-
-// Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
-void check_engines(const DiscriminantFilters& filters) {
-  (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
 }
 
 void check_output(const OutputOptions& out) {
@@ -103,17 +53,9 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   if (o.output.json) files.push_back({"JSON", base / *o.output.json, {}});
   preflight(files);
 
-  auto loc = config_location(o.env, base);
-  note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
-  Config config = load_config(loc.path, loc.explicitly_named);
-  if (v && !config.file_found) note(inv, v, "no configuration file found; using defaults");
-  std::string project = resolve_project_id(config, base);
-  note(inv, v, "project id: " + project);
-
-  auto choice = select_storage(o.env.local, o.cache.cache, config.azure ? &*config.azure : nullptr,
-                               inv.env, base);
-  note(inv, v, "storage: " + choice.describe() + " (" + choice.reason + ")");
-  auto store = open_store(choice, project, inv.env);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, base, true);
+  auto& store = ctx.store;
+  const auto& project = ctx.project;
 
   auto sets = list_discriminant_sets(*store, project, o.filters);
   store->flush();
@@ -182,6 +124,7 @@ void run_list(const ListOptions& options, const Invocation& inv) {
                     std::string(to_string(options.subject)) + "`",
                 "--all", {}, "drop --all, or use `list blessings --all`");
   check_engines(options.filters);
+  if (options.subject == ListSubject::runs) return run_list_runs(options, inv);
   if (options.subject != ListSubject::discriminants)
     not_available("list " + std::string(to_string(options.subject)));
   list_discriminants(options, inv);
@@ -198,20 +141,15 @@ void run_command(const Command& command, const Invocation& inv) {
           run_machine_key(o, inv);
         } else if constexpr (std::is_same_v<T, ListOptions>) {
           run_list(o, inv);
+        } else if constexpr (std::is_same_v<T, CollectOptions>) {
+          run_collect(o, inv);
+        } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
+          run_analyze(o, inv);
+        } else if constexpr (std::is_same_v<T, ExamineOptions>) {
+          run_examine(o, inv);
         } else {
           // Argument errors a user can fix now are still reported before "not available".
           if constexpr (requires { o.filters; }) check_engines(o.filters);
-          if constexpr (std::is_same_v<T, ExamineOptions>) {
-            if (o.benchmark.empty())
-              throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
-            if (!parse_metric_kind(o.metric))
-              throw Error(ErrorKind::usage,
-                          "unknown metric \"" + o.metric +
-                              "\"; expected one of: wall_time, processor_time, instruction_count, "
-                              "conditional_branches, indirect_branches, allocated_bytes, "
-                              "allocation_count, peak_outstanding_bytes",
-                          o.metric);
-          }
           if constexpr (std::is_same_v<T, BlessOptions>) {
             if (o.prefixes.empty() && !o.all)
               throw Error(ErrorKind::usage,

@@ -265,7 +265,7 @@ TEST_CASE("Commands run through the library write to the given streams", "[app][
   bhtest::TempDir dir;
   MapEnvironment env;
   std::ostringstream out, err;
-  Invocation inv{env, dir.path(), out, err};
+  Invocation inv{env, dir.path(), out, err, "/", std::nullopt, false};
 
   SECTION("machine-key prints the key of the probed hardware") {
     run_command(MachineKeyOptions{true}, inv);
@@ -291,10 +291,10 @@ TEST_CASE("Commands run through the library write to the given streams", "[app][
   }
   SECTION("unimplemented commands throw after validation") {
     try {
-      run_command(AnalyzeOptions{}, inv);
-      FAIL("analyze is not implemented in this build");
+      run_command(UnblessOptions{}, inv);
+      FAIL("unbless is not implemented in this build");
     } catch (const Error& e) {
-      CHECK(e.message() == "`analyze` is not available in this build yet");
+      CHECK(e.message() == "`unbless` is not available in this build yet");
     }
     CHECK(out.str().empty());
   }

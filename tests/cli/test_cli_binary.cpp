@@ -157,8 +157,13 @@ TEST_CASE("--local takes its value only with '=': a separate token is a position
 
 TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]") {
   TempDir dir;
+  // No Cargo.toml here: cargo itself fails, which proves the flags reached it unparsed.
   auto r = run_cli({"collect", "--no-store", "--", "--not-a-flag", "-x"}, dir.path());
-  require_runtime_error(r, "`collect` is not available in this build yet");
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK(contains(r.err, "\nError: engine \"cargo bench\" failed with exit code 101\n"));
+  CHECK_FALSE(contains(r.err, "--not-a-flag"));  // not a usage error of ours
   auto b = run_cli({"backfill", "v1", "v2", "--best-of", "3", "--", "--exact"}, dir.path());
   require_runtime_error(b, "`backfill` is not available in this build yet");
 }
@@ -166,11 +171,7 @@ TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]"
 TEST_CASE("Commands not implemented in this build parse fully and then fail with exit 1", "[cli]") {
   TempDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"collect", "--local=./s", "--best-of", "2", "-p", "a", "-p", "b"}, "collect"},
       {{"backfill", "HEAD~3", "HEAD", "--max-commits", "2", "--ignore-errors", "--overwrite"}, "backfill"},
-      {{"analyze", "criterion/", "--engine", "criterion", "--engine", "all"}, "analyze"},
-      {{"examine", "--benchmark", "a/b", "--metric", "wall_time"}, "examine"},
-      {{"list", "runs"}, "list runs"},
       {{"list", "blessings", "--all"}, "list blessings"},
       {{"prune", "--all", "--include-blessings", "--dry-run", "abc"}, "prune"},
       {{"bless", "--all"}, "bless"},

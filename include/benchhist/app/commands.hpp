@@ -5,7 +5,9 @@
 // throwing benchhist::Error.
 
 #include <filesystem>
+#include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "benchhist/app/options.hpp"
@@ -20,6 +22,8 @@ struct Invocation {
   std::ostream& out;          // primary output (stdout)
   std::ostream& err;          // diagnostics (stderr)
   std::filesystem::path sys_root = "/";  // root of proc/ and sys/ for the hardware probe
+  std::optional<std::size_t> terminal_width;  // stdout's width when it is a terminal
+  bool stderr_is_terminal = false;            // progress lines only for a person watching
 };
 
 // Validates and runs any command. Commands this build does not implement yet throw

@@ -1,0 +1,166 @@
+// analyze, examine and list runs: options → the pipeline → every requested rendering.
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/app/analysis_commands.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/pipeline/examine.hpp"
+#include "benchhist/report/json_reporter.hpp"
+#include "benchhist/report/markdown_reporter.hpp"
+#include "benchhist/report/notes.hpp"
+#include "benchhist/report/outcome_reporter.hpp"
+#include "benchhist/report/summary_reporter.hpp"
+#include "benchhist/report/text_reporter.hpp"
+#include "command_support.hpp"
+
+namespace benchhist::app {
+namespace {
+
+using namespace detail;
+
+unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
+
+Timestamp now() { return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()); }
+
+pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
+  pipeline::Hooks h;
+  h.announce = [&inv](std::string_view s) { announce(inv, s); };
+  if (verbose) h.note = [&inv](std::string_view s) { announce(inv, s); };
+  return h;
+}
+
+// Query commands resolve paths against the working directory; `--repo` only says where git
+// runs (formats.md §6.3).
+std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
+  const auto repo = env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd;
+  return analysis::open_git_topology(repo);
+}
+
+analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
+                                             analysis::DiscriminantFilters filters, const Config& config,
+                                             bool no_dirty) {
+  analysis::SelectionRequest r;
+  r.project = project;
+  r.context_ref = sel.effective_context();
+  r.base_ref = sel.base;
+  r.configured_default_branch = config.default_branch;
+  r.filters = std::move(filters);
+  r.since = sel.since;
+  r.now = now();
+  r.allow_dirty = !no_dirty;
+  return r;
+}
+
+void check_outputs(const OutputOptions& out, bool analyze_extras, bool has_extra) {
+  if (out.no_text && !out.markdown && !out.json && !has_extra)
+    throw Error(ErrorKind::usage,
+                std::string("no output selected: --no-text suppresses the text report, so request at least one of "
+                            "--markdown <path> or --json <path>") +
+                    (analyze_extras ? ", --markdown-summary <path> or --outcome <path>" : ""),
+                "--no-text");
+}
+
+std::vector<ReportFile> output_files(const OutputOptions& out, const Invocation& inv) {
+  std::vector<ReportFile> files;
+  if (out.markdown) files.push_back({"Markdown", inv.cwd / *out.markdown, {}});
+  if (out.json) files.push_back({"JSON", inv.cwd / *out.json, {}});
+  return files;
+}
+
+void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbose) {
+  for (auto& f : files) {
+    write_report(f);
+    note(inv, verbose, "wrote the " + f.label + " report to " + f.path.string());
+  }
+}
+
+}  // namespace
+
+void run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
+  const bool v = o.env.verbose;
+  check_engines(o.filters);
+  check_outputs(o.output, true, o.markdown_summary || o.outcome);
+  auto files = output_files(o.output, inv);
+  if (o.markdown_summary) files.push_back({"Markdown summary", inv.cwd / *o.markdown_summary, {}});
+  if (o.outcome) files.push_back({"outcome", inv.cwd / *o.outcome, {}});
+  preflight(files);
+
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
+                                    o.no_dirty);
+  req.benchmark_prefixes = o.prefixes;
+  req.ignore_prefixes = ctx.config.ignore_prefixes;
+  req.threads = worker_threads();
+  const auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
+  ctx.store->flush();
+  const auto& report = result.report;
+  if (v)
+    for (const auto& line : report::verbose_notes(report)) inv.err << line << '\n';
+
+  for (auto& f : files) {
+    if (f.label == "Markdown") f.content = report::MarkdownReporter().render(report);
+    else if (f.label == "JSON") f.content = report::JsonReporter().render(report);
+    else if (f.label == "Markdown summary") f.content = report::SummaryReporter().render(report);
+    else f.content = report::OutcomeReporter().render(report);
+  }
+  write_all(files, inv, v);
+  if (!o.output.no_text) {
+    report::TextOptions text;
+    text.width = inv.terminal_width.value_or(80);
+    inv.out << report::TextReporter(text).render(report) << '\n';
+  }
+}
+
+void run_examine(const ExamineOptions& o, const Invocation& inv) {
+  const bool v = o.env.verbose;
+  check_engines(o.filters);
+  if (o.benchmark.empty()) throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
+  const auto metric = parse_metric_kind(o.metric);
+  if (!metric)
+    throw Error(ErrorKind::usage,
+                "unknown metric \"" + o.metric + "\"; expected one of: " + std::string(metric_names_list), o.metric);
+  check_outputs(o.output, false, false);
+  auto files = output_files(o.output, inv);
+  preflight(files);
+
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  pipeline::ExamineRequest req;
+  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
+                                    o.no_dirty);
+  req.benchmark = o.benchmark;
+  req.metric = *metric;
+  req.threads = worker_threads();
+  const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
+  ctx.store->flush();
+  for (auto& f : files)
+    f.content = f.label == "JSON" ? report::render_examine_json(data) : report::render_examine_markdown(data);
+  write_all(files, inv, v);
+  if (!o.output.no_text) inv.out << report::render_examine_text(data) << '\n';
+}
+
+void run_list_runs(const ListOptions& o, const Invocation& inv) {
+  const bool v = o.env.verbose;
+  check_outputs(o.output, false, false);
+  auto files = output_files(o.output, inv);
+  preflight(files);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
+                                     o.no_dirty);
+  const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v));
+  ctx.store->flush();
+  for (auto& f : files)
+    f.content = f.label == "JSON" ? report::render_runs_json(listing) : report::render_runs_markdown(listing);
+  write_all(files, inv, v);
+  if (!o.output.no_text) inv.out << report::render_runs_text(listing) << '\n';
+}
+
+}  // namespace benchhist::app

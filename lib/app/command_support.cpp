@@ -1,0 +1,86 @@
+#include "command_support.hpp"
+
+#include <fstream>
+#include <ostream>
+#include <system_error>
+
+#include "benchhist/error.hpp"
+#include "benchhist/probe/hardware.hpp"
+#include "benchhist/probe/toolchain.hpp"
+
+namespace benchhist::app::detail {
+
+void note(const Invocation& inv, bool verbose, const std::string& text) {
+  if (verbose) inv.err << note_prefix << text << '\n';
+}
+
+void announce(const Invocation& inv, std::string_view text) { inv.err << note_prefix << text << '\n'; }
+
+void preflight(const std::vector<ReportFile>& files) {
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      std::error_code ec;
+      auto a = std::filesystem::weakly_canonical(files[i].path, ec);
+      if (ec) a = files[i].path.lexically_normal();
+      auto b = std::filesystem::weakly_canonical(files[j].path, ec);
+      if (ec) b = files[j].path.lexically_normal();
+      auto nests = [](const std::filesystem::path& outer, const std::filesystem::path& inner) {
+        auto o = outer.begin(), in = inner.begin();
+        for (; o != outer.end(); ++o, ++in)
+          if (in == inner.end() || *o != *in) return false;
+        return true;
+      };
+      if (a == b || nests(a, b) || nests(b, a))
+        throw Error(ErrorKind::usage,
+                    "the " + files[i].label + " report (" + files[i].path.string() + ") and " + files[j].label +
+                        " report (" + files[j].path.string() + ") have conflicting output destinations",
+                    files[j].path.string(), {}, "give each report its own file");
+    }
+}
+
+void write_report(const ReportFile& f) {
+  std::error_code ec;
+  if (f.path.has_parent_path()) std::filesystem::create_directories(f.path.parent_path(), ec);
+  std::ofstream os(f.path, std::ios::binary | std::ios::trunc);
+  if (os) os << f.content;
+  if (os) os.flush();
+  if (!os)
+    throw Error(ErrorKind::io, "failed to write the " + f.label + " report to " + f.path.string(), f.path.string(),
+                ec ? ec.message() : std::string("could not open or write the file"),
+                "check that the directory is writable");
+}
+
+CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
+                            const std::filesystem::path& base, bool need_store) {
+  const bool v = env.verbose;
+  CommandContext ctx;
+  auto loc = config_location(env, base);
+  note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
+  ctx.config = load_config(loc.path, loc.explicitly_named);
+  if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
+  ctx.project = resolve_project_id(ctx.config, base);
+  note(inv, v, "project id: " + ctx.project);
+  if (!need_store) return ctx;
+  const OptionalPathFlag no_cache{};
+  ctx.storage = select_storage(env.local, cache ? *cache : no_cache, ctx.config.azure ? &*ctx.config.azure : nullptr,
+                               inv.env, base);
+  note(inv, v, "storage: " + ctx.storage->describe() + " (" + ctx.storage->reason + ")");
+  ctx.store = open_store(*ctx.storage, ctx.project, inv.env);
+  return ctx;
+}
+
+analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& f, const Invocation& inv,
+                                                       bool auto_detect) {
+  std::optional<std::string> triple, key;
+  if (auto_detect) {
+    if (f.target_triples.empty()) triple = probe_toolchain().target_triple;
+    if (f.machine_keys.empty()) key = describe_hardware(inv.sys_root).fingerprint;
+  }
+  return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
+}
+
+void check_engines(const DiscriminantFilters& filters) {
+  (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
+}
+
+}  // namespace benchhist::app::detail

@@ -1,0 +1,54 @@
+#pragma once
+// Shared steps of the command runners (internal to the app area): verbose notes, report-file
+// preflight and writing, and opening a command's configuration, project id and store.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchhist/analysis/filters.hpp"
+#include "benchhist/app/commands.hpp"
+#include "benchhist/app/storage_selection.hpp"
+#include "benchhist/config/config.hpp"
+#include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::app::detail {
+
+inline constexpr std::string_view note_prefix = "[bench-history] ";
+
+void note(const Invocation& inv, bool verbose, const std::string& text);
+void announce(const Invocation& inv, std::string_view text);
+
+struct ReportFile {
+  std::string label;  // `Markdown`, `JSON`, `Markdown summary`, `outcome`
+  std::filesystem::path path;
+  std::string content;
+};
+
+// Two outputs must never write the same file or nest (formats.md §6.6 preflight); checked
+// before anything is written.
+void preflight(const std::vector<ReportFile>& files);
+// Parent directories are created and an existing file is replaced (formats.md §6.3).
+void write_report(const ReportFile& file);
+
+// The configuration, project id and (optionally) store of a storage-backed command.
+struct CommandContext {
+  Config config;
+  std::string project;
+  std::optional<StorageChoice> storage;
+  std::unique_ptr<ObjectStore> store;
+};
+CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
+                            const std::filesystem::path& base, bool need_store);
+
+// Discriminant filters with host auto-detection for omitted triple/machine-key values
+// (formats.md §6.4): the triple from `rustc -vV`, the machine key from the hardware.
+analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& filters, const Invocation& inv,
+                                                       bool auto_detect);
+
+// Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
+void check_engines(const DiscriminantFilters& filters);
+
+}  // namespace benchhist::app::detail
