@@ -236,8 +236,24 @@ TEST_CASE("libgit2 topology answers the §4.1 queries on a real repository", "[a
   CHECK(line.front().committer_time == day(0));
   CHECK(git->committer_time("main") == day(48));  // c44 is the 49th commit made (3 side commits, 1 merge)
   CHECK_FALSE(git->working_tree_dirty());
+  {
+    std::ofstream(r.repo / "untracked.tmp") << "x";  // untracked files count as dirty (§4.1)
+  }
+  const bool dirty_with_untracked = git->working_tree_dirty();
+  fs::remove(r.repo / "untracked.tmp");
+  CHECK(dirty_with_untracked);
+  CHECK_FALSE(git->working_tree_dirty());
   CHECK_FALSE(git->is_shallow());
   CHECK_THROWS_AS(git->committer_time("no-such-ref"), Error);
+  const fs::path not_a_repo = r.root / "plain";
+  fs::create_directories(not_a_repo);
+  try {
+    open_git_topology(not_a_repo);
+  } catch (const Error& e) {
+    // (inside /tmp there is normally no enclosing repository)
+    CHECK(e.kind() == ErrorKind::git);
+    CHECK(e.message() == "could not open a git repository at " + not_a_repo.string());
+  }
 }
 
 TEST_CASE("history mode at the base tip runs the key-only funnel in order", "[analysis][git]") {
