@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +55,8 @@ bool port_open(std::uint16_t port) {
 pid_t spawn(const std::vector<std::string>& argv, const fs::path& log, int out_fd) {
   pid_t pid = fork();
   if (pid == 0) {
+    // Die with the test process even if it crashes, so no emulator outlives the run.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     int logfd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
