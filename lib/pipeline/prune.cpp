@@ -87,6 +87,10 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
       continue;
     eligible.emplace(sanitize_segment(line[i].id), i);
   }
+  if (hooks.note)
+    for (const auto& w : wanted)
+      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return lower(c.id).starts_with(w); }))
+        hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + req.context_ref);
 
   // §6.5.7 --dirty: only where analysis would admit the snapshot — branch-side commits, and
   // the base tip unconditionally. --all: wherever it sits on an eligible commit.

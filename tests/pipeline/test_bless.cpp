@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
@@ -303,6 +306,13 @@ TEST_CASE("list blessings shows both record forms at HEAD, scoped ones with thei
   CHECK_THAT(json, Catch::Contains("\"scope\": \"head\""));
   CHECK_THAT(json, Catch::Contains("\"scoped_blessings\": ["));
   CHECK_THAT(json, Catch::EndsWith("]\n}"));
+  const auto doc = boost::json::parse(json).as_object();  // still one valid document
+  CHECK(doc.at("blessings").as_array().size() == 1);
+  const auto& scoped = doc.at("scoped_blessings").as_array().at(0).as_object();
+  CHECK(scoped.at("scope").as_string() == ("all/" + triple + "/mk-a").c_str());
+  CHECK(scoped.at("blessing_scope").at("engine").as_array().empty());
+  CHECK(scoped.at("blessing_scope").at("machine_key").as_array().at(0).as_string() == "mk-a");
+  CHECK_FALSE(scoped.contains("prefixes"));
 
   // A selection that excludes mk-a hides the scoped record and the mk-b sidecar stays.
   req.selection.filters = filters({}, {}, {"mk-b"});

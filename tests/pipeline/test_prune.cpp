@@ -14,6 +14,9 @@
 #include <filesystem>
 #include <set>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
@@ -222,6 +225,10 @@ TEST_CASE("blessings survive a --clean prune and go only with --include-blessing
   CHECK_THAT(done.text(), Catch::Contains("\nProject-level blessings\n    " + fx.feature[3] + "  all/" + triple + "/mk-a\n"));
   CHECK_THAT(done.json(), Catch::Contains("\"project_blessings\": ["));
   CHECK_THAT(done.json(), Catch::EndsWith("]\n}"));
+  const auto doc = boost::json::parse(done.json()).as_object();  // still one valid document
+  CHECK(doc.at("totals").at("blessings").as_int64() == 2);
+  CHECK(doc.at("project_blessings").as_array().at(0).at("key").as_string() == narrow.c_str());
+  CHECK(doc.at("dry_run").as_bool() == false);
 
   // Unrestricted filters contain the wide record.
   req.filters = analysis::resolve_filters({}, {"all"}, {"all"}, triple, std::string("mk-a"));
