@@ -7,7 +7,10 @@
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/detect/branch.hpp"
 #include "benchhist/detect/history.hpp"
+#include "benchhist/detect/lag.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/report/hints.hpp"
 
@@ -69,6 +72,229 @@ std::vector<report::GateRow> gate_rows(const detect::GateLadder& ladder) {
   return rows;
 }
 
+
+void count_unjudged(report::AnalysisReport& r, const analysis::Series& s, detect::UnjudgedReason why,
+                    std::string evidence) {
+  const auto reason = to_report(why);
+  r.census.set(reason, r.census.count(reason) + 1);
+  r.verbose.unjudged.push_back({s.key.set, s.key.id, s.key.kind, reason, std::move(evidence)});
+}
+
+// History mode (detection.md §3–§9): every series judged independently and in parallel,
+// then one Benjamini–Hochberg family over all judged series, regressions only.
+void judge_history(const analysis::Reconstruction& recon, const analysis::Selection& sel, const AnalyzeRequest& req,
+                   report::AnalysisReport& r) {
+  r.mode = report::AnalysisMode::history;
+  const std::size_t n = recon.series.size();
+  std::vector<std::vector<double>> values(n);
+  std::vector<std::vector<std::optional<Interval>>> intervals(n);
+  std::vector<detect::SeriesInput> inputs(n);
+  std::vector<detect::SeriesKey> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& s = recon.series[i];
+    values[i] = s.values();
+    intervals[i] = s.intervals();
+    inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
+    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+  }
+  const auto judgements = detect::judge_history_batch(inputs, req.threads);
+  std::size_t family = 0;
+  for (const auto& j : judgements) family += j.judged() ? 1 : 0;
+  const auto family_result = detect::select_history_findings(judgements, family, keys);
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& j = judgements[i];
+    const auto& s = recon.series[i];
+    if (!j.judged()) {
+      count_unjudged(r, s, *j.unjudged,
+                     std::to_string(s.active_count()) + " points" +
+                         (s.blessed() ? " since the blessing at " + short_commit(s.blessing->commit) : ""));
+      continue;
+    }
+    ++r.census.judged;
+    for (const auto* ladder : {&j.change_point, &j.drift}) {
+      if (ladder->empty() || ladder->passed()) continue;
+      r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind,
+                                    ladder == &j.change_point ? report::FindingMethod::change_point
+                                                              : report::FindingMethod::drift,
+                                    gate_rows(*ladder)});
+    }
+  }
+
+  for (const auto& f : family_result.findings) {
+    const auto& s = recon.series[f.series];
+    const auto& c = f.candidate;
+    report::Finding rf;
+    rf.set = s.key.set;
+    rf.benchmark = s.key.id;
+    rf.kind = s.key.kind;
+    rf.method = to_report(c.method);
+    rf.direction = to_report(c.direction);
+    rf.baseline = c.baseline;
+    rf.latest = c.latest;
+    rf.delta = c.delta;
+    rf.relative_delta = c.relative_delta;
+    const auto& p = s.points.at(c.point_index);
+    rf.commit = p.commit;
+    rf.commit_subject = std::string(subject_at(sel, p.topo));
+    if (c.window_start_index) rf.window_start = s.points.at(*c.window_start_index).commit;
+    if (s.blessing) {
+      rf.blessed_at = short_commit(s.blessing->commit);
+      if (s.blessing->commit_time) rf.blessed_commit_time = format_rfc3339(*s.blessing->commit_time);
+    }
+    rf.chance_level = c.chance_level;
+    rf.adjusted_p = c.adjusted_p;
+    rf.chart = chart_of(s, sel.context_topo(), p.topo);
+    r.findings.push_back(std::move(rf));
+  }
+}
+
+detect::BranchSeriesInput branch_input(const analysis::Series& s) {
+  detect::BranchSeriesInput in;
+  for (const auto& level : s.base_window)
+    in.base.push_back({static_cast<std::int64_t>(level.topo), level.commit, level.value, level.interval});
+  in.base_history_count = s.base_history_count;
+  in.blessed = s.blessed();
+  if (s.blessing) in.blessing_commit = s.blessing->commit;
+  if (s.tip) in.tip = detect::BranchObservation{s.tip->value, s.tip->interval};
+  in.kind = s.key.kind;
+  return in;
+}
+
+bool carries(const Run& run, const BenchmarkId& id, MetricKind kind) {
+  for (const auto& res : run.results)
+    if (res.id == id) return res.find(kind) != nullptr;
+  return false;
+}
+
+// Comparison-base lag (detection.md §11): evidence from the loaded base runs first, then
+// sibling sets' clean base runs fetched only when a finding lags.
+detect::ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index, std::int64_t comparison_base,
+                                 const analysis::Selection& sel, const analysis::LoadedSelection& loaded,
+                                 ObjectStore& store) {
+  std::vector<detect::SiblingCleanPoint> evidence;
+  for (std::size_t i = 0; i < sel.base_objects.size(); ++i) {
+    const auto& o = sel.base_objects[i];
+    const auto topo = static_cast<std::int64_t>(o.topo);
+    if (o.dirty() || topo <= comparison_base || topo > base_ref_index) continue;
+    if (!detect::is_sibling_set(s.key.set, o.data.set())) continue;
+    evidence.push_back({o.data.set(), topo, carries(*loaded.base_runs[i], s.key.id, s.key.kind)});
+  }
+  const detect::SiblingFetch fetch = [&]() -> std::optional<std::vector<detect::SiblingCleanPoint>> {
+    std::vector<detect::SiblingCleanPoint> fetched;
+    for (const auto& o : sel.sibling_base_objects) {
+      const auto topo = static_cast<std::int64_t>(o.topo);
+      if (o.dirty() || topo <= comparison_base || topo > base_ref_index) continue;
+      if (!detect::is_sibling_set(s.key.set, o.data.set())) continue;
+      const auto body = store.get(o.key);
+      if (!body) return std::nullopt;
+      fetched.push_back({o.data.set(), topo, carries(decode_run(*body, o.key), s.key.id, s.key.kind)});
+    }
+    return fetched;
+  };
+  return detect::comparison_base_lag(base_ref_index, comparison_base, s.key.set, evidence, fetch);
+}
+
+// Branch chart (formats.md §7.8): the base window levels at their base-line indices, then the
+// context value one past the base ref; missing recent base commits stay empty columns.
+report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_ref_index, double baseline, double tip) {
+  report::FindingChart chart;
+  for (const auto& level : s.base_window) chart.points.push_back({level.topo, level.value});
+  chart.points.push_back({base_ref_index + 1, tip});
+  chart.target_index = base_ref_index + 1;
+  chart.attributed_index = base_ref_index + 1;
+  chart.baseline = baseline;
+  return chart;
+}
+
+// Branch mode (detection.md §10–§11): the context's latest run against the current regime of
+// the base branch's own history, per series; the report-wide historical-turn comparison and
+// the comparison-base lag per set.
+void judge_branch(const analysis::Reconstruction& recon, const analysis::Selection& sel,
+                  const analysis::LoadedSelection& loaded, ObjectStore& store, const AnalyzeRequest& req,
+                  report::AnalysisReport& r, std::map<DiscriminantSet, report::SetReport>& sets) {
+  r.mode = report::AnalysisMode::branch;
+  const std::size_t n = recon.series.size();
+  std::vector<detect::BranchSeriesInput> inputs(n);
+  std::vector<detect::SeriesKey> keys(n);
+  std::vector<DiscriminantSet> series_sets(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& s = recon.series[i];
+    inputs[i] = branch_input(s);
+    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+    series_sets[i] = s.key.set;
+  }
+  auto judgements = detect::judge_branch_batch(inputs, req.threads);
+  const auto comparisons = detect::compare_historical_turns_by_set(inputs, judgements, series_sets);
+  for (const auto& c : comparisons) {
+    if (!c.comparison) continue;
+    auto& sr = sets[c.set];
+    sr.set = c.set;
+    sr.comparison = report::BranchComparison{c.comparison->evaluated_base_commits(), c.comparison->at_least_as_much,
+                                             c.comparison->series()};
+  }
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& j = judgements[i];
+    const auto& s = recon.series[i];
+    if (!j.judged()) {
+      count_unjudged(r, s, *j.unjudged,
+                     std::to_string(s.base_window.size()) + " base commits" + (s.tip ? "" : ", no run at the context"));
+      continue;
+    }
+    ++r.census.judged;
+    if (!j.finding && !j.excursion.gates.empty())
+      r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind, report::FindingMethod::branch_excursion,
+                                    gate_rows(j.excursion.gates)});
+  }
+
+  const auto base_ref_index = static_cast<std::int64_t>(sel.base_line.empty() ? 0 : sel.base_line.size() - 1);
+  std::map<DiscriminantSet, std::vector<detect::ComparisonBaseLag>> lags;
+  for (const std::size_t i : detect::rank_branch_findings(judgements, keys)) {
+    const auto& s = recon.series[i];
+    const auto& f = *judgements[i].finding;
+    report::Finding rf;
+    rf.set = s.key.set;
+    rf.benchmark = s.key.id;
+    rf.kind = s.key.kind;
+    rf.method = report::FindingMethod::branch_excursion;
+    rf.direction = to_report(f.direction);
+    rf.baseline = f.baseline;
+    rf.latest = f.latest;
+    rf.delta = f.delta;
+    rf.relative_delta = f.relative_delta;
+    rf.commit = sel.context_commit;
+    rf.commit_subject = sel.line.empty() ? std::string() : sel.line.back().subject;
+    if (s.blessing) {
+      rf.blessed_at = short_commit(s.blessing->commit);
+      if (s.blessing->commit_time) rf.blessed_commit_time = format_rfc3339(*s.blessing->commit_time);
+    }
+    report::BranchDetails d;
+    d.reference_count = f.reference_count;
+    d.reference_min = f.reference_min;
+    d.reference_max = f.reference_max;
+    d.excess = f.delta;
+    d.relative_excess = f.relative_delta;
+    d.current_regime_start = f.current_regime_start;
+    d.matches_previous_regime = f.matches_previous_regime;
+    d.included_in_historical_comparison = f.included_in_historical_comparison;
+    rf.branch = d;
+    rf.chart = branch_chart(s, static_cast<std::size_t>(base_ref_index), f.baseline, f.latest);
+    r.findings.push_back(std::move(rf));
+
+    const auto lag = lag_of(s, base_ref_index, f.comparison_base_index, sel, loaded, store);
+    if (lag.lags()) lags[s.key.set].push_back(lag);
+  }
+  for (auto& [set, set_lags] : lags) {
+    auto& sr = sets[set];
+    sr.set = set;
+    for (const auto& [behind, reason] : detect::set_lags(set_lags))
+      sr.lags.push_back({static_cast<std::uint64_t>(behind),
+                         reason == detect::LagReason::discriminant_set_mismatch ? report::LagReason::discriminant_set_mismatch
+                                                                                : report::LagReason::no_recent_base_data});
+  }
+}
+
 }  // namespace
 
 void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters& filters,
@@ -116,15 +342,9 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   if (hooks.note)
     for (const auto& ex : sel.excluded) hooks.note("excluded " + ex.key + ": " + std::string(analysis::to_string(ex.stage)));
 
-  if (sel.mode == analysis::AnalysisMode::branch)
-    throw Error(ErrorKind::usage,
-                "branch-mode analysis is not available in this build yet (the context " + short_commit(sel.context_commit) +
-                    " is not on the base branch " + sel.base.name + ")",
-                {}, {}, "analyze a commit on the base branch's first-parent history (e.g. --context " + sel.base.name + ")");
-
   t0 = Clock::now();
   const auto loaded = analysis::load_selection(store, sel, req.threads);
-  timing(hooks, "loading " + std::to_string(sel.objects.size()) + " objects", t0);
+  timing(hooks, "loading " + std::to_string(sel.objects.size() + sel.base_objects.size()) + " objects", t0);
 
   t0 = Clock::now();
   analysis::ReconstructionOptions ropt;
@@ -133,30 +353,9 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   auto recon = analysis::reconstruct(sel, loaded, ropt);
   timing(hooks, "reconstruction", t0);
 
-  // Detection over every in-scope series; series are independent and judged in parallel,
-  // results placed by index so nothing depends on thread timing.
-  t0 = Clock::now();
-  std::vector<std::vector<double>> values(recon.series.size());
-  std::vector<std::vector<std::optional<Interval>>> intervals(recon.series.size());
-  std::vector<detect::SeriesInput> inputs(recon.series.size());
-  std::vector<detect::SeriesKey> keys(recon.series.size());
-  for (std::size_t i = 0; i < recon.series.size(); ++i) {
-    const auto& s = recon.series[i];
-    values[i] = s.values();
-    intervals[i] = s.intervals();
-    inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
-    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
-  }
-  const auto judgements = detect::judge_history_batch(inputs, req.threads);
-  std::size_t family = 0;
-  for (const auto& j : judgements) family += j.judged() ? 1 : 0;
-  const auto family_result = detect::select_history_findings(judgements, family, keys);
-  timing(hooks, "detection of " + std::to_string(recon.series.size()) + " series", t0);
-
-  // The report.
+  // The report: facts shared by both modes, then the mode's own judgement.
   auto& r = out.report;
   r.project = req.selection.project;
-  r.mode = report::AnalysisMode::history;
   r.context_commit = sel.context_commit;
   r.context_name = sel.context_ref;
   r.context_dirty = sel.working_tree_dirty.value_or(false);
@@ -171,35 +370,14 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     r.runs.newest = hi->data.commit;
   }
   r.ghosts_excluded = recon.ghost_benchmarks;
-
   r.census.set(report::UnjudgedReason::ghost, recon.ghost_series);
   r.census.set(report::UnjudgedReason::ignored, recon.ignored.size());
   for (const auto& key : recon.ghosts)
     r.verbose.unjudged.push_back({key.set, key.id, key.kind, report::UnjudgedReason::ghost, "not measured at the context commit"});
   for (const auto& key : recon.ignored)
     r.verbose.unjudged.push_back({key.set, key.id, key.kind, report::UnjudgedReason::ignored, "matches a configured ignore prefix"});
-  for (std::size_t i = 0; i < judgements.size(); ++i) {
-    const auto& j = judgements[i];
-    const auto& s = recon.series[i];
-    if (!j.judged()) {
-      const auto reason = to_report(*j.unjudged);
-      r.census.set(reason, r.census.count(reason) + 1);
-      r.verbose.unjudged.push_back({s.key.set, s.key.id, s.key.kind, reason,
-                                    std::to_string(s.active_count()) + " points" +
-                                        (s.blessed() ? " since the blessing at " + short_commit(s.blessing->commit) : "")});
-      continue;
-    }
-    ++r.census.judged;
-    for (const auto* ladder : {&j.change_point, &j.drift}) {
-      if (ladder->empty() || ladder->passed()) continue;
-      r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind,
-                                    ladder == &j.change_point ? report::FindingMethod::change_point
-                                                              : report::FindingMethod::drift,
-                                    gate_rows(*ladder)});
-    }
-  }
 
-  // Sets: every set with selected runs, in set order.
+  // Sets: every set with selected runs or in-scope series, in set order.
   std::map<DiscriminantSet, report::SetReport> sets;
   for (const auto& o : sel.objects) {
     auto& sr = sets[o.data.set()];
@@ -211,34 +389,14 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     sr.set = s.key.set;
     ++sr.series;
   }
-  for (auto& [set, sr] : sets) r.sets.push_back(sr);
 
-  for (const auto& f : family_result.findings) {
-    const auto& s = recon.series[f.series];
-    const auto& c = f.candidate;
-    report::Finding rf;
-    rf.set = s.key.set;
-    rf.benchmark = s.key.id;
-    rf.kind = s.key.kind;
-    rf.method = to_report(c.method);
-    rf.direction = to_report(c.direction);
-    rf.baseline = c.baseline;
-    rf.latest = c.latest;
-    rf.delta = c.delta;
-    rf.relative_delta = c.relative_delta;
-    const auto& p = s.points.at(c.point_index);
-    rf.commit = p.commit;
-    rf.commit_subject = std::string(subject_at(sel, p.topo));
-    if (c.window_start_index) rf.window_start = s.points.at(*c.window_start_index).commit;
-    if (s.blessing) {
-      rf.blessed_at = short_commit(s.blessing->commit);
-      if (s.blessing->commit_time) rf.blessed_commit_time = format_rfc3339(*s.blessing->commit_time);
-    }
-    rf.chance_level = c.chance_level;
-    rf.adjusted_p = c.adjusted_p;
-    rf.chart = chart_of(s, sel.context_topo(), p.topo);
-    r.findings.push_back(std::move(rf));
-  }
+  t0 = Clock::now();
+  if (sel.mode == analysis::AnalysisMode::history)
+    judge_history(recon, sel, req, r);
+  else
+    judge_branch(recon, sel, loaded, store, req, r, sets);
+  timing(hooks, "detection of " + std::to_string(recon.series.size()) + " series", t0);
+  for (auto& [set, sr] : sets) r.sets.push_back(std::move(sr));
 
   r.hint = empty_selection_hint(sel, req.selection);
   if (!r.hint && recon.series.empty() && recon.ghost_series > 0) r.hint = report::hint_all_ghosts(short_commit(sel.context_commit));

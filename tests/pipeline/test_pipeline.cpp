@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -212,4 +213,178 @@ TEST_CASE("a corrupt stored object fails the analysis naming its key, nothing sk
   } catch (const Error& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains(h.commits[20]));
   }
+}
+
+namespace {
+
+// main: 64 commits; a/x steps 100 → 120 at commit 30 (its current regime is 120), a/y and a/z
+// stay flat. feature forks at main's commit 55, merges main back in, and its tip measures a/x
+// above the current regime (regression), a/y below it (improvement) and a/z inside.
+struct BranchHistory {
+  fs::path dir;
+  std::vector<std::string> main_commits;
+  std::string tip;
+
+  BranchHistory() {
+    dir = fs::temp_directory_path() / ("bh-branch-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "repo");
+    g_ = "git -C '" + (dir / "repo").string() + "' ";
+    sh(g_ + "init -q -b main && " + g_ + "config user.email t@example.invalid && " + g_ + "config user.name t");
+    for (int i = 0; i < 56; ++i) commit("main " + std::to_string(i), main_commits);
+    std::vector<std::string> feature;
+    sh(g_ + "checkout -q -b feature");
+    commit("feature one", feature);
+    commit("feature two", feature);
+    sh(g_ + "checkout -q main");
+    for (int i = 56; i < 64; ++i) commit("main " + std::to_string(i), main_commits);
+    sh(g_ + "checkout -q feature && " + g_ + "merge -q --no-ff -m 'merge main' main");
+    commit("feature tip", feature);
+    tip = feature.back();
+  }
+  ~BranchHistory() { fs::remove_all(dir); }
+  fs::path repo() const { return dir / "repo"; }
+
+ private:
+  void commit(const std::string& msg, std::vector<std::string>& into) {
+    sh(g_ + "commit -q --allow-empty -m '" + msg + "'");
+    into.push_back(sh(g_ + "rev-parse HEAD"));
+  }
+  std::string g_;
+};
+
+void write_branch_history(LocalStore& store, const BranchHistory& h) {
+  auto put = [&](const std::string& commit, double x, double y, double z) {
+    std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, x),
+                                    result({"a", "y"}, MetricKind::wall_time, y),
+                                    result({"a", "z"}, MetricKind::wall_time, z)};
+    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", commit), encode_run(make_run(commit, false, rs, triple)),
+              CollisionPolicy::refuse);
+  };
+  for (std::size_t i = 0; i < h.main_commits.size(); ++i) {
+    const int k = int(i);
+    put(h.main_commits[i], (k >= 30 ? 120.0 : 100.0) * (1 + 0.004 * noise(k, 1)), 50.0 * (1 + 0.004 * noise(k, 2)),
+        200.0 * (1 + 0.004 * noise(k, 3)));
+  }
+  put(h.tip, 140.0, 40.0, 200.3);
+}
+
+}  // namespace
+
+TEST_CASE("branch mode judges the tip against the base's current regime in both directions", "[pipeline][branch]") {
+  BranchHistory h;
+  LocalStore store(h.dir / "store");
+  write_branch_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.selection.context_ref = "feature";
+  const auto result = pipeline::analyze(req, *git, store);
+  const auto& r = result.report;
+
+  CHECK(r.mode == report::AnalysisMode::branch);
+  CHECK(r.context_commit == h.tip);
+  REQUIRE(r.findings.size() == 2);
+  const auto& up = r.findings[0].benchmark.qualified() == "a/x" ? r.findings[0] : r.findings[1];
+  const auto& down = r.findings[0].benchmark.qualified() == "a/x" ? r.findings[1] : r.findings[0];
+  CHECK(up.benchmark.qualified() == "a/x");
+  CHECK(up.direction == report::Direction::regression);
+  REQUIRE(up.branch);
+  // The reference range is the current regime (after the step at commit 30), not all history.
+  CHECK(up.branch->reference_min > 115.0);
+  CHECK(up.branch->current_regime_start == h.main_commits[30]);
+  CHECK(down.benchmark.qualified() == "a/y");
+  CHECK(down.direction == report::Direction::improvement);
+  CHECK(r.census.judged == 3);
+  REQUIRE(r.sets.size() == 1);
+  CHECK(r.sets[0].comparison.has_value());
+  CHECK(r.sets[0].lags.empty());
+
+  const auto text = report::TextReporter().render(r);
+  CHECK(text == report::TextReporter().render(pipeline::analyze(req, *git, store).report));
+}
+
+TEST_CASE("a rotating machine-key pool makes a branch finding lag with the discriminant-set-mismatch reason",
+          "[pipeline][branch][lag]") {
+  BranchHistory h;
+  LocalStore store(h.dir / "store");
+  // The pool alternates: even main commits ran on mk-a, odd ones on mk-b; the tip ran on mk-a.
+  for (std::size_t i = 0; i < h.main_commits.size(); ++i) {
+    const auto& c = h.main_commits[i];
+    const std::string mk = i % 2 == 0 ? "mk-a" : "mk-b";
+    std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, 100.0 * (1 + 0.004 * noise(int(i), 1)))};
+    store.put(clean_key("demo", Engine::criterion, triple, mk, c), encode_run(make_run(c, false, rs, triple)),
+              CollisionPolicy::refuse);
+  }
+  store.put(clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
+            encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
+            CollisionPolicy::refuse);
+  auto git = analysis::open_git_topology(h.repo());
+
+  for (const char* filter : {"all", "mk-a"}) {  // loaded evidence, then lazily fetched siblings
+    INFO("machine-key filter " << filter);
+    pipeline::AnalyzeRequest req;
+    req.selection = selection_request();
+    req.selection.filters = analysis::resolve_filters({}, {"all"}, {filter}, std::nullopt, std::nullopt);
+    req.selection.context_ref = "feature";
+    const auto r = pipeline::analyze(req, *git, store).report;
+    REQUIRE(r.findings.size() == 1);
+    const auto set_a = std::find_if(r.sets.begin(), r.sets.end(), [](const auto& s) { return s.set.machine_key == "mk-a"; });
+    REQUIRE(set_a != r.sets.end());
+    REQUIRE(set_a->lags.size() == 1);
+    CHECK(set_a->lags[0].commits_behind == 1);
+    CHECK(set_a->lags[0].reason == report::LagReason::discriminant_set_mismatch);
+    CHECK_THAT(report::TextReporter().render(r), Catch::Contains("comparison base is 1 commit behind base"));
+  }
+}
+
+TEST_CASE("base commits without any recent run make the finding lag for lack of base data", "[pipeline][branch][lag]") {
+  BranchHistory h;
+  LocalStore store(h.dir / "store");
+  // The newest three main commits carry no run at all.
+  for (std::size_t i = 0; i + 3 < h.main_commits.size(); ++i) {
+    const auto& c = h.main_commits[i];
+    std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, 100.0 * (1 + 0.004 * noise(int(i), 1)))};
+    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", c), encode_run(make_run(c, false, rs, triple)),
+              CollisionPolicy::refuse);
+  }
+  store.put(clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
+            encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
+            CollisionPolicy::refuse);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.selection.context_ref = "feature";
+  const auto r = pipeline::analyze(req, *git, store).report;
+  REQUIRE(r.findings.size() == 1);
+  REQUIRE(r.sets.size() == 1);
+  REQUIRE(r.sets[0].lags.size() == 1);
+  CHECK(r.sets[0].lags[0].commits_behind == 3);
+  CHECK(r.sets[0].lags[0].reason == report::LagReason::no_recent_base_data);
+}
+
+TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches to branch mode with a warning",
+          "[pipeline][branch]") {
+  BranchHistory h;
+  LocalStore store(h.dir / "store");
+  write_branch_history(store, h);
+  const std::string g = "git -C '" + h.repo().string() + "' ";
+  sh(g + "checkout -q main");
+  std::ofstream(h.repo() / "scratch.txt") << "uncommitted\n";
+  const auto& main_tip = h.main_commits.back();
+  store.put(dirty_key("demo", Engine::criterion, triple, "mk-a", main_tip, 1790000000),
+            encode_run(make_run(main_tip, true,
+                                {result({"a", "x"}, MetricKind::wall_time, 160.0), result({"a", "y"}, MetricKind::wall_time, 50.0),
+                                 result({"a", "z"}, MetricKind::wall_time, 200.0)},
+                                triple)),
+            CollisionPolicy::refuse);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  const auto r = pipeline::analyze(req, *git, store).report;
+  CHECK(r.mode == report::AnalysisMode::branch);
+  REQUIRE(r.warning);
+  CHECK_THAT(*r.warning, Catch::StartsWith("Warning: "));
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].benchmark.qualified() == "a/x");
 }
