@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -58,10 +59,16 @@ struct Fixture {
     fs::remove_all(dir);
     fs::create_directories(dir / "repo");
     sh(g() + "init -q -b main && " + g() + "config user.email t@example.invalid && " + g() + "config user.name t");
-    for (int i = 0; i < n_commits; ++i) {
-      sh(g() + "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
-      commits.push_back(sh(g() + "rev-parse HEAD"));
+    // One shell for the whole history: the machine is shared, process spawns are the cost.
+    const std::string ids = sh("for i in $(seq 0 " + std::to_string(n_commits - 1) + "); do " + g() +
+                               "commit -q --allow-empty -m \"change $i\" && " + g() + "rev-parse HEAD || exit 1; done");
+    for (std::size_t at = 0; at <= ids.size();) {
+      const auto nl = std::min(ids.find('\n', at), ids.size());
+      commits.push_back(ids.substr(at, nl - at));
+      at = nl + 1;
     }
+    REQUIRE(commits.size() == static_cast<std::size_t>(n_commits));
+    REQUIRE(commits.back().size() == 40);
     store = std::make_unique<LocalStore>(dir / "store");
     for (int i = 0; i < n_commits; ++i)
       for (const char* mk : {"mk-a", "mk-b"}) put_run(commits[i], mk, i);
@@ -190,7 +197,9 @@ TEST_CASE("a blessing scoped to one machine key leaves the other machine's step 
 
 TEST_CASE("a narrowed unbless never revokes acceptance outside its selection", "[bless]") {
   Fixture fx;
-  pipeline::bless(bless_request(fx.commits[step_at], {}, filters({}, {"all"}, {"all"})), *fx.git, *fx.store);
+  const auto all = pipeline::bless(bless_request(fx.commits[step_at], {}, filters({}, {"all"}, {"all"})), *fx.git, *fx.store);
+  CHECK(all.message == "Blessed all benchmarks in blessing scope all/all/all at commit " + fx.commits[step_at].substr(0, 12) + ".\n");
+  CHECK(all.record.prefixes.empty());
   CHECK(fx.findings().empty());
 
   pipeline::UnblessRequest un;
@@ -260,6 +269,9 @@ TEST_CASE("bless refuses a request without prefixes, with an empty prefix or wit
   CHECK(project_records(*fx.store).empty());
 
   req.all = false;
+  req.context_ref = "no-such-ref";
+  CHECK_THROWS_WITH(pipeline::bless(req, *fx.git, *fx.store), Catch::Contains("could not resolve \"no-such-ref\""));
+  req.context_ref.reset();
   req.base_ref = "no-such-branch";
   CHECK_THROWS_WITH(pipeline::bless(req, *fx.git, *fx.store), Catch::Contains("could not resolve \"no-such-branch\""));
   CHECK(project_records(*fx.store).empty());
