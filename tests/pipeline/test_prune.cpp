@@ -327,3 +327,22 @@ TEST_CASE("prune deletes through ObjectStore::remove and then flushes; a dry run
   CHECK(rec.flushes == 1);
   CHECK(rec.puts == 0);
 }
+
+TEST_CASE("with the base merged into the branch, shared commits stay base-side and are never pruned", "[prune]") {
+  Fixture fx;
+  sh(fx.g() + "checkout -q main");
+  const std::string m6 = fx.commit("main 6", 11);
+  sh(fx.g() + "checkout -q feature && " + fx.g() + "merge -q --no-ff -m 'merge main' main");
+  const std::string merge = sh(fx.g() + "rev-parse HEAD");
+  fx.clean_runs(m6);
+  fx.clean_runs(merge);
+  fx.git = analysis::open_git_topology(fx.repo());
+
+  auto req = request("feature", pipeline::PruneRuns::clean);
+  req.dry_run = true;
+  const auto plan = pipeline::prune(req, *fx.git, *fx.store);
+  std::set<std::string> expected;
+  for (const auto& c : {fx.feature[0], fx.feature[1], fx.feature[3], merge})
+    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(clean_key("demo", Engine::criterion, triple, mk, c));
+  CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) == expected);
+}
