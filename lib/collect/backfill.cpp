@@ -343,6 +343,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
 
   // §8.1 steps 5–6.
   const auto wt = worktree_path(svc);
+  const Timestamp worktree_created = svc.clock();
   {
     const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + range[0].id;
     ProcessResult r;
@@ -366,8 +367,14 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
 
   try {
     if (req.seed_target_dir) {
-      // A copy, never a link: cargo must not write into the shared cache. `cp -a` keeps the
-      // cache's mtimes, which are older than this checkout, so cargo rebuilds the crate itself.
+      // A copy, never a link: cargo must not write into the shared cache. Cargo judges a
+      // path package fresh when its sources are older than its recorded build, and its
+      // artifact names do not depend on the checkout's location, so a cache written after
+      // this checkout (by another worktree) would pass for this commit's build — the
+      // ENVIRONMENT.md worktree pitfall. Every copied file newer than one second before the
+      // worktree was created is therefore dated back to that moment: the checkout is always
+      // newer, so cargo rebuilds the crate itself, while older files (registry dependencies
+      // and their build scripts' stamps) keep their times and stay reusable.
       ProcessSpec cp;
       cp.argv = {"cp", "-a", req.seed_target_dir->string(), (project_dir / "target").string()};
       cp.capture_stdout = true;
@@ -376,6 +383,18 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
       if (!r.success())
         throw Error(ErrorKind::io, "failed to copy the seed target directory " + req.seed_target_dir->string(),
                     req.seed_target_dir->string(), trim(r.err));
+      const auto clamp = std::filesystem::file_time_type::clock::from_sys(
+          std::chrono::time_point_cast<std::chrono::system_clock::duration>(worktree_created - std::chrono::seconds(1)));
+      std::error_code ec;
+      for (auto it = std::filesystem::recursive_directory_iterator(project_dir / "target", ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+        if (std::filesystem::last_write_time(it->path(), ec) > clamp && !ec)
+          std::filesystem::last_write_time(it->path(), clamp, ec);
+      }
+      if (ec)
+        throw Error(ErrorKind::io, "failed to prepare the seeded target directory " + (project_dir / "target").string(),
+                    (project_dir / "target").string(), ec.message());
     }
 
     // §8.2 skip pre-check.

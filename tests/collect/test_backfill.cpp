@@ -966,3 +966,39 @@ TEST_CASE("a commit whose bench does not compile stops the run unless --ignore-e
   CHECK(objs.count(cr.broken_ids[2]) == 1);
   CHECK(objs.count(cr.main_ids.back()) == 1);
 }
+
+TEST_CASE("a seeded build cache written after the checkout never stands in for the commit's own build",
+          "[backfill][cargo]") {
+  // The worktree pitfall (ENVIRONMENT.md): cargo names a path package's artifacts without the
+  // checkout's location and judges freshness by mtimes, so a target directory last written by
+  // another worktree's build *after* this checkout passes as up to date. Simulate that: a cache
+  // built from the SLOW code, dated an hour ahead, seeds a range whose older commit is FAST.
+  const auto& cr = crate_repo();
+  const auto root = scratch("pitfall");
+  const auto seed = root / "seed-slow";
+  run_ok({"cp", "-a", cr.seed_target.string(), seed.string()});
+  copy_demo_crate(root / "slow-crate");
+  fs::copy_file(cr.repo / "Cargo.lock", root / "slow-crate" / "Cargo.lock");
+  set_passes(root / "slow-crate", slow_passes);
+  auto env_changes = cargo_env();
+  env_changes["CARGO_TARGET_DIR"] = seed.string();
+  run_ok({"cargo", "bench", "--bench", "wordcount", "--no-run"}, root / "slow-crate", env_changes);
+  const auto ahead = fs::file_time_type::clock::now() + std::chrono::hours(1);
+  for (const auto& e : fs::recursive_directory_iterator(seed))
+    if (e.is_regular_file() && !e.is_symlink()) fs::last_write_time(e.path(), ahead);
+
+  RealRun run(root / "tmp");
+  fs::create_directories(run.tmp);
+  LocalStore st(root / "store");
+  ProcessEnvironment env;
+  auto req = real_request(cr, cr.main_ids[cr.slow_index - 1], cr.main_ids[cr.slow_index]);
+  req.seed_target_dir = seed;
+  auto res = backfill(req, env, st, real_services(env, run));
+  INFO(res.summary);
+  REQUIRE(res.stored == 2);
+  auto objs = criterion_objects(st);
+  const double slow = checksum_value(st, objs.at(cr.main_ids[cr.slow_index]));
+  const double fast = checksum_value(st, objs.at(cr.main_ids[cr.slow_index - 1]));
+  INFO("slow commit " << slow << " ns, fast commit " << fast << " ns");
+  CHECK(slow >= 2.5 * fast);
+}

@@ -42,10 +42,12 @@ struct BackfillRequest {
   bool handle_interrupts = true;
 
   // Embedding/test hook, never set by the CLI: a warmed cargo target directory copied into
-  // the worktree's `<wt>/<prefix>/target` right after the worktree is created. The build
-  // still uses a target directory private to this worktree (§8.4), so a shared cache can
-  // never hand one worktree the binary another worktree built (ENVIRONMENT.md's worktree
-  // pitfall: cargo judges freshness by mtimes); it only saves rebuilding dependencies.
+  // the worktree's `<wt>/<prefix>/target` right after the worktree is created, with every
+  // file newer than the worktree re-dated to just before it. The build still uses a target
+  // directory private to this worktree (§8.4) and the re-dating makes the checkout newer than
+  // anything copied, so a cache can never hand this worktree a binary another checkout built
+  // (ENVIRONMENT.md's worktree pitfall: cargo judges freshness by mtimes); it only saves
+  // rebuilding dependencies.
   std::optional<std::filesystem::path> seed_target_dir;
 };
 
