@@ -134,6 +134,7 @@ struct Connection {
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
   beast::flat_buffer buffer;
+  std::chrono::steady_clock::time_point idle_since;
 
   beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*secure) : *plain; }
 };
@@ -228,15 +229,21 @@ class BeastHttpClient final : public HttpClient {
   std::unique_ptr<Connection> take(const std::string& key) {
     std::lock_guard lock(pool_mutex_);
     auto it = idle_.find(key);
-    if (it == idle_.end() || it->second.empty()) return nullptr;
-    auto conn = std::move(it->second.back());
-    it->second.pop_back();
+    if (it == idle_.end()) return nullptr;
+    auto& list = it->second;
+    const auto now = std::chrono::steady_clock::now();
+    // Oldest first in the list: drop the stale ones, reuse the most recently used.
+    std::erase_if(list, [&](const std::unique_ptr<Connection>& c) { return now - c->idle_since > options_.idle_timeout; });
+    if (list.empty()) return nullptr;
+    auto conn = std::move(list.back());
+    list.pop_back();
     return conn;
   }
 
   void give_back(const std::string& key, std::unique_ptr<Connection> conn) {
     std::lock_guard lock(pool_mutex_);
     auto& list = idle_[key];
+    conn->idle_since = std::chrono::steady_clock::now();
     if (list.size() < options_.max_idle_per_origin) list.push_back(std::move(conn));
   }
 

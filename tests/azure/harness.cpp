@@ -127,7 +127,7 @@ benchhist::azure::HttpResponse control_request(benchhist::azure::HttpClient& htt
 void require_azurite(const fs::path& azurite_blob) {
   if (!fs::exists(azurite_blob))
     throw std::runtime_error("Azurite is not installed at " + azurite_blob.string() +
-                             ": run the README setup step `npm install --prefix tests/azure` "
+                             ": run the README setup (scripts/install-deps.sh, or just `npm install --prefix tests/azure`) "
                              "(installs the pinned azurite 3.35.0) and re-run the tests");
 }
 

@@ -59,6 +59,10 @@ struct HttpClientOptions {
   std::size_t max_idle_per_origin = 16;   // keep-alive connections kept for reuse
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds request_timeout{60'000};  // write + read of one exchange
+  // Idle pooled connections older than this are closed instead of reused: servers close idle
+  // keep-alive connections (Node/Azurite after 5 s), and a request racing that close cannot
+  // tell whether it was processed.
+  std::chrono::milliseconds idle_timeout{4'000};
 };
 
 // Thread-safe: any number of threads may call send() at once.
