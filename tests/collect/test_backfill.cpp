@@ -1002,3 +1002,101 @@ TEST_CASE("a seeded build cache written after the checkout never stands in for t
   INFO("slow commit " << slow << " ns, fast commit " << fast << " ns");
   CHECK(slow >= 2.5 * fast);
 }
+
+TEST_CASE("worktree set-up and teardown failures name the worktree and the commit", "[backfill][plan]") {
+  AbcdRepo t;
+  LocalStore st(t.store_dir);
+  {
+    // The temp "directory" is a regular file, so `git worktree add` cannot create the path.
+    write_file(t.root / "not-a-dir", "x");
+    Fake fake(t.root / "not-a-dir");
+    try {
+      backfill(t.request(), MapEnvironment{}, st, fake.services());
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.message().rfind("failed to add a git worktree at " + (t.root / "not-a-dir").string() +
+                                  "/cargo-bench-history-worktree-",
+                              0) == 0);
+      CHECK(e.message().find(" for commit " + t.a) != std::string::npos);
+    }
+    CHECK(fake.calls.empty());
+  }
+  auto failing_remove = [](BackfillServices s) {
+    auto inner = s.run_command;
+    s.run_command = [inner](const ProcessSpec& spec) {
+      for (const auto& a : spec.argv)
+        if (a == "remove") return ProcessResult{128, true, "", "fatal: simulated", 0};
+      return inner(spec);
+    };
+    return s;
+  };
+  {
+    Fake fake(t.tmp);
+    try {
+      backfill(t.request(), MapEnvironment{}, st, failing_remove(fake.services()));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.message().rfind("failed to remove the git worktree at " + t.tmp.string(), 0) == 0);
+      CHECK(e.cause() == "fatal: simulated");
+    }
+  }
+  {
+    // An infrastructure error wins over the teardown failure.
+    Fake fake(t.tmp);
+    fake.behaviour = [](const CollectRequest&, ObjectStore*, std::size_t, const std::string&) -> CollectOutcome {
+      throw Error(ErrorKind::io, "could not write local storage object at /x");
+    };
+    auto req = t.request();
+    req.overwrite = true;
+    try {
+      backfill(req, MapEnvironment{}, st, failing_remove(fake.services()));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.message() == "could not write local storage object at /x");
+    }
+  }
+  sh("git worktree prune", t.repo);
+  for (const auto& d : worktree_dirs(t.tmp)) fs::remove_all(d);
+}
+
+TEST_CASE("a git reset killed by the interrupt ends the run as interrupted, not as an infrastructure error",
+          "[backfill][signal]") {
+  AbcdRepo t;
+  LocalStore st(t.store_dir);
+  Fake fake(t.tmp);
+  auto svc = fake.services();
+  auto inner = svc.run_command;
+  int resets = 0;
+  svc.run_command = [&](const ProcessSpec& spec) {
+    for (const auto& a : spec.argv)
+      if (a == "reset" && ++resets == 2) {
+        ::raise(SIGINT);  // Ctrl-C reached git's process group too
+        return ProcessResult{-1, false, "", "", SIGINT};
+      }
+    return inner(spec);
+  };
+  auto req = t.request();
+  req.handle_interrupts = true;
+  auto res = backfill(req, MapEnvironment{}, st, svc);
+  CHECK(res.stop == BackfillStop::interrupted);
+  CHECK(res.exit_status == 128 + SIGINT);
+  CHECK(res.stored == 1);
+  CHECK(res.deferred == 3);
+  CHECK(res.summary.substr(0, res.summary.find('\n')) ==
+        "Backfill range of 4 commits: 1 stored, 0 skipped (existing), 0 skipped (empty), 0 failed, 3 deferred. "
+        "Interrupted by SIGINT.");
+  CHECK(worktree_dirs(t.tmp).empty());
+}
+
+TEST_CASE("--max-commits 0 and --best-of 0 are refused before touching the repository", "[backfill][plan]") {
+  AbcdRepo t;
+  LocalStore st(t.store_dir);
+  Fake fake(t.tmp);
+  auto req = t.request();
+  req.max_commits = 0;
+  CHECK_THROWS_WITH(backfill(req, MapEnvironment{}, st, fake.services()), "--max-commits must be at least 1");
+  req.max_commits.reset();
+  req.best_of = 0;
+  CHECK_THROWS_WITH(backfill(req, MapEnvironment{}, st, fake.services()), "--best-of must be at least 1");
+  CHECK(worktree_dirs(t.tmp).empty());
+}
