@@ -6,6 +6,7 @@
 
 #include "benchhist/app/analysis_commands.hpp"
 #include "benchhist/app/collect_command.hpp"
+#include "benchhist/app/history_commands.hpp"
 #include "command_support.hpp"
 
 #include <fstream>
@@ -125,8 +126,7 @@ void run_list(const ListOptions& options, const Invocation& inv) {
                 "--all", {}, "drop --all, or use `list blessings --all`");
   check_engines(options.filters);
   if (options.subject == ListSubject::runs) return run_list_runs(options, inv);
-  if (options.subject != ListSubject::discriminants)
-    not_available("list " + std::string(to_string(options.subject)));
+  if (options.subject == ListSubject::blessings) return run_list_blessings(options, inv);
   list_discriminants(options, inv);
 }
 
@@ -147,16 +147,15 @@ void run_command(const Command& command, const Invocation& inv) {
           run_analyze(o, inv);
         } else if constexpr (std::is_same_v<T, ExamineOptions>) {
           run_examine(o, inv);
+        } else if constexpr (std::is_same_v<T, BlessOptions>) {
+          run_bless(o, inv);
+        } else if constexpr (std::is_same_v<T, UnblessOptions>) {
+          run_unbless(o, inv);
+        } else if constexpr (std::is_same_v<T, PruneOptions>) {
+          run_prune(o, inv);
         } else {
           // Argument errors a user can fix now are still reported before "not available".
           if constexpr (requires { o.filters; }) check_engines(o.filters);
-          if constexpr (std::is_same_v<T, BlessOptions>) {
-            if (o.prefixes.empty() && !o.all)
-              throw Error(ErrorKind::usage,
-                          "bless requires at least one benchmark-id prefix (or pass --all); for "
-                          "example `bless all_the_time/read_cell`",
-                          "[PREFIX]...");
-          }
           if constexpr (requires { o.output; }) check_output(o.output);
           not_available(command_name(command));
         }

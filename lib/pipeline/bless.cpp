@@ -29,21 +29,6 @@ void announce(const Hooks& hooks, std::string text) {
   hooks.announce(text);
 }
 
-// §6.5.9: neither prefixes nor --all, --all with prefixes, and an empty prefix are usage errors.
-void validate_prefixes(const BlessRequest& req) {
-  if (req.all && !req.prefixes.empty())
-    throw Error(ErrorKind::usage, "--all cannot be combined with benchmark-id prefixes", "--all", {},
-                "pass either --all or one or more prefixes");
-  if (!req.all && req.prefixes.empty())
-    throw Error(ErrorKind::usage,
-                "bless requires at least one benchmark-id prefix (or pass --all); for example "
-                "`bless all_the_time/read_cell`");
-  for (const auto& p : req.prefixes)
-    if (p.empty())
-      throw Error(ErrorKind::usage, "a benchmark-id prefix must not be empty", {}, {},
-                  "drop the empty argument, or pass --all to bless every benchmark");
-}
-
 analysis::ResolvedBase resolve_bless_base(const analysis::GitTopology& git, const BlessRequest& req,
                                           std::string_view context_ref) {
   if (req.base_ref) return analysis::resolve_base(git, req.base_ref, req.configured_default_branch, context_ref);
@@ -78,12 +63,28 @@ bool on_first_parent_line(const analysis::GitTopology& git, const std::string& c
 
 }  // namespace
 
+// §6.5.9: neither prefixes nor --all, --all with prefixes, and an empty prefix are usage errors.
+void validate_bless_prefixes(const BlessRequest& req) {
+  if (req.all && !req.prefixes.empty())
+    throw Error(ErrorKind::usage, "--all cannot be combined with benchmark-id prefixes", "--all", {},
+                "pass either --all or one or more prefixes");
+  if (!req.all && req.prefixes.empty())
+    throw Error(ErrorKind::usage,
+                "bless requires at least one benchmark-id prefix (or pass --all); for example "
+                "`bless all_the_time/read_cell`");
+  for (const auto& p : req.prefixes)
+    if (p.empty())
+      throw Error(ErrorKind::usage, "a benchmark-id prefix must not be empty", {}, {},
+                  "drop the empty argument, or pass --all to bless every benchmark");
+}
+
+
 BlessingScope scope_of(const analysis::DiscriminantFilters& filters) {
   return BlessingScope{axis_of(filters.engine), axis_of(filters.target_triple), axis_of(filters.machine_key)};
 }
 
 BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
-  validate_prefixes(req);
+  validate_bless_prefixes(req);
   const std::string context_ref = req.context_ref.value_or("HEAD");
   BlessResult out;
   out.context_commit = analysis::resolve_context(git, context_ref);

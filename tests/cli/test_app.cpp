@@ -291,10 +291,12 @@ TEST_CASE("Commands run through the library write to the given streams", "[app][
   }
   SECTION("unimplemented commands throw after validation") {
     try {
-      run_command(UnblessOptions{}, inv);
-      FAIL("unbless is not implemented in this build");
+      ImportOptions import;
+      import.target_dir = "target";
+      run_command(import, inv);
+      FAIL("import is not implemented in this build");
     } catch (const Error& e) {
-      CHECK(e.message() == "`unbless` is not available in this build yet");
+      CHECK(e.message() == "`import` is not available in this build yet");
     }
     CHECK(out.str().empty());
   }

@@ -172,10 +172,6 @@ TEST_CASE("Commands not implemented in this build parse fully and then fail with
   TempDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"backfill", "HEAD~3", "HEAD", "--max-commits", "2", "--ignore-errors", "--overwrite"}, "backfill"},
-      {{"list", "blessings", "--all"}, "list blessings"},
-      {{"prune", "--all", "--include-blessings", "--dry-run", "abc"}, "prune"},
-      {{"bless", "--all"}, "bless"},
-      {{"unbless", "--context", "HEAD~1"}, "unbless"},
       {{"setup-azure", "--out-dir", "bundle"}, "setup-azure"},
       {{"import", "--target-dir", "target"}, "import"},
   };

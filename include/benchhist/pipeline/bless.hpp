@@ -36,6 +36,10 @@ struct BlessRequest {
   std::string tool_version;                   // empty = this library's version
 };
 
+// The usage checks of formats.md §6.5.9 (neither prefixes nor --all, both, an empty prefix);
+// bless() runs them too, callers may run them before touching storage.
+void validate_bless_prefixes(const BlessRequest& request);
+
 struct BlessResult {
   std::string key;                       // the project-level record written
   Blessing record;

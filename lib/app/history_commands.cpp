@@ -1,0 +1,146 @@
+#include "benchhist/app/history_commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/pipeline/bless.hpp"
+#include "benchhist/pipeline/blessings.hpp"
+#include "benchhist/pipeline/prune.hpp"
+#include "command_support.hpp"
+
+namespace benchhist::app {
+namespace {
+
+using namespace detail;
+
+Timestamp now() { return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()); }
+
+pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
+  pipeline::Hooks h;
+  h.announce = [&inv](std::string_view s) { announce(inv, s); };
+  if (verbose) h.note = [&inv](std::string_view s) { announce(inv, s); };
+  return h;
+}
+
+std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
+  return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
+}
+
+void require_output(const OutputOptions& out) {
+  if (out.no_text && !out.markdown && !out.json)
+    throw Error(ErrorKind::usage,
+                "no output selected: --no-text suppresses the text report, so request at least one of "
+                "--markdown <path> or --json <path>",
+                "--no-text");
+}
+
+// Writes the requested renderings: files first (preflighted), then the text on stdout.
+template <typename Rendered>
+void emit(const OutputOptions& out, const Invocation& inv, bool verbose, const Rendered& r) {
+  std::vector<ReportFile> files;
+  if (out.markdown) files.push_back({"Markdown", inv.cwd / *out.markdown, r.markdown()});
+  if (out.json) files.push_back({"JSON", inv.cwd / *out.json, r.json()});
+  for (const auto& f : files) {
+    write_report(f);
+    note(inv, verbose, "wrote the " + f.label + " report to " + f.path.string());
+  }
+  if (!out.no_text) inv.out << r.text() << '\n';
+}
+
+std::vector<ReportFile> planned_files(const OutputOptions& out, const Invocation& inv) {
+  std::vector<ReportFile> files;
+  if (out.markdown) files.push_back({"Markdown", inv.cwd / *out.markdown, {}});
+  if (out.json) files.push_back({"JSON", inv.cwd / *out.json, {}});
+  return files;
+}
+
+}  // namespace
+
+void run_bless(const BlessOptions& o, const Invocation& inv) {
+  check_engines(o.filters);
+  pipeline::BlessRequest req;
+  req.prefixes = o.prefixes;
+  req.all = o.all;
+  pipeline::validate_bless_prefixes(req);  // a usage error before any storage is touched
+  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  req.project = ctx.project;
+  req.context_ref = o.context;  // only when given: it decides "defaulted to HEAD" and the dirty warning
+  req.base_ref = o.base;
+  req.configured_default_branch = ctx.config.default_branch;
+  req.filters = resolve_filters_for_host(o.filters, inv, true);
+  req.now = now();
+  const auto result = pipeline::bless(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
+  inv.out << result.message;
+}
+
+void run_unbless(const UnblessOptions& o, const Invocation& inv) {
+  check_engines(o.filters);
+  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  pipeline::UnblessRequest req;
+  req.project = ctx.project;
+  req.context_ref = o.context;
+  req.base_ref = o.base;
+  req.filters = resolve_filters_for_host(o.filters, inv, true);
+  const auto result = pipeline::unbless(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
+  inv.out << result.message << '\n';
+}
+
+void run_list_blessings(const ListOptions& o, const Invocation& inv) {
+  require_output(o.output);
+  preflight(planned_files(o.output, inv));
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  pipeline::ListBlessingsRequest req;
+  req.selection.project = ctx.project;
+  req.selection.context_ref = o.selection.effective_context();
+  req.selection.base_ref = o.selection.base;
+  req.selection.configured_default_branch = ctx.config.default_branch;
+  req.selection.filters = resolve_filters_for_host(o.filters, inv, true);
+  req.selection.since = o.selection.since;
+  req.selection.now = now();
+  req.selection.allow_dirty = !o.no_dirty;
+  req.all = o.all;
+  req.threads = std::max(2u, std::thread::hardware_concurrency());
+  const auto listing = pipeline::list_blessings(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
+  ctx.store->flush();
+  emit(o.output, inv, o.env.verbose, listing);
+}
+
+void run_prune(const PruneOptions& o, const Invocation& inv) {
+  check_engines(o.filters);
+  if (o.scope == PruneScope::none && !o.include_blessings)
+    throw Error(ErrorKind::usage,
+                "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), "
+                "and/or --include-blessings (blessing sidecars)",
+                "--clean");
+  require_output(o.output);
+  preflight(planned_files(o.output, inv));
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto git = open_repository(o.env, inv);
+  pipeline::PruneRequest req;
+  req.project = ctx.project;
+  req.context_ref = o.selection.effective_context();
+  req.base_ref = o.selection.base;
+  req.configured_default_branch = ctx.config.default_branch;
+  req.filters = resolve_filters_for_host(o.filters, inv, true);
+  req.since = o.selection.since;
+  req.now = now();
+  req.commits = o.commits;
+  req.runs = o.scope == PruneScope::clean   ? pipeline::PruneRuns::clean
+             : o.scope == PruneScope::dirty ? pipeline::PruneRuns::dirty
+             : o.scope == PruneScope::all   ? pipeline::PruneRuns::all
+                                            : pipeline::PruneRuns::none;
+  req.include_blessings = o.include_blessings;
+  req.dry_run = o.dry_run;
+  req.prune_base = o.prune_base;
+  const auto result = pipeline::prune(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
+  emit(o.output, inv, o.env.verbose, result);
+}
+
+}  // namespace benchhist::app
