@@ -292,3 +292,14 @@ TEST_CASE("the exported deploy.sh refuses to run while placeholders remain", "[s
   CHECK(r.err.find("<REPLACE: ...> placeholders") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(scratch.path() / "bin" / "az.log"));
 }
+
+TEST_CASE("an export without values shows parameter names where values will go", "[setup][bundle]") {
+  benchhist::app::SetupAzureOptions o;
+  o.out_dir = "bundle";
+  o.github_owner = "octo-org";
+  const std::string readme = render_readme(validate_setup_azure(o));
+  CHECK(readme.find("repo:octo-org/<githubRepository>:ref:refs/heads/<historyBranch>") != std::string::npos);
+  CHECK(readme.find("account = \"<storageAccountName>\"") != std::string::npos);
+  CHECK(readme.find("Names in `<angle brackets>`") != std::string::npos);
+  CHECK(workflow_value_bullets(readme).size() == 4);
+}

@@ -181,3 +181,16 @@ TEST_CASE("the script's result lines are parsed only when all four are present",
   CHECK_FALSE(parse_setup_output("storage_account=a\ncontainer=b\nclient_id=c\n"));
   CHECK_FALSE(parse_setup_output("storage_account=a\ncontainer=b\nclient_id=\ntenant_id=d\n"));
 }
+
+TEST_CASE("--verbose traces the script and makes az verbose", "[setup][execution]") {
+  FakeAz az;
+  auto o = full_options();
+  o.verbose = true;
+  std::ostringstream out, err;
+  REQUIRE(run_setup_azure(o, out, err, az.runtime()));
+  const auto deploy = az.call_starting("deployment group create");
+  REQUIRE(deploy);
+  CHECK(deploy->find("--verbose") != std::string::npos);
+  CHECK(err.str().find("+ az deployment group create") != std::string::npos);  // set -x trace
+  CHECK(out.str().find("client_id=") != std::string::npos);
+}
