@@ -1,10 +1,12 @@
 // setup-azure execution mode: the real deploy.sh runs against a fake `az` first on PATH that
 // records its arguments and answers with canned values.
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
+#include "benchhist/probe/process.hpp"
 #include "benchhist/setup/setup_azure.hpp"
 #include "setup_test_support.hpp"
 
@@ -100,7 +102,7 @@ TEST_CASE("execution runs deploy.sh with az and prints the four workflow values"
   CHECK(deploy->find("--resource-group rg-bench-history") != std::string::npos);
   CHECK(deploy->find("azuredeploy.json") != std::string::npos);
   CHECK(deploy->find("--parameters @") != std::string::npos);
-  CHECK(deploy->find("currentUserPrincipalId= ") != std::string::npos);  // no --current-user: empty
+  CHECK(deploy->find("currentUserPrincipalId") == std::string::npos);  // no --current-user: template default
   CHECK(az.call_starting("ad signed-in-user") == std::nullopt);
 
   // The temporary bundle directory is gone.
@@ -193,4 +195,27 @@ TEST_CASE("--verbose traces the script and makes az verbose", "[setup][execution
   CHECK(deploy->find("--verbose") != std::string::npos);
   CHECK(err.str().find("+ az deployment group create") != std::string::npos);  // set -x trace
   CHECK(out.str().find("client_id=") != std::string::npos);
+}
+
+TEST_CASE("an exported bundle still deploys after parameters.json is reformatted", "[setup][execution]") {
+  FakeAz az;
+  auto o = full_options();
+  o.out_dir = az.scratch.path() / "bundle";
+  std::ostringstream out, err;
+  run_setup_azure(o, out, err);
+  // Editors and `az` tooling rewrite JSON freely; deploy.sh must still find its three values.
+  const auto compact = boost::json::serialize(boost::json::parse(read_file(*o.out_dir / "parameters.json")));
+  REQUIRE(compact.find('\n') == std::string::npos);
+  write_file(*o.out_dir / "parameters.json", compact);
+  benchhist::ProcessSpec spec;
+  spec.argv = {"/bin/bash", (*o.out_dir / "deploy.sh").string()};
+  spec.env_changes["PATH"] = *az.env.get("PATH");
+  spec.capture_stderr = true;
+  auto r = benchhist::run_process(spec);
+  INFO(r.err);
+  REQUIRE(r.success());
+  CHECK(r.out.find(std::string("client_id=") + client_id + "\n") != std::string::npos);
+  const auto create_group = az.call_starting("group create");
+  REQUIRE(create_group);
+  CHECK(create_group->find("--name rg-bench-history --location westeurope") != std::string::npos);
 }
