@@ -1,0 +1,184 @@
+#pragma once
+// Helpers for the end-to-end suites: temporary directories, running the real
+// `cargo-bench-history` binary (BH_CLI_PATH) and other programs (git, sh) as subprocesses with a
+// chosen working directory and environment, and reading stored objects straight from disk.
+// Same approach as tests/cli/cli_support.hpp, extended with asynchronous launches (for the
+// collection race) and a git helper with pinned identities and dates so repositories are
+// reproducible.
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace e2e {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& name = "bhe2e") {
+    std::string tmpl = (fs::temp_directory_path() / (name + "-XXXXXX")).string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+inline std::string read_file(const fs::path& p) {
+  std::ifstream is(p, std::ios::binary);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
+}
+
+inline void write_file(const fs::path& p, const std::string& text) {
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  std::ofstream os(p, std::ios::binary | std::ios::trunc);
+  os << text;
+}
+
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+using EnvChanges = std::map<std::string, std::optional<std::string>>;
+
+// Variables the CLI (or the tools it runs) read; cleared unless a test sets them, so the
+// developer's shell never changes an outcome.
+inline const std::vector<std::string> cleared_env_vars = {
+    "CARGO_BENCH_HISTORY_STORAGE", "CARGO_BENCH_HISTORY_CACHE", "CARGO", "CARGO_TARGET_DIR",
+    "CRITERION_HOME",              "GITHUB_ACTIONS",            "TF_BUILD", "GUNGRAUN_SAVE_SUMMARY",
+    "GIT_DIR",                     "GIT_WORK_TREE"};
+
+// A launched child whose streams go to files; wait() collects them.
+class Child {
+ public:
+  Child(std::vector<std::string> argv, const fs::path& cwd, EnvChanges env) : io_("bhe2e-io") {
+    for (const auto& v : cleared_env_vars)
+      if (!env.count(v)) env[v] = std::nullopt;
+    const auto out_path = io_.path() / "out", err_path = io_.path() / "err";
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      int in = open("/dev/null", O_RDONLY);
+      if (out < 0 || err < 0 || in < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || dup2(in, 0) < 0)
+        _exit(126);
+      if (chdir(cwd.c_str()) != 0) _exit(126);
+      for (const auto& [k, v] : env) {
+        if (v) setenv(k.c_str(), v->c_str(), 1);
+        else unsetenv(k.c_str());
+      }
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      _exit(127);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child() {
+    if (!done_) wait();
+  }
+
+  Result wait() {
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0) {
+    }
+    done_ = true;
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read_file(io_.path() / "out");
+    r.err = read_file(io_.path() / "err");
+    return r;
+  }
+
+ private:
+  TempDir io_;
+  pid_t pid_ = -1;
+  bool done_ = false;
+};
+
+inline Result run(std::vector<std::string> argv, const fs::path& cwd, EnvChanges env = {}) {
+  Child c(std::move(argv), cwd, std::move(env));
+  return c.wait();
+}
+
+inline std::vector<std::string> cli_argv(const std::vector<std::string>& args) {
+  std::vector<std::string> full{BH_CLI_PATH};
+  full.insert(full.end(), args.begin(), args.end());
+  return full;
+}
+
+inline Result run_cli(const std::vector<std::string>& args, const fs::path& cwd, EnvChanges env = {}) {
+  return run(cli_argv(args), cwd, std::move(env));
+}
+
+// git with a pinned identity; `when` (Unix seconds) pins author and committer dates so commit
+// ids and first-parent order are reproducible.
+inline std::string git(const fs::path& repo, const std::vector<std::string>& args,
+                       std::optional<long long> when = std::nullopt) {
+  std::vector<std::string> argv{"git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  EnvChanges env{{"GIT_AUTHOR_NAME", "E2E"},         {"GIT_AUTHOR_EMAIL", "e2e@example.invalid"},
+                 {"GIT_COMMITTER_NAME", "E2E"},      {"GIT_COMMITTER_EMAIL", "e2e@example.invalid"},
+                 {"GIT_CONFIG_NOSYSTEM", "1"},       {"HOME", repo.string()}};
+  if (when) {
+    const auto d = "@" + std::to_string(*when) + " +0000";
+    env["GIT_AUTHOR_DATE"] = d;
+    env["GIT_COMMITTER_DATE"] = d;
+  }
+  auto r = run(argv, repo, env);
+  if (r.exit_code != 0) {
+    std::string joined;
+    for (const auto& a : args) joined += " " + a;
+    throw std::runtime_error("git" + joined + " failed: " + r.err);
+  }
+  while (!r.out.empty() && (r.out.back() == '\n' || r.out.back() == '\r')) r.out.pop_back();
+  return r.out;
+}
+
+// Every regular file under `root`, as '/'-separated paths relative to it, sorted.
+inline std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  if (!fs::exists(root)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).generic_string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+}  // namespace e2e
