@@ -7,6 +7,7 @@
 #include "benchhist/app/analysis_commands.hpp"
 #include "benchhist/app/collect_command.hpp"
 #include "benchhist/app/history_commands.hpp"
+#include "benchhist/setup/setup_azure.hpp"
 #include "command_support.hpp"
 
 #include <fstream>
@@ -153,6 +154,12 @@ void run_command(const Command& command, const Invocation& inv) {
           run_unbless(o, inv);
         } else if constexpr (std::is_same_v<T, PruneOptions>) {
           run_prune(o, inv);
+        } else if constexpr (std::is_same_v<T, BackfillOptions>) {
+          run_backfill(o, inv);
+        } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
+          setup::SetupRuntime runtime;
+          runtime.env = &inv.env;
+          setup::run_setup_azure(o, inv.out, inv.err, runtime);
         } else {
           // Argument errors a user can fix now are still reported before "not available".
           if constexpr (requires { o.filters; }) check_engines(o.filters);

@@ -164,15 +164,15 @@ TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]"
   CHECK(r.out.empty());
   CHECK(contains(r.err, "\nError: engine \"cargo bench\" failed with exit code 101\n"));
   CHECK_FALSE(contains(r.err, "--not-a-flag"));  // not a usage error of ours
+  // backfill parses the passthrough too, then needs storage before anything else.
   auto b = run_cli({"backfill", "v1", "v2", "--best-of", "3", "--", "--exact"}, dir.path());
-  require_runtime_error(b, "`backfill` is not available in this build yet");
+  require_runtime_error(b, "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
+                           "bare --local) or configure a cloud storage backend in the configuration file");
 }
 
 TEST_CASE("Commands not implemented in this build parse fully and then fail with exit 1", "[cli]") {
   TempDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"backfill", "HEAD~3", "HEAD", "--max-commits", "2", "--ignore-errors", "--overwrite"}, "backfill"},
-      {{"setup-azure", "--out-dir", "bundle"}, "setup-azure"},
       {{"import", "--target-dir", "target"}, "import"},
   };
   for (const auto& [args, name] : cases) {
@@ -412,4 +412,17 @@ TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the
     CHECK(contains(r.err, "[bench-history] storage: local storage at " + (d / "explicit").string()));
     CHECK(contains(r.err, "[bench-history] project id: p"));
   }
+}
+
+TEST_CASE("setup-azure --out-dir exports the deployment bundle without probing any tool", "[cli]") {
+  TempDir dir;
+  auto r = run_cli({"setup-azure", "--out-dir", "bundle", "--storage-account", "benchhist01"}, dir.path());
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  for (const char* f : {"azuredeploy.json", "parameters.json", "deploy.sh", "README.md"})
+    CHECK(std::filesystem::is_regular_file(dir.path() / "bundle" / f));
+  CHECK(contains(r.out, "bundle"));
+  // A second export into the now non-empty directory is refused and leaves it as it was.
+  auto again = run_cli({"setup-azure", "--out-dir", "bundle"}, dir.path());
+  CHECK(again.exit_code == 1);
 }

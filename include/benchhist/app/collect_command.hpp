@@ -1,10 +1,14 @@
 #pragma once
-// `collect` as a library call (formats.md §6.5.2).
+// `collect` and `backfill` as library calls (formats.md §6.5.2–§6.5.3).
 
 #include "benchhist/app/commands.hpp"
 
 namespace benchhist::app {
 
 void run_collect(const CollectOptions& options, const Invocation& inv);
+
+// `backfill` (formats.md §6.5.3, §8): progress and announcements on inv.err, the run summary
+// on inv.out; a run stopped by a benchmark failure or an interrupt throws its summary as Error.
+void run_backfill(const BackfillOptions& options, const Invocation& inv);
 
 }  // namespace benchhist::app
