@@ -176,6 +176,14 @@ inline std::vector<std::string> files_under(const fs::path& root) {
   return out;
 }
 
+// The last line of `out` (with its newline). A real `cargo bench` child inherits stdout
+// (formats.md §3.1), so the collect message is the final line after the benchmark progress.
+inline std::string last_line(const std::string& out) {
+  if (out.empty()) return out;
+  const auto pos = out.rfind('\n', out.size() - 2);
+  return pos == std::string::npos ? out : out.substr(pos + 1);
+}
+
 inline std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
   return s;

@@ -158,7 +158,7 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   fs::remove_all(cargo_target / "criterion" / "renamed_away");
   INFO("stderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == "Stored 1 result set covering 3 benchmark cases. [criterion: 3 stored]\n");
+  CHECK(e2e::last_line(r.out) == "Stored 1 result set covering 3 benchmark cases. [criterion: 3 stored]\n");
   CHECK(contains(r.err, "[bench-history] collecting: target-triple=" + repo.triple +
                             " (toolchain host); machine-key=" + repo.machine_key + " (auto-detected)\n"));
 
@@ -200,7 +200,7 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
     auto skip = collect(store.path(), {"--skip-existing"});
     INFO("stderr:\n" << skip.err);
     CHECK(skip.exit_code == 0);
-    CHECK(skip.out == "Stored 0 result sets covering 3 benchmark cases. [criterion: 3 harvested (" +
+    CHECK(e2e::last_line(skip.out) == "Stored 0 result sets covering 3 benchmark cases. [criterion: 3 harvested (" +
                           clean_key(repo) + " already exists)]\n");
     CHECK(e2e::read_file(store.path() / clean_key(repo)) == body);
     CHECK(e2e::files_under(store.path()) == files);
@@ -209,7 +209,7 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
     auto over = collect(store.path(), {"--overwrite"});
     INFO("stderr:\n" << over.err);
     CHECK(over.exit_code == 0);
-    CHECK(over.out == "Stored 1 result set covering 3 benchmark cases. [criterion: 3 stored]\n");
+    CHECK(e2e::last_line(over.out) == "Stored 1 result set covering 3 benchmark cases. [criterion: 3 stored]\n");
     CHECK(e2e::files_under(store.path()) == files);
     const auto rec2 = stored_record(store.path() / clean_key(repo));
     CHECK(rec2.at("context").at("observation") != ctx.at("observation"));
@@ -230,7 +230,7 @@ TEST_CASE("collect on a tree with an uncommitted edit stores a dirty snapshot ke
                          std::chrono::system_clock::now().time_since_epoch()).count();
   INFO("stderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == "Stored 1 result set covering 1 benchmark case. [criterion: 1 stored]\n");
+  CHECK(e2e::last_line(r.out) == "Stored 1 result set covering 1 benchmark case. [criterion: 1 stored]\n");
   const auto files = e2e::files_under(store.path());
   REQUIRE(files.size() == 1);
   std::smatch m;
@@ -255,7 +255,7 @@ TEST_CASE("collect --best-of 3 keeps the smallest of three real measurements and
   auto r = collect(store.path(), {"--best-of", "3", "--verbose", "--", "count_words"});
   INFO("stderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == "Stored 1 result set covering 1 benchmark case. [criterion: 1 stored]\n");
+  CHECK(e2e::last_line(r.out) == "Stored 1 result set covering 1 benchmark case. [criterion: 1 stored]\n");
   const auto rec = stored_record(store.path() / clean_key(repo));
   CHECK(rec.at("context").at("best_of").as_int64() == 3);
   CHECK(result_ids(rec) == std::vector<std::string>{"count_words"});
