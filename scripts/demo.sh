@@ -5,9 +5,9 @@
 #   1. make a git repository from examples/demo-crate with 14 commits; commit 8 makes the
 #      `checksum` benchmarks about 4x slower (PASSES 1 -> 4);
 #   2. `install` the starter configuration;
-#   3. seed history for the older commits, then `collect` the newest one, all with real
-#      `cargo bench` runs into a local store;
-#   4. `analyze` the history (the finding, with its chart) and `examine` the series.
+#   3. `backfill` the older commits in an isolated worktree, then `collect` the newest one,
+#      all with real `cargo bench` runs into a local store;
+#   4. `list runs`, `analyze` the history (the finding, with its chart) and `examine` it.
 #
 # Everything is written under a temporary directory (kept, and printed at the end).
 set -euo pipefail
@@ -21,7 +21,6 @@ tool="$here/${BUILD_DIR:-build}/cli/cargo-bench-history"
 work="${DEMO_DIR:-$(mktemp -d /tmp/benchhist-demo.XXXXXX)}"
 repo="$work/wordcount"
 store="$work/bench-history"
-export CARGO_TARGET_DIR="$work/target"   # one build cache for every commit of the demo
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "1. a git repository with a planted slowdown at commit 8 ($repo)"
@@ -31,6 +30,8 @@ cd "$repo"
 git init -q -b main
 git config user.email demo@example.invalid
 git config user.name "benchhist demo"
+say "2. cargo bench-history install (the starter configuration is committed with the crate)"
+"$tool" install
 git add -A && git commit -qm "wordcount: first version"
 for i in $(seq 2 14); do
   if [ "$i" -eq 8 ]; then
@@ -43,28 +44,19 @@ for i in $(seq 2 14); do
 done
 git log --oneline --first-parent | sed 's/^/    /'
 
-say "2. cargo bench-history install"
-"$tool" install
+say "3. cargo bench-history backfill: seed history from the first commit to HEAD~1 (real cargo bench per commit)"
+"$tool" backfill --local="$store" "$(git rev-list --max-parents=0 HEAD)" HEAD~1
 
-say "3. history: one real collect per commit (the first build takes about a minute)"
-commits=$(git rev-list --first-parent --reverse HEAD)
-n=0
-for c in $commits; do
-  n=$((n + 1))
-  git checkout -q --detach "$c"
-  printf '    commit %2d/14 %s: ' "$n" "$(git log -1 --format='%h %s')"
-  "$tool" collect --local="$store" >/dev/null 2>"$work/collect-$n.log" || { cat "$work/collect-$n.log"; exit 1; }
-  tail -n 1 "$work/collect-$n.log" | sed 's/^\[bench-history\] //'
-done
-git checkout -q main
+say "4. cargo bench-history collect: the current commit"
+"$tool" collect --local="$store"
 
-say "4. cargo bench-history list runs"
+say "5. cargo bench-history list runs"
 "$tool" list runs --local="$store"
 
-say "5. cargo bench-history analyze"
+say "6. cargo bench-history analyze"
 "$tool" analyze --local="$store" --markdown "$work/report.md" --json "$work/report.json"
 
-say "6. cargo bench-history examine --benchmark checksum/4096 --metric wall_time"
+say "7. cargo bench-history examine --benchmark checksum/4096 --metric wall_time"
 "$tool" examine --local="$store" --benchmark checksum/4096 --metric wall_time
 
 say "done: the store, reports and repository are in $work"

@@ -25,21 +25,8 @@ using namespace detail;
 
 unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
-Timestamp now() { return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()); }
 
-pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
-  pipeline::Hooks h;
-  h.announce = [&inv](std::string_view s) { announce(inv, s); };
-  if (verbose) h.note = [&inv](std::string_view s) { announce(inv, s); };
-  return h;
-}
 
-// Query commands resolve paths against the working directory; `--repo` only says where git
-// runs (formats.md §6.3).
-std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
-  const auto repo = env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd;
-  return analysis::open_git_topology(repo);
-}
 
 analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
                                              analysis::DiscriminantFilters filters, const Config& config,

@@ -1,5 +1,6 @@
 #include "command_support.hpp"
 
+#include <chrono>
 #include <fstream>
 #include <ostream>
 #include <system_error>
@@ -77,6 +78,21 @@ analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters
     if (f.machine_keys.empty()) key = describe_hardware(inv.sys_root).fingerprint;
   }
   return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
+}
+
+Timestamp now() {
+  return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
+}
+
+pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
+  pipeline::Hooks h;
+  h.announce = [&inv](std::string_view s) { announce(inv, s); };
+  if (verbose) h.note = [&inv](std::string_view s) { announce(inv, s); };
+  return h;
+}
+
+std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
+  return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
 }
 
 void check_engines(const DiscriminantFilters& filters) {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/pipeline/analyze.hpp"
 #include "benchhist/app/commands.hpp"
 #include "benchhist/app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
@@ -47,6 +49,16 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
 // (formats.md §6.4): the triple from `rustc -vV`, the machine key from the hardware.
 analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& filters, const Invocation& inv,
                                                        bool auto_detect);
+
+// The wall clock, read once per command.
+Timestamp now();
+
+// Pipeline hooks printing announcements (and, with --verbose, notes) on inv.err.
+pipeline::Hooks hooks_for(const Invocation& inv, bool verbose);
+
+// Query commands resolve paths against the working directory; `--repo` only says where git
+// runs (formats.md §6.3).
+std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv);
 
 // Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
 void check_engines(const DiscriminantFilters& filters);

@@ -17,6 +17,7 @@
 
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/app/list_discriminants.hpp"
+#include "benchhist/report/list_output.hpp"
 #include "benchhist/app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
 #include "benchhist/config/starter.hpp"
@@ -64,12 +65,12 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
   for (auto& f : files) {
-    f.content = f.label == "JSON" ? render_discriminants_json(sets) : render_discriminants_markdown(sets);
+    f.content = f.label == "JSON" ? report::render_discriminants_json(sets) : report::render_discriminants_markdown(sets);
     write_report(f);
     note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
   }
   // Rendered text already ends with `\n`; the reference adds one more (formats.md §6.2).
-  if (!o.output.no_text) inv.out << render_discriminants_text(sets) << '\n';
+  if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
 }
 
 }  // namespace

@@ -17,18 +17,8 @@ namespace {
 
 using namespace detail;
 
-Timestamp now() { return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()); }
 
-pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
-  pipeline::Hooks h;
-  h.announce = [&inv](std::string_view s) { announce(inv, s); };
-  if (verbose) h.note = [&inv](std::string_view s) { announce(inv, s); };
-  return h;
-}
 
-std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
-  return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
-}
 
 void require_output(const OutputOptions& out) {
   if (out.no_text && !out.markdown && !out.json)

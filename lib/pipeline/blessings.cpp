@@ -1,5 +1,7 @@
 #include "benchhist/pipeline/blessings.hpp"
 
+#include "json_splice.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -33,21 +35,6 @@ std::string md_escape(std::string_view s) {
   return out;
 }
 
-// Inserts `"<key>": <value_json>` as the last member of a pretty-printed object document
-// (the report renderers' layout: 2-space indent, closing `}` on its own line).
-std::string append_member(std::string doc, std::string_view key, const std::string& value_json) {
-  const auto close = doc.rfind('}');
-  if (close == std::string::npos) throw Error(ErrorKind::internal, "rendered JSON document has no closing brace");
-  std::string indented;
-  for (char c : value_json) {
-    indented += c;
-    if (c == '\n') indented += "  ";
-  }
-  std::string head = doc.substr(0, close);
-  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
-  const bool empty_object = !head.empty() && head.back() == '{';
-  return head + (empty_object ? "" : ",") + "\n  " + json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
-}
 
 void write_axis(json::Writer& j, std::string_view k, const std::vector<std::string>& axis) {
   j.key(k).begin_array();
@@ -191,7 +178,7 @@ std::string BlessingsListing::json() const {
     j.end_object();
   }
   j.end_array();
-  return append_member(std::move(doc), "scoped_blessings", j.str());
+  return detail::append_member(std::move(doc), "scoped_blessings", j.str());
 }
 
 }  // namespace benchhist::pipeline

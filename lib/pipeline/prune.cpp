@@ -1,5 +1,7 @@
 #include "benchhist/pipeline/prune.hpp"
 
+#include "json_splice.hpp"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -20,27 +22,7 @@ std::string plural(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
-// Inserts `"<key>": <value_json>` as the last member of a pretty-printed object document.
-std::string append_member(std::string doc, std::string_view key, const std::string& value_json) {
-  const auto close = doc.rfind('}');
-  if (close == std::string::npos) throw Error(ErrorKind::internal, "rendered JSON document has no closing brace");
-  std::string indented;
-  for (char c : value_json) {
-    indented += c;
-    if (c == '\n') indented += "  ";
-  }
-  std::string head = doc.substr(0, close);
-  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
-  const bool empty_object = !head.empty() && head.back() == '{';
-  return head + (empty_object ? "" : ",") + "\n  " + json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
-}
 
 const char* const no_scope_message =
     "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), and/or "
@@ -77,11 +59,11 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
   // Eligible commits: strictly after the fork point (or the whole line with --prune-base),
   // inside the --since window, matching a positional prefix when any was given.
   std::vector<std::string> wanted;
-  for (const auto& p : req.commits) wanted.push_back(lower(p));
+  for (const auto& p : req.commits) wanted.push_back(ascii::to_lower(p));
   std::unordered_map<std::string, std::size_t> eligible;  // commit key segment → line position
   for (std::size_t i = on_base ? 0 : split + 1; i < line.size(); ++i) {
     if (analysis::before_cutoff(line[i].committer_time, since.cutoff)) continue;
-    const std::string id = lower(line[i].id);
+    const std::string id = ascii::to_lower(line[i].id);
     if (!wanted.empty() &&
         std::none_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return id.starts_with(w); }))
       continue;
@@ -89,7 +71,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
   }
   if (hooks.note)
     for (const auto& w : wanted)
-      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return lower(c.id).starts_with(w); }))
+      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
         hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + req.context_ref);
 
   // §6.5.7 --dirty: only where analysis would admit the snapshot — branch-side commits, and
@@ -207,7 +189,7 @@ std::string PruneResult::json() const {
     j.end_object();
   }
   j.end_array();
-  return append_member(std::move(doc), "project_blessings", j.str());
+  return detail::append_member(std::move(doc), "project_blessings", j.str());
 }
 
 }  // namespace benchhist::pipeline

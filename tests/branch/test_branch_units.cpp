@@ -11,7 +11,7 @@
 #include "benchhist/detect/census.hpp"
 #include "benchhist/detect/selection.hpp"
 #include "benchhist/error.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "benchhist/detect/branch.hpp"
 #include "benchhist/model/engine.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 namespace {
 

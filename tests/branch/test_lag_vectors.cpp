@@ -3,7 +3,7 @@
 #include "benchhist/detect/lag.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/engine.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 namespace {
 

@@ -6,6 +6,7 @@
 
 #include "benchhist/app/commands.hpp"
 #include "benchhist/app/list_discriminants.hpp"
+#include "benchhist/report/list_output.hpp"
 #include "benchhist/app/options.hpp"
 #include "benchhist/app/storage_selection.hpp"
 #include "benchhist/error.hpp"
@@ -248,15 +249,15 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
 TEST_CASE("Discriminant listings render the text, Markdown and JSON forms of the spec", "[app][list]") {
   std::vector<DiscriminantSet> sets{{Engine::callgrind, "x86_64-unknown-linux-gnu", "k1"},
                                     {Engine::criterion, "x86_64-unknown-linux-gnu", "k\"2"}};
-  CHECK(render_discriminants_text(sets) ==
+  CHECK(report::render_discriminants_text(sets) ==
         "Discriminant sets:\n  - callgrind/x86_64-unknown-linux-gnu/k1\n  - criterion/x86_64-unknown-linux-gnu/k\"2\n");
-  CHECK(render_discriminants_text({}) == "No discriminant sets found.\n");
-  CHECK(render_discriminants_markdown({}) == "# Discriminant sets\n\nNo discriminant sets found.\n");
-  CHECK(render_discriminants_markdown(sets) ==
+  CHECK(report::render_discriminants_text({}) == "No discriminant sets found.\n");
+  CHECK(report::render_discriminants_markdown({}) == "# Discriminant sets\n\nNo discriminant sets found.\n");
+  CHECK(report::render_discriminants_markdown(sets) ==
         "# Discriminant sets\n\n| Engine | Target triple | Machine key |\n| --- | --- | --- |\n"
         "| callgrind | x86_64-unknown-linux-gnu | k1 |\n| criterion | x86_64-unknown-linux-gnu | k\"2 |\n");
-  CHECK(render_discriminants_json({}) == "[]");
-  CHECK(render_discriminants_json({sets[1]}) ==
+  CHECK(report::render_discriminants_json({}) == "[]");
+  CHECK(report::render_discriminants_json({sets[1]}) ==
         "[\n  {\n    \"engine\": \"criterion\",\n    \"target_triple\": \"x86_64-unknown-linux-gnu\",\n"
         "    \"machine_key\": \"k\\\"2\"\n  }\n]");
 }

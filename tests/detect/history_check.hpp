@@ -4,7 +4,7 @@
 #include <string>
 
 #include "benchhist/detect/history.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 namespace bhtest {
 

@@ -1,6 +1,6 @@
 // Every case of vectors/census.json (detection.md §12): counts, tokens and reason precedence.
 #include "benchhist/detect/census.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 using namespace benchhist::detect;
 using namespace bhtest;

@@ -7,7 +7,7 @@
 
 #include "benchhist/detect/selection.hpp"
 #include "benchhist/detect/stats.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 using namespace benchhist::detect;
 using bhtest::num;

@@ -20,10 +20,6 @@ namespace benchhist::app {
 std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
                                                     const DiscriminantFilters& filters);
 
-// Renderings of §7.10. Text and Markdown end with `\n`; JSON is a pretty array without a
-// trailing newline (formats.md §9 #12).
-std::string render_discriminants_text(const std::vector<DiscriminantSet>& sets);
-std::string render_discriminants_markdown(const std::vector<DiscriminantSet>& sets);
-std::string render_discriminants_json(const std::vector<DiscriminantSet>& sets);
+// Rendering: report::render_discriminants_{text,markdown,json} (report/list_output.hpp).
 
 }  // namespace benchhist::app
