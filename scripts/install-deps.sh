@@ -8,7 +8,7 @@ packages=(
   build-essential meson ninja-build pkg-config git ca-certificates openssl
   libboost1.81-dev libboost-json1.81-dev libboost-iostreams1.81-dev libboost-program-options1.81-dev
   libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev catch2 libbenchmark-dev
-  librust-criterion-dev valgrind shellcheck nodejs npm
+  librust-criterion-dev valgrind shellcheck
 )
 
 missing=()
@@ -30,6 +30,13 @@ fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "[setup] installing: cargo rustc" >&2
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends cargo rustc >/dev/null
+fi
+
+# Node.js and npm for Azurite: Debian's packages unless a Node.js is already installed
+# (images that ship NodeSource's nodejs conflict with Debian's npm package).
+if ! command -v npm >/dev/null 2>&1; then
+  echo "[setup] installing: nodejs npm" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
 # Azurite (the Azure Storage emulator), pinned in tests/azure/package-lock.json.
