@@ -1,0 +1,367 @@
+// End to end of the analysis family on a real git repository: 45 first-parent commits on
+// `main` (a merge from a side branch among them, one commit without any run), runs for two
+// engines and two machine keys written through the library (encode_run + LocalStore, i.e. the
+// same gzip records `collect` writes), and the real binary's `analyze`, `examine`, `list runs`
+// and `list discriminants`. Covers formats.md §6.5.4–6.5.6 and §7 (text, --json, --markdown,
+// --markdown-summary, --outcome), determinism, corrupt objects and the shallow-clone error.
+
+#include <boost/json.hpp>
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "benchhist/codec/gzip.hpp"
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "e2e_support.hpp"
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+namespace bh = benchhist;
+using e2e::contains;
+using e2e::run_cli;
+
+namespace {
+
+const std::string triple = "x86_64-unknown-linux-gnu";
+const std::string project = "analyze-repo";
+constexpr long long t0 = 1780272000;  // 2026-06-01T00:00:00Z; commits are an hour apart
+constexpr int n_commits = 45;
+constexpr int step_at = 30;      // parse/big rises 30 % here on machine m-a
+constexpr int missing_at = 10;   // no run at all at this commit
+constexpr int dirty_at = 20;     // a dirty snapshot (base side: never admitted)
+constexpr int merge_at = 15;     // merge commit of the side branch
+
+double noise(int i) { return (((i * 37) % 11) - 5) * 0.1; }
+
+bh::MetricValue metric(bh::MetricKind kind, double v) {
+  bh::MetricValue m;
+  m.kind = kind;
+  m.value = v;
+  m.interval = bh::Interval{v * 0.99, v * 1.01};
+  return m;
+}
+
+bh::BenchmarkResult result(std::vector<std::string> segments, bh::MetricKind kind, double v) {
+  bh::BenchmarkResult r;
+  r.id = bh::BenchmarkId(std::move(segments));
+  r.metrics.push_back(metric(kind, v));
+  return r;
+}
+
+bh::Run make_run(const std::string& commit, long long when, bool dirty, std::vector<bh::BenchmarkResult> results) {
+  bh::Run run;
+  run.context.observation = bh::Timestamp{std::chrono::seconds(when + 60)};
+  run.context.git.commit = commit;
+  run.context.git.branch = "main";
+  run.context.git.dirty = dirty;
+  run.context.toolchain.target_triple = triple;
+  run.context.toolchain.rustc_version = "1.95.0";
+  run.context.tool_version = "e2e";
+  run.context.best_of = 1;
+  run.results = std::move(results);
+  return run;
+}
+
+struct History {
+  e2e::TempDir tmp{"bhe2e-analyze"};
+  fs::path repo = tmp.path() / project;
+  fs::path store = tmp.path() / "store";
+  std::vector<std::string> commits;  // first-parent line, oldest first
+  std::vector<std::string> side;     // side-branch commits (not on the first-parent line)
+
+  void put(const std::string& key, const bh::Run& run) {
+    bh::LocalStore s(store);
+    s.put(key, bh::encode_run(run), bh::CollisionPolicy::refuse);
+  }
+
+  void commit(const std::string& subject, long long when) {
+    e2e::write_file(repo / "log.txt", subject + "\n");
+    e2e::git(repo, {"add", "log.txt"});
+    e2e::git(repo, {"commit", "-q", "-m", subject}, when);
+  }
+
+  History() {
+    fs::create_directories(repo);
+    e2e::git(repo, {"init", "-q"});
+    for (int i = 0; i < n_commits; ++i) {
+      const long long when = t0 + i * 3600;
+      if (i == merge_at) {
+        e2e::git(repo, {"checkout", "-q", "-b", "side"});
+        for (int k = 0; k < 2; ++k) {
+          e2e::write_file(repo / ("side" + std::to_string(k) + ".txt"), "side\n");
+          e2e::git(repo, {"add", "-A"});
+          e2e::git(repo, {"commit", "-q", "-m", "side work " + std::to_string(k)}, when - 1800 + k * 60);
+          side.push_back(e2e::git(repo, {"rev-parse", "HEAD"}));
+        }
+        e2e::git(repo, {"checkout", "-q", "main"});
+        e2e::git(repo, {"merge", "-q", "--no-ff", "-m", "commit 15: merge side", "side"}, when);
+      } else {
+        commit("commit " + std::to_string(i) + (i == step_at ? ": slow parser" : ""), when);
+      }
+      commits.push_back(e2e::git(repo, {"rev-parse", "HEAD"}));
+    }
+    using bh::Engine;
+    using bh::MetricKind;
+    for (int i = 0; i < n_commits; ++i) {
+      if (i == missing_at) continue;
+      const long long when = t0 + i * 3600;
+      const double big = (i >= step_at ? 130.0 : 100.0) + noise(i);
+      std::vector<bh::BenchmarkResult> a{result({"parse", "big"}, MetricKind::wall_time, big),
+                                         result({"parse", "small"}, MetricKind::wall_time, 50.0 + noise(i))};
+      if (i >= n_commits - 2) a.push_back(result({"fresh", "bench"}, MetricKind::wall_time, 10.0 + noise(i)));
+      put(bh::clean_key(project, Engine::criterion, triple, "m-a", commits[i]), make_run(commits[i], when, false, a));
+      put(bh::clean_key(project, Engine::criterion, triple, "m-b", commits[i]),
+          make_run(commits[i], when, false, {result({"parse", "big"}, MetricKind::wall_time, 100.0 + noise(i + 3))}));
+      put(bh::clean_key(project, Engine::callgrind, triple, "m-a", commits[i]),
+          make_run(commits[i], when, false,
+                   {result({"cg", "insn"}, MetricKind::instruction_count, 1000.0 + (i % 3))}));
+    }
+    // A wild dirty snapshot on the base side and wild runs on the side branch: neither may
+    // appear in any finding, examine row or run count.
+    put(bh::dirty_key(project, Engine::criterion, triple, "m-a", commits[dirty_at], t0 + dirty_at * 3600 + 90),
+        make_run(commits[dirty_at], t0 + dirty_at * 3600 + 30, true,
+                 {result({"parse", "big"}, MetricKind::wall_time, 500.0),
+                  result({"parse", "small"}, MetricKind::wall_time, 500.0)}));
+    for (std::size_t k = 0; k < side.size(); ++k)
+      put(bh::clean_key(project, Engine::criterion, triple, "m-a", side[k]),
+          make_run(side[k], t0, false,
+                   {result({"parse", "big"}, MetricKind::wall_time, 999.0),
+                    result({"parse", "small"}, MetricKind::wall_time, 999.0)}));
+  }
+
+  std::string key(const std::string& engine, const std::string& machine, const std::string& commit) const {
+    return "v1/" + project + "/objects/" + engine + "/" + triple + "/" + machine + "/" + commit + "/clean.json";
+  }
+};
+
+// A fixed --since keeps the analysis window (and so every output) independent of today's date.
+const std::vector<std::string> all_sets{"--engine", "all", "--target-triple", "all", "--machine-key", "all",
+                                        "--since", "2026-05-01"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+json::value read_json(const fs::path& p) { return json::parse(e2e::read_file(p)); }
+
+}  // namespace
+
+TEST_CASE("analyze finds the step regression at its commit and writes every requested output", "[e2e][analyze]") {
+  History h;
+  const auto out = h.tmp.path() / "out";
+  auto args = with({"analyze", "--local=" + h.store.string(), "--json", (out / "a.json").string(), "--markdown",
+                    (out / "a.md").string(), "--markdown-summary", (out / "s.md").string(), "--outcome",
+                    (out / "outcome").string()},
+                   all_sets);
+  auto r = run_cli(args, h.repo);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);  // findings never change the exit code (§6.1)
+  CHECK(contains(r.err, "[bench-history] selection: engine=all, target-triple=all, machine-key=all; base=main"));
+
+  const auto j = read_json(out / "a.json").as_object();
+  CHECK(j.at("project").as_string() == project);
+  CHECK(j.at("tip_commit").as_string() == h.commits.back());
+  CHECK(j.at("tip_dirty").as_bool() == false);
+  CHECK(j.at("mode").as_string() == "history");
+  CHECK(j.at("outcome").as_string() == "findings");
+  CHECK(j.at("notable").as_bool() == true);
+  CHECK(j.at("regressions").as_int64() == 1);
+  CHECK_FALSE(j.contains("improvements"));
+  // 44 runs per set on the first-parent line (no run at commit 10; the dirty snapshot and
+  // the side-branch runs are not admitted).
+  CHECK(j.at("runs").as_int64() == 3 * 44);
+  const auto& findings = j.at("findings").as_array();
+  REQUIRE(findings.size() == 1);
+  const auto& f = findings[0].as_object();
+  CHECK(f.at("engine").as_string() == "criterion");
+  CHECK(f.at("machine_key").as_string() == "m-a");
+  CHECK(f.at("target_triple").as_string() == triple);
+  CHECK(f.at("segments") == json::array{"parse", "big"});
+  CHECK(f.at("kind").as_string() == "wall_time");
+  CHECK(f.at("method").as_string() == "change_point");
+  CHECK(f.at("direction").as_string() == "regression");
+  CHECK(f.at("commit").as_string() == h.commits[step_at]);
+  CHECK(f.at("baseline").to_number<double>() == Approx(100.0).margin(1.0));
+  CHECK(f.at("latest").to_number<double>() == Approx(130.0).margin(1.0));
+  CHECK(f.at("relative_delta").to_number<double>() == Approx(0.3).margin(0.02));
+
+  // Census: 5 series (3 criterion on m-a, 1 on m-b, 1 callgrind); fresh/bench has 2 points.
+  const auto& census = j.at("census").as_object();
+  CHECK(census.at("total").as_int64() == 5);
+  CHECK(census.at("in_scope").as_int64() == 5);
+  CHECK(census.at("judged").as_int64() == 4);
+  CHECK(census.at("unjudged").as_int64() == 1);
+  CHECK(census.at("coverage").as_string() == "partial");
+  CHECK(census.at("reasons") == json::parse(R"([{"reason":"too_few_points","count":1}])"));
+  const auto& sets = j.at("sets").as_array();
+  CHECK(sets.size() == 3);
+
+  CHECK(e2e::trim(e2e::read_file(out / "outcome")) == "findings");
+  const auto md = e2e::read_file(out / "a.md");
+  CHECK(md.rfind("# Benchmark history analysis: " + project + "\n", 0) == 0);
+  CHECK(contains(md, "## criterion/" + triple + "/m-a"));
+  CHECK(contains(md, "parse/big"));
+  CHECK(contains(md, "## Coverage"));
+  const auto summary = e2e::read_file(out / "s.md");
+  CHECK(summary.rfind("# Benchmark history analysis: " + project + "\n", 0) == 0);
+  CHECK(contains(summary, "_Filter:_ `--engine criterion --target-triple " + triple + " --machine-key m-a`"));
+  CHECK(contains(r.out, "parse/big"));
+  CHECK(contains(r.out, h.commits[step_at].substr(0, 7)));
+
+  SECTION("a second run produces byte-identical outputs") {
+    const auto out2 = h.tmp.path() / "out2";
+    auto args2 = with({"analyze", "--local=" + h.store.string(), "--json", (out2 / "a.json").string(), "--markdown",
+                       (out2 / "a.md").string(), "--markdown-summary", (out2 / "s.md").string(), "--outcome",
+                       (out2 / "outcome").string()},
+                      all_sets);
+    auto r2 = run_cli(args2, h.repo);
+    REQUIRE(r2.exit_code == 0);
+    CHECK(r2.out == r.out);
+    for (const char* name : {"a.json", "a.md", "s.md", "outcome"}) {
+      INFO(name);
+      CHECK(e2e::read_file(out2 / name) == e2e::read_file(out / name));
+    }
+  }
+  SECTION("--verbose names the unjudged series") {
+    auto rv = run_cli(with(args, {"--verbose"}), h.repo);
+    INFO("stderr:\n" << rv.err);
+    REQUIRE(rv.exit_code == 0);
+    CHECK(std::regex_search(rv.err, std::regex(R"(\[bench-history\] [^\n]*fresh/bench[^\n]*too few)")));
+    CHECK(std::regex_search(rv.err, std::regex(R"(\[bench-history\] [^\n]*declin)")));
+  }
+}
+
+TEST_CASE("examine lists every first-parent commit of the range with gaps as n/a", "[e2e][analyze]") {
+  History h;
+  const auto ex = h.tmp.path() / "ex.json";
+  auto r = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "parse/big", "--metric", "wall_time",
+                    "--engine", "criterion", "--target-triple", "all", "--machine-key", "m-a", "--since",
+                    "2026-05-01", "--json", ex.string()},
+                   h.repo);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "Data points for parse/big metric wall_time"));
+  CHECK(contains(r.out, "criterion/" + triple + "/m-a"));
+  const auto j = read_json(ex).as_object();
+  const auto& sets = j.at("sets").as_array();
+  REQUIRE(sets.size() == 1);
+  const auto& points = sets[0].at("points").as_array();
+  REQUIRE(points.size() == n_commits);
+  for (int i = 0; i < n_commits; ++i) {
+    INFO("commit index " << i);
+    const auto& p = points[i].as_object();
+    CHECK(p.at("commit").as_string() == h.commits[i]);
+    if (i == missing_at) {
+      CHECK(p.at("value").is_null());
+      CHECK_FALSE(p.contains("dirty"));
+    } else {
+      CHECK(p.at("value").to_number<double>() == Approx((i >= step_at ? 130.0 : 100.0) + noise(i)));
+      CHECK(p.at("dirty").as_bool() == false);
+    }
+  }
+  // The text rows: the gap commit shows n/a.
+  CHECK(std::regex_search(r.out, std::regex(h.commits[missing_at].substr(0, 7) + "[0-9a-f]*\\s+n/a\\s+commit 10")));
+}
+
+TEST_CASE("list runs counts the admitted runs and list discriminants lists every stored partition",
+          "[e2e][analyze]") {
+  History h;
+  const auto lr = h.tmp.path() / "runs.json";
+  auto r = run_cli(with({"list", "runs", "--local=" + h.store.string(), "--json", lr.string()}, all_sets), h.repo);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("Data set for project " + project + "\n", 0) == 0);
+  CHECK(contains(r.out, "Total: 132 runs, 5 series across 3 discriminant sets"));
+  const auto j = read_json(lr).as_object();
+  CHECK(j.at("totals") == json::parse(R"({"runs":132,"series":5,"discriminant_sets":3})"));
+  for (const auto& s : j.at("sets").as_array()) {
+    const auto& commits = s.at("commits").as_array();
+    CHECK(commits.size() == 44);
+    CHECK(commits.front().at("commit").as_string() == h.commits.front());
+    CHECK(commits.back().at("commit").as_string() == h.commits.back());
+  }
+
+  // Needs no repository (§6.5.6): run from a plain directory that is not a git repository
+  // (named like the project, since the default project id is the directory name, §5).
+  e2e::TempDir elsewhere;
+  fs::create_directories(elsewhere.path() / project);
+  const auto ld = h.tmp.path() / "disc.json";
+  auto d = run_cli({"list", "discriminants", "--local=" + h.store.string(), "--json", ld.string()},
+                   elsewhere.path() / project);
+  INFO("stderr:\n" << d.err);
+  REQUIRE(d.exit_code == 0);
+  CHECK(d.out == "Discriminant sets:\n  - callgrind/" + triple + "/m-a\n  - criterion/" + triple +
+                     "/m-a\n  - criterion/" + triple + "/m-b\n\n");
+  CHECK(read_json(ld) == json::parse(R"([
+    {"engine":"callgrind","target_triple":"x86_64-unknown-linux-gnu","machine_key":"m-a"},
+    {"engine":"criterion","target_triple":"x86_64-unknown-linux-gnu","machine_key":"m-a"},
+    {"engine":"criterion","target_triple":"x86_64-unknown-linux-gnu","machine_key":"m-b"}])"));
+}
+
+TEST_CASE("A corrupt stored object fails the analysis with a message naming it", "[e2e][analyze]") {
+  History h;
+  const auto key = h.key("criterion", "m-a", h.commits[5]);
+  const auto path = h.store / key;
+  const auto body = e2e::read_file(path);
+  auto analyze = [&] { return run_cli(with({"analyze", "--local=" + h.store.string()}, all_sets), h.repo); };
+
+  SECTION("a truncated gzip body") {
+    e2e::write_file(path, body.substr(0, body.size() / 2));
+    auto r = analyze();
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "Error: could not decompress local storage object at "));
+    CHECK(contains(r.err, key));
+    CHECK(e2e::read_file(path) == body.substr(0, body.size() / 2));  // never repaired or removed
+  }
+  SECTION("a plaintext JSON object (no gzip)") {
+    e2e::write_file(path, bh::gunzip(body));
+    auto r = analyze();
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, key));
+  }
+  SECTION("a gzip body that is not a result set") {
+    e2e::write_file(path, bh::gzip_compress("{\"schema_version\": 5, \"context\": 7}"));
+    auto r = analyze();
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "stored object " + key + " is not a valid result set"));
+  }
+  SECTION("a record of a newer schema_version") {
+    // formats.md §2.2 says "reads are not gated on" schema_version; the library refuses
+    // versions newer than 5 naming the key (what this suite's brief asks for). Reported.
+    auto text = bh::gunzip(body);
+    const auto pos = text.find("\"schema_version\": 5");
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, 19, "\"schema_version\": 99");
+    e2e::write_file(path, bh::gzip_compress(text));
+    auto r = analyze();
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "Error: stored object " + key + " was written by a newer cargo-bench-history"));
+  }
+}
+
+TEST_CASE("analyze in a shallow clone without the merge base fails with the shallow-clone advice",
+          "[e2e][analyze]") {
+  History h;
+  // A feature branch forked at commit 30, 6 commits long; the shallow clone holds the last 5 of
+  // each branch, so their merge base is missing.
+  e2e::git(h.repo, {"checkout", "-q", "-b", "feature", h.commits[step_at]});
+  for (int k = 0; k < 6; ++k) h.commit("feature " + std::to_string(k), t0 + 100 * 3600 + k * 60);
+  e2e::git(h.repo, {"checkout", "-q", "main"});
+  const auto shallow = h.tmp.path() / "shallow";
+  e2e::git(h.tmp.path(), {"clone", "-q", "--depth", "5", "--no-single-branch", "--branch", "feature",
+                          "file://" + h.repo.string(), shallow.string()});
+  REQUIRE(e2e::git(shallow, {"rev-parse", "--is-shallow-repository"}) == "true");
+  auto r = run_cli(with({"analyze", "--local=" + h.store.string(), "--base", "origin/main"}, all_sets), shallow);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK(contains(r.err, "Error: "));
+  CHECK(contains(r.err, "shallow"));
+  CHECK(contains(r.err, "fetch-depth: 0"));
+}
