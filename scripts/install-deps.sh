@@ -42,9 +42,14 @@ fi
 # Azurite (the Azure Storage emulator), pinned in tests/azure/package-lock.json.
 if [ -f tests/azure/package.json ] && [ ! -x tests/azure/node_modules/.bin/azurite-blob ]; then
   echo "[setup] installing: azurite (npm, pinned)" >&2
-  if [ -f tests/azure/package-lock.json ]; then
-    npm ci --prefix tests/azure --no-audit --no-fund --loglevel=error >/dev/null
-  else
-    npm install --prefix tests/azure --no-audit --no-fund --loglevel=error >/dev/null
-  fi
+  # The registry is sometimes slow to answer: three attempts before giving up.
+  for attempt in 1 2 3; do
+    if npm ci --prefix tests/azure --no-audit --no-fund --loglevel=error >/dev/null; then break; fi
+    if [ "$attempt" -eq 3 ]; then
+      echo "[setup] npm ci for tests/azure failed three times; check the npm registry and rerun" >&2
+      exit 1
+    fi
+    echo "[setup] npm ci failed (attempt $attempt); retrying" >&2
+    sleep 5
+  done
 fi
