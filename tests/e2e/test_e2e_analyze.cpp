@@ -368,3 +368,100 @@ TEST_CASE("analyze in a shallow clone without the merge base fails with the shal
   CHECK(contains(r.err, "shallow"));
   CHECK(contains(r.err, "fetch-depth: 0"));
 }
+
+TEST_CASE("A dirty snapshot at the base tip is admitted only while the working tree is dirty, with the warning",
+          "[e2e][analyze]") {
+  History h;
+  const int tip = n_commits - 1;
+  h.put(bh::dirty_key(project, bh::Engine::criterion, triple, "m-a", h.commits[tip], t0 + tip * 3600 + 600),
+        make_run(h.commits[tip], t0 + tip * 3600 + 540, true,
+                 {result({"parse", "big"}, bh::MetricKind::wall_time, 131.0),
+                  result({"parse", "small"}, bh::MetricKind::wall_time, 50.0)}));
+  const auto out = h.tmp.path() / "a.json";
+  const auto args = with({"analyze", "--local=" + h.store.string(), "--no-text", "--json", out.string()}, all_sets);
+
+  auto clean = run_cli(args, h.repo);
+  INFO("stderr:\n" << clean.err);
+  REQUIRE(clean.exit_code == 0);
+  CHECK(clean.out.empty());  // --no-text
+  auto j = read_json(out).as_object();
+  CHECK(j.at("tip_dirty").as_bool() == false);
+  CHECK(j.at("runs").as_int64() == 132);
+  CHECK_FALSE(j.contains("warning"));
+
+  e2e::write_file(h.repo / "log.txt", "uncommitted edit\n");
+  auto dirty = run_cli(args, h.repo);
+  INFO("stderr:\n" << dirty.err);
+  REQUIRE(dirty.exit_code == 0);
+  j = read_json(out).as_object();
+  CHECK(j.at("tip_dirty").as_bool() == true);
+  CHECK(j.at("runs").as_int64() == 133);
+  CHECK(j.at("mode").as_string() == "branch");  // §6.5.4: the admission makes it branch mode
+  REQUIRE(j.contains("warning"));
+  CHECK(std::string(j.at("warning").as_string()).rfind("Warning: this analysis included dirty", 0) == 0);
+
+  // examine shows the tip twice: the clean run, then the dirty one flagged.
+  const auto ex = h.tmp.path() / "ex.json";
+  auto e = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "parse/big", "--metric", "wall_time",
+                    "--engine", "criterion", "--target-triple", "all", "--machine-key", "m-a", "--since",
+                    "2026-05-01", "--json", ex.string()},
+                   h.repo);
+  REQUIRE(e.exit_code == 0);
+  const auto exj = read_json(ex);
+  const auto& points = exj.at("sets").at(0).at("points").as_array();
+  REQUIRE(points.size() == n_commits + 1);
+  CHECK(points[n_commits - 1].at("commit").as_string() == h.commits[tip]);
+  CHECK(points[n_commits - 1].at("dirty").as_bool() == false);
+  CHECK(points[n_commits].at("commit").as_string() == h.commits[tip]);
+  CHECK(points[n_commits].at("dirty").as_bool() == true);
+  CHECK(points[n_commits].at("value").to_number<double>() == 131.0);
+  CHECK(contains(e.out, "(dirty)"));
+}
+
+TEST_CASE("analyze on a feature branch reports a branch excursion and admits branch dirty runs unless --no-dirty",
+          "[e2e][analyze]") {
+  History h;
+  const int fork = n_commits - 5;
+  e2e::git(h.repo, {"checkout", "-q", "-b", "feature", h.commits[fork]});
+  std::vector<std::string> feature;
+  for (int k = 0; k < 3; ++k) {
+    const long long when = t0 + 200 * 3600 + k * 3600;
+    h.commit("feature " + std::to_string(k), when);
+    feature.push_back(e2e::git(h.repo, {"rev-parse", "HEAD"}));
+    h.put(bh::clean_key(project, bh::Engine::criterion, triple, "m-a", feature.back()),
+          make_run(feature.back(), when, false,
+                   {result({"parse", "big"}, bh::MetricKind::wall_time, 130.0 + noise(k)),
+                    result({"parse", "small"}, bh::MetricKind::wall_time, 80.0 + noise(k))}));
+  }
+  h.put(bh::dirty_key(project, bh::Engine::criterion, triple, "m-a", feature.back(), t0 + 300 * 3600),
+        make_run(feature.back(), t0 + 300 * 3600, true,
+                 {result({"parse", "big"}, bh::MetricKind::wall_time, 130.0),
+                  result({"parse", "small"}, bh::MetricKind::wall_time, 80.0)}));
+  const auto out = h.tmp.path() / "a.json";
+  const std::vector<std::string> sets{"--engine", "criterion", "--target-triple", "all", "--machine-key", "m-a"};
+  auto args = with({"analyze", "--local=" + h.store.string(), "--json", out.string()}, sets);
+
+  auto r = run_cli(args, h.repo);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.err, "base=main (auto-detected)"));
+  auto j = read_json(out).as_object();
+  CHECK(j.at("mode").as_string() == "branch");
+  CHECK(j.at("tip_commit").as_string() == feature.back());
+  const auto runs_with_dirty = j.at("runs").as_int64();
+  bool found = false;
+  for (const auto& fv : j.at("findings").as_array()) {
+    const auto& f = fv.as_object();
+    if (f.at("segments") == json::array{"parse", "small"}) {
+      found = true;
+      CHECK(f.at("method").as_string() == "branch_excursion");
+      CHECK(f.at("direction").as_string() == "regression");
+      CHECK(f.contains("branch"));
+    }
+  }
+  CHECK(found);
+
+  auto nd = run_cli(with(args, {"--no-dirty"}), h.repo);
+  REQUIRE(nd.exit_code == 0);
+  CHECK(read_json(out).at("runs").as_int64() == runs_with_dirty - 1);
+}
