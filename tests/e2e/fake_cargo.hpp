@@ -8,7 +8,8 @@
 //   FAKE_EXIT=<n>       exit with <n> before writing anything (a failing `cargo bench`);
 //   FAKE_ENGINES=<list> engines to write (default "callgrind criterion alloc_tracker all_the_time");
 //   FAKE_HOOK=<sh>      shell code run after the files are written (to damage them);
-//   FAKE_ARGS=<path>    file receiving the argument list, one per line.
+//   FAKE_ARGS=<path>    file receiving the argument list, one per line;
+//   FAKE_COUNTER=<path> repetition counter file; the hook sees FAKE_REP=1, 2, … (for --best-of).
 // It refuses to run (exit 3) unless GUNGRAUN_SAVE_SUMMARY=pretty-json was injected.
 
 #include <sys/stat.h>
@@ -28,6 +29,9 @@ if [ "$GUNGRAUN_SAVE_SUMMARY" != pretty-json ]; then
   echo "fake cargo: GUNGRAUN_SAVE_SUMMARY was '$GUNGRAUN_SAVE_SUMMARY', not pretty-json" >&2; exit 3
 fi
 if [ -n "$FAKE_ARGS" ]; then printf '%s\n' "$@" > "$FAKE_ARGS"; fi
+if [ -n "$FAKE_COUNTER" ]; then
+  FAKE_REP=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 )); echo "$FAKE_REP" > "$FAKE_COUNTER"; export FAKE_REP
+fi
 if [ -n "$FAKE_EXIT" ]; then echo "fake cargo: failing with $FAKE_EXIT" >&2; exit "$FAKE_EXIT"; fi
 F="$FAKE_FIXTURES"
 T="$CARGO_TARGET_DIR"

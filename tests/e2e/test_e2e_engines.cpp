@@ -265,3 +265,36 @@ TEST_CASE("Engine files older than the run are not harvested (freshness gate)", 
         "alloc_tracker: 1 stored]\n");
   CHECK_FALSE(fs::exists(fx.store / fx.key("all_the_time", fx.head())));
 }
+
+TEST_CASE("collect --best-of 3 keeps each metric from the repetition with the smallest value", "[e2e][engines]") {
+  Fixture fx;
+  const std::string file = "\"$CARGO_TARGET_DIR\"/all_the_time/read_cell.json";
+  const std::string set = "sed -i 's/\"slope_processor_time_nanos\": 20.0/\"slope_processor_time_nanos\": ";
+  auto r = fx.collect({{"FAKE_ENGINES", "all_the_time"},
+                       {"FAKE_COUNTER", (fx.tmp.path() / "reps").string()},
+                       {"FAKE_HOOK", "case $FAKE_REP in 1) " + set + "30.0/' " + file + ";; 3) " + set +
+                                         "25.0/' " + file + ";; esac"}},
+                      {"--best-of", "3", "--verbose"});
+  INFO("stderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(e2e::read_file(fx.tmp.path() / "reps") == "3\n");
+  const auto key = fx.key("all_the_time", fx.head());
+  CHECK(metric_lines(fx, key, "read_cell") ==
+        std::vector<std::string>{"processor_time 20 [" + fmt(19.346678671819987) + " " + fmt(20.653321328180013) + "]"});
+  CHECK(fx.record(key).at("context").at("best_of").as_int64() == 3);
+  CHECK(contains(r.err, "[bench-history] all_the_time read_cell/processor_time: best-of samples 30, [20], 25 (kept run 2)"));
+}
+
+TEST_CASE("collect --best-of fails when a repetition measures a different set of cases", "[e2e][engines]") {
+  Fixture fx;
+  const auto before = fx.snapshot();
+  auto r = fx.collect({{"FAKE_ENGINES", "all_the_time alloc_tracker"},
+                       {"FAKE_COUNTER", (fx.tmp.path() / "reps").string()},
+                       {"FAKE_HOOK", "[ $FAKE_REP != 2 ] || rm \"$CARGO_TARGET_DIR\"/all_the_time/read_cell.json"}},
+                      {"--best-of", "3"});
+  INFO("stderr:\n" << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "Error: engine \"all_the_time\" produced inconsistent results across --best-of runs"));
+  CHECK(contains(r.err, "benchmark case 'read_cell' is missing from run 2; every best-of run must measure the same set of cases"));
+  CHECK(fx.snapshot() == before);  // nothing stored, not even the consistent alloc_tracker
+}
