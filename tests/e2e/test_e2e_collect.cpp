@@ -46,6 +46,15 @@ std::string host_triple() {
 const DemoRepo& demo_repo() {
   static const DemoRepo repo = [] {
     DemoRepo r;
+    // Fail with the cause rather than an opaque cargo resolution error (ENVIRONMENT.md).
+    bool criterion_packaged = false;
+    const fs::path registry = "/usr/share/cargo/registry";
+    if (fs::is_directory(registry))
+      for (const auto& e : fs::directory_iterator(registry))
+        if (e.path().filename().string().rfind("criterion-0.3", 0) == 0) criterion_packaged = true;
+    if (!criterion_packaged)
+      throw std::runtime_error("Debian's criterion 0.3 crate is missing from /usr/share/cargo/registry; "
+                               "install librust-criterion-dev (scripts/install-deps.sh does)");
     r.dir = fs::path(BH_E2E_WORK_DIR) / "demo-repo";
     fs::remove_all(r.dir);
     fs::create_directories(r.dir);
