@@ -86,7 +86,7 @@ void run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
   const auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
-  ctx.store->flush();
+  finish_store(ctx, inv, v);
   const auto& report = result.report;
   if (v)
     for (const auto& line : report::verbose_notes(report)) inv.err << line << '\n';
@@ -126,7 +126,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   req.metric = *metric;
   req.threads = worker_threads();
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
-  ctx.store->flush();
+  finish_store(ctx, inv, v);
   for (auto& f : files)
     f.content = f.label == "JSON" ? report::render_examine_json(data) : report::render_examine_markdown(data);
   write_all(files, inv, v);
@@ -143,7 +143,7 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
                                      o.no_dirty);
   const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v));
-  ctx.store->flush();
+  finish_store(ctx, inv, v);
   for (auto& f : files)
     f.content = f.label == "JSON" ? report::render_runs_json(listing) : report::render_runs_markdown(listing);
   write_all(files, inv, v);

@@ -80,6 +80,12 @@ analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters
   return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
 }
 
+void finish_store(const CommandContext& ctx, const Invocation& inv, bool verbose) {
+  if (!ctx.store) return;
+  ctx.store->flush();
+  if (const auto activity = ctx.store->activity(); !activity.empty()) note(inv, verbose, activity);
+}
+
 Timestamp now() {
   return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
 }

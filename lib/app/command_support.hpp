@@ -50,6 +50,10 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
 analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& filters, const Invocation& inv,
                                                        bool auto_detect);
 
+// Finishes a command's storage work: flush (cache marker), then the store's activity as a
+// verbose note (cache epochs and hits/misses).
+void finish_store(const CommandContext& ctx, const Invocation& inv, bool verbose);
+
 // The wall clock, read once per command.
 Timestamp now();
 

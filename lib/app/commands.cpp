@@ -61,7 +61,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const auto& project = ctx.project;
 
   auto sets = list_discriminant_sets(*store, project, o.filters);
-  store->flush();
+  finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
   for (auto& f : files) {

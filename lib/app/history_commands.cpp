@@ -98,7 +98,7 @@ void run_list_blessings(const ListOptions& o, const Invocation& inv) {
   req.all = o.all;
   req.threads = std::max(2u, std::thread::hardware_concurrency());
   const auto listing = pipeline::list_blessings(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
-  ctx.store->flush();
+  finish_store(ctx, inv, o.env.verbose);
   emit(o.output, inv, o.env.verbose, listing);
 }
 

@@ -29,7 +29,7 @@ CachedStore::SyncResult CachedStore::synchronize() {
   SyncResult result;
   result.cloud_epoch = cloud_->get(marker).value_or(std::string(kGenesisEpoch));
   result.mirror_epoch = mirror_->get(marker);
-  if (result.mirror_epoch == result.cloud_epoch) return result;
+  if (result.mirror_epoch == result.cloud_epoch) return *(last_sync_ = result);
   // Something was overwritten or deleted since this mirror was filled (or it is new): drop
   // this project's objects only, then remember the epoch they are now consistent with.
   for (const auto& key : mirror_->list(project_data_prefix(project_))) {
@@ -37,7 +37,16 @@ CachedStore::SyncResult CachedStore::synchronize() {
   }
   result.wiped = true;
   mirror_->put(marker, result.cloud_epoch, CollisionPolicy::overwrite);
-  return result;
+  return *(last_sync_ = result);
+}
+
+std::string CachedStore::activity() const {
+  std::string out = "read-through cache: ";
+  if (last_sync_)
+    out += "epoch " + last_sync_->cloud_epoch + " (mirror " + last_sync_->mirror_epoch.value_or("none") + ", " +
+           std::to_string(last_sync_->removed) + " objects wiped); ";
+  const auto t = tally();
+  return out + std::to_string(t.hits) + " hits, " + std::to_string(t.misses) + " misses";
 }
 
 PutOutcome CachedStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {

@@ -47,6 +47,9 @@ class CachedStore final : public ObjectStore {
   };
   Tally tally() const noexcept { return {hits_.load(), misses_.load()}; }
 
+  // `read-through cache: epoch <cloud> (mirror <epoch|none>, <n> objects wiped); <h> hits, <m> misses`
+  std::string activity() const override;
+
   PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override;
   std::optional<std::string> get(std::string_view key) override;
   std::vector<std::string> list(std::string_view prefix) override;
@@ -62,6 +65,7 @@ class CachedStore final : public ObjectStore {
   std::string project_;
   std::atomic<std::size_t> hits_{0};
   std::atomic<std::size_t> misses_{0};
+  std::optional<SyncResult> last_sync_;  // for activity(); set by synchronize()
 };
 
 }  // namespace benchhist

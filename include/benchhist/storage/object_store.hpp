@@ -54,6 +54,10 @@ class ObjectStore {
 
   // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.
   virtual std::string describe() const = 0;
+
+  // What the store did during the command worth a verbose note (a read-through cache's epochs
+  // and hit/miss tally); empty when there is nothing to say.
+  virtual std::string activity() const { return {}; }
 };
 
 }  // namespace benchhist
