@@ -172,6 +172,14 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
   // 44 runs per set on the first-parent line (no run at commit 10; the dirty snapshot and
   // the side-branch runs are not admitted).
   CHECK(j.at("runs").as_int64() == 3 * 44);
+  // §7.5: members in the listed order (history mode: no improvements; no hint or warning).
+  std::vector<std::string> members;
+  for (const auto& kv : j) members.emplace_back(kv.key());
+  CHECK(members == std::vector<std::string>{"project", "tip_commit", "tip_dirty", "mode", "outcome", "notable",
+                                            "runs", "series", "regressions", "ghosts_excluded", "census",
+                                            "findings", "sets"});
+  CHECK(j.at("series").as_int64() == 5);
+  CHECK(j.at("ghosts_excluded").as_int64() == 0);
   const auto& findings = j.at("findings").as_array();
   REQUIRE(findings.size() == 1);
   const auto& f = findings[0].as_object();
@@ -209,6 +217,9 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
   CHECK(contains(summary, "_Filter:_ `--engine criterion --target-triple " + triple + " --machine-key m-a`"));
   CHECK(contains(r.out, "parse/big"));
   CHECK(contains(r.out, h.commits[step_at].substr(0, 7)));
+  // §6.2: the rendered report ends with "\n" and is printed followed by a newline.
+  CHECK(r.out.size() > 2);
+  CHECK(r.out.substr(r.out.size() - 2) == "\n\n");
 
   SECTION("a second run produces byte-identical outputs") {
     const auto out2 = h.tmp.path() / "out2";

@@ -298,3 +298,22 @@ TEST_CASE("collect --best-of fails when a repetition measures a different set of
   CHECK(contains(r.err, "benchmark case 'read_cell' is missing from run 2; every best-of run must measure the same set of cases"));
   CHECK(fx.snapshot() == before);  // nothing stored, not even the consistent alloc_tracker
 }
+
+TEST_CASE("collect --repo resolves a relative CARGO_TARGET_DIR and --local against the repository", "[e2e][engines]") {
+  // formats.md §3.1: a relative CARGO_TARGET_DIR is made absolute against the repository
+  // (the fake cargo refuses a relative one); §6.3: collect's relative --local uses --repo as base.
+  Fixture fx;
+  e2e::write_file(fx.repo / ".gitignore", "/target\n/tgt\n/rel-store\n");
+  e2e::git(fx.repo, {"commit", "-q", "-a", "-m", "ignore more"}, 1767229200);
+  e2e::EnvChanges env{{"CARGO", fx.cargo.string()},
+                      {"FAKE_FIXTURES", e2e::fixtures_dir()},
+                      {"FAKE_ENGINES", "all_the_time"},
+                      {"CARGO_TARGET_DIR", "tgt"}};
+  auto r = run_cli({"collect", "--repo", "engines-repo", "--local=rel-store"}, fx.tmp.path(), env);
+  INFO("stderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::is_regular_file(fx.repo / "tgt" / "all_the_time" / "read_cell.json"));
+  const auto key = fx.key("all_the_time", fx.head());
+  // A clean.json key: the ignored target and store directories do not make the tree dirty.
+  CHECK(e2e::files_under(fx.repo / "rel-store") == std::vector<std::string>{key});
+}
