@@ -275,6 +275,31 @@ TEST_CASE("examine lists every first-parent commit of the range with gaps as n/a
       CHECK(p.at("dirty").as_bool() == false);
     }
   }
+  // The Markdown table marks the gap as n/a in both the value and the kind column.
+  const auto md = h.tmp.path() / "ex.md";
+  auto rm = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "parse/big", "--metric", "wall_time",
+                     "--engine", "criterion", "--target-triple", "all", "--machine-key", "m-a", "--since",
+                     "2026-05-01", "--no-text", "--markdown", md.string()},
+                    h.repo);
+  REQUIRE(rm.exit_code == 0);
+  CHECK(rm.out.empty());
+  const auto mdtext = e2e::read_file(md);
+  CHECK(mdtext.rfind("# Data points for parse/big in " + project + "\n", 0) == 0);
+  CHECK(contains(mdtext, "## criterion/" + triple + "/m-a"));
+  CHECK(std::regex_search(mdtext, std::regex("\\| " + h.commits[missing_at].substr(0, 7) +
+                                             "[0-9a-f]* \\| n/a \\| n/a \\| commit 10 \\|")));
+  CHECK(std::regex_search(mdtext, std::regex("\\| " + h.commits[step_at].substr(0, 7) +
+                                             "[0-9a-f]* \\| [0-9.]+ \\| clean \\| commit 30: slow parser \\|")));
+
+  // An unknown benchmark id is not an error: an empty pivot with a hint (§6.5.5).
+  auto unknown = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "no/such", "--metric", "wall_time",
+                          "--engine", "all", "--target-triple", "all", "--machine-key", "all", "--since", "2026-05-01"},
+                         h.repo);
+  INFO("unknown stdout:\n" << unknown.out);
+  CHECK(unknown.exit_code == 0);
+  CHECK(contains(unknown.out, "No data point matches the selection."));
+  CHECK(contains(unknown.out, "none recorded benchmark \"no/such\" with metric \"wall_time\""));
+
   // The text rows: the gap commit shows n/a.
   CHECK(std::regex_search(r.out, std::regex(h.commits[missing_at].substr(0, 7) + "[0-9a-f]*\\s+n/a\\s+commit 10")));
 }
