@@ -178,6 +178,12 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   REQUIRE(body.size() > 18);
   CHECK(body.substr(0, 10) == std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10));
 
+  // §2: 2-space pretty JSON in the listed member order; §1.4: the body is a pure function of
+  // the plaintext (re-compressing it yields the same bytes).
+  const auto plain = benchhist::gunzip(body);
+  CHECK(plain.rfind("{\n  \"schema_version\": 5,\n  \"context\": {\n    \"observation\": \"", 0) == 0);
+  CHECK(benchhist::gzip_compress(plain) == body);
+
   const auto rec = stored_record(store.path() / clean_key(repo));
   CHECK(rec.at("schema_version").as_int64() == 5);
   const auto& ctx = rec.at("context").as_object();
