@@ -2,7 +2,7 @@
 # The demo: install what is missing, build, then walk through the guide's "Getting started"
 # on a small example crate whose git history contains one planted slowdown.
 #
-#   1. make a git repository from examples/demo-crate with 14 commits; commit 8 makes the
+#   1. make a git repository from examples/demo-crate with 12 commits; commit 7 makes the
 #      `checksum` benchmarks about 4x slower (PASSES 1 -> 4);
 #   2. `install` the starter configuration;
 #   3. `backfill` the older commits in an isolated worktree, then `collect` the newest one,
@@ -23,7 +23,7 @@ repo="$work/wordcount"
 store="$work/bench-history"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-say "1. a git repository with a planted slowdown at commit 8 ($repo)"
+say "1. a git repository with a planted slowdown at commit 7 ($repo)"
 rm -rf "$repo" && mkdir -p "$repo"
 cp -r examples/demo-crate/. "$repo/"
 cd "$repo"
@@ -33,8 +33,8 @@ git config user.name "benchhist demo"
 say "2. cargo bench-history install (the starter configuration is committed with the crate)"
 "$tool" install
 git add -A && git commit -qm "wordcount: first version"
-for i in $(seq 2 14); do
-  if [ "$i" -eq 8 ]; then
+for i in $(seq 2 12); do
+  if [ "$i" -eq 7 ]; then
     sed -i 's/pub const PASSES: u32 = 1;/pub const PASSES: u32 = 4;/' src/lib.rs
     git commit -qam "checksum: four passes for better mixing (the planted slowdown)"
   else
