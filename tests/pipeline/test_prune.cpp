@@ -26,21 +26,14 @@
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 
+#include "shell.hpp"
+
 namespace fs = std::filesystem;
 using namespace benchhist;
 
 namespace {
 
-std::string sh(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  REQUIRE(::pclose(p) == 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
+using bhtest::sh;
 
 const std::string triple = "x86_64-unknown-linux-gnu";
 const std::int64_t day = 86400;
