@@ -1,0 +1,114 @@
+// bless / unbless / list blessings through the real binary: a planted step is reported,
+// blessed away, scoped to another machine key (still reported), and brought back by unbless.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/storage/key.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "benchhist/version.hpp"
+#include "cli_support.hpp"
+
+using namespace benchhist;
+using bhtest::contains;
+using bhtest::run_cli;
+
+namespace {
+
+std::string git_out(const std::filesystem::path& repo, const std::string& args) {
+  std::string out;
+  FILE* p = ::popen(("git -C '" + repo.string() + "' " + args).c_str(), "r");
+  REQUIRE(p);
+  char buf[256];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  REQUIRE(::pclose(p) == 0);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// 30 commits; parse/step goes 100 → 140 at commit 15 on machine key mk-a.
+std::vector<std::string> make_history(const std::filesystem::path& repo, const std::filesystem::path& store_dir) {
+  std::filesystem::create_directories(repo / ".cargo");
+  git_out(repo, "init -q -b main");
+  git_out(repo, "config user.email t@example.invalid");
+  git_out(repo, "config user.name t");
+  bhtest::write_file(repo / ".cargo" / "bench_history.toml", "[project]\nid = \"blessdemo\"\n");
+  git_out(repo, "add -A");
+  LocalStore store(store_dir);
+  std::vector<std::string> commits;
+  for (int i = 0; i < 30; ++i) {
+    git_out(repo, "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
+    commits.push_back(git_out(repo, "rev-parse HEAD"));
+    Run run;
+    run.context.git = GitState{commits.back(), std::string("main"), false};
+    run.context.toolchain = ToolchainInfo{"x86_64-unknown-linux-gnu", std::string("1.91.0")};
+    run.context.tool_version = std::string(tool_version);
+    const double v = (i < 15 ? 100.0 : 140.0) + (i % 4) * 0.3;
+    run.results.push_back(BenchmarkResult{BenchmarkId({"parse", "step"}), {MetricValue{MetricKind::wall_time, v, {}, {}}}});
+    store.put(clean_key("blessdemo", Engine::criterion, "x86_64-unknown-linux-gnu", "mk-a", commits.back()),
+              encode_run(run), CollisionPolicy::refuse);
+  }
+  return commits;
+}
+
+}  // namespace
+
+TEST_CASE("bless through the CLI re-baselines the step, a foreign scope does not, unbless restores it", "[cli][bless]") {
+  bhtest::TempDir dir;
+  const auto repo = dir.path() / "repo";
+  const auto commits = make_history(repo, dir.path() / "store");
+  const std::string local = "--local=" + (dir.path() / "store").string();
+  const std::vector<std::string> filters{"--target-triple", "x86_64-unknown-linux-gnu", "--machine-key", "mk-a"};
+  auto analyze = [&] {
+    std::vector<std::string> args{"analyze", local};
+    args.insert(args.end(), filters.begin(), filters.end());
+    return run_cli(args, repo);
+  };
+
+  const auto before = analyze();
+  INFO(before.err);
+  REQUIRE(before.exit_code == 0);
+  CHECK(contains(before.out, "regression via change point"));
+
+  // A blessing scoped to another machine key leaves this partition's finding alone.
+  const auto other = run_cli({"bless", "parse/", local, "--context", commits[15], "--machine-key", "mk-other",
+                              "--target-triple", "x86_64-unknown-linux-gnu"},
+                             repo);
+  INFO(other.err);
+  REQUIRE(other.exit_code == 0);
+  CHECK(contains(other.out, "Blessed 1 prefix filter"));
+  CHECK(contains(analyze().out, "regression via change point"));
+
+  // Blessing the step for mk-a accepts it: nothing left to report.
+  std::vector<std::string> bless{"bless", "parse/", local, "--context", commits[15]};
+  bless.insert(bless.end(), filters.begin(), filters.end());
+  const auto blessed = run_cli(bless, repo);
+  REQUIRE(blessed.exit_code == 0);
+  CHECK(contains(blessed.err, "[bench-history] selection: "));
+  const auto after = analyze();
+  CHECK_FALSE(contains(after.out, "regression via change point"));
+
+  std::vector<std::string> list{"list", "blessings", local, "--context", commits[15]};
+  list.insert(list.end(), filters.begin(), filters.end());
+  const auto listed = run_cli(list, repo);
+  REQUIRE(listed.exit_code == 0);
+  CHECK(contains(listed.out, "parse/"));
+
+  // unbless with the mk-a scope removes only the record it contains; the step is back.
+  std::vector<std::string> unbless{"unbless", local, "--context", commits[15]};
+  unbless.insert(unbless.end(), filters.begin(), filters.end());
+  const auto removed = run_cli(unbless, repo);
+  INFO(removed.err);
+  REQUIRE(removed.exit_code == 0);
+  CHECK(contains(removed.out, "Removed 1 blessing at commit " + commits[15].substr(0, 12) + "."));
+  CHECK(contains(analyze().out, "regression via change point"));
+
+  // Usage error before anything is touched.
+  const auto none = run_cli({"bless", local}, repo);
+  CHECK(none.exit_code == 1);
+  CHECK(contains(none.err, "bless requires at least one benchmark-id prefix"));
+}
