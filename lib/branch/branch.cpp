@@ -542,17 +542,5 @@ std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> j
   return out;
 }
 
-std::string historical_comparison_sentence(const std::optional<HistoricalComparison>& c) {
-  if (!c)
-    return "The report-wide historical comparison could not be formed (fewer than " +
-           std::to_string(min_branch_comparison_commits) +
-           " comparable base commits are shared by stable series); the excursions are listed as observed.";
-  const std::string n = std::to_string(c->evaluated_base_commits());
-  const std::string tail = " (" + std::to_string(c->series()) + " series compared).";
-  if (c->at_least_as_much == 0)
-    return "None of " + n + " comparable base commits showed as much out-of-range movement as this branch" + tail;
-  return std::to_string(c->at_least_as_much) + " of " + n +
-         " comparable base commits showed at least as much out-of-range movement as this branch" + tail;
-}
 
 }  // namespace benchhist::detect

@@ -164,20 +164,6 @@ TEST_CASE("non-finite base levels and tips are refused naming the commit", "[bra
   CHECK_THROWS_AS(judge_branch(tip), Error);
 }
 
-TEST_CASE("the historical comparison sentence follows the seed and the proposed wording", "[branch]") {
-  HistoricalComparison c;
-  c.members = {0, 1, 2};
-  c.commits = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19};
-  c.base_scores.assign(10, 0.0);
-  CHECK(historical_comparison_sentence(c) ==
-        "None of 10 comparable base commits showed as much out-of-range movement as this branch (3 series compared).");
-  c.at_least_as_much = 2;
-  CHECK(historical_comparison_sentence(c) ==
-        "2 of 10 comparable base commits showed at least as much out-of-range movement as this branch (3 series "
-        "compared).");
-  CHECK(historical_comparison_sentence(std::nullopt).find("could not be formed") != std::string::npos);
-}
-
 TEST_CASE("an excursion below the range uses the low edge and both interval gates", "[branch]") {
   const std::vector<double> refs(10, 100.0);
   const std::vector<std::optional<Interval>> ivs(10, Interval{98.0, 102.0});

@@ -9,7 +9,7 @@
 //   2. compare_historical_turns_by_set(inputs, judgements, sets)
 //      -> the §10.6 report-wide comparison per discriminant set (nullopt = "could not be
 //      formed"); it also says which series are included_in_historical_comparison.
-//      historical_comparison_sentence() renders the SEED/PROPOSED sentence.
+//      The sentence is prose and lives with the reports (report/prose.hpp).
 //      rank_branch_findings() orders the findings for the report (§13.1).
 //   3. detect/lag.hpp: comparison_base_lag() per finding, set_lags() per set (§11).
 // Building blocks (exposed so tests can pin them): select_current_regime (§10.3),
@@ -193,7 +193,5 @@ std::vector<SetComparison> compare_historical_turns_by_set(std::span<const Branc
 std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
                                               std::span<const SeriesKey> keys = {});
 
-// The report sentence (SEED for K = 0, PROPOSED otherwise and for "could not be formed").
-std::string historical_comparison_sentence(const std::optional<HistoricalComparison>& comparison);
 
 }  // namespace benchhist::detect
