@@ -92,6 +92,15 @@ void add_output(std::vector<Opt>& o) {
   o.push_back({"markdown", 0, Kind::value, "PATH", "Write a Markdown report to PATH"});
   o.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
 }
+// The shared groups of the read commands (analyze, examine, list, prune; formats.md §6.4).
+void add_query_groups(std::vector<Opt>& o, const std::string& since_help) {
+  add_environment(o);
+  add_cache(o);
+  add_filters(o);
+  add_context_base(o);
+  add_since(o, since_help);
+  add_output(o);
+}
 void add_scope(std::vector<Opt>& o) {
   o.push_back({"workspace", 0, Kind::flag, "", "Benchmark every workspace member (conflicts with --package)"});
   o.push_back({"package", 'p', Kind::multi, "NAME", "Package to benchmark; repeatable"});
@@ -142,12 +151,7 @@ std::vector<CommandSpec> build_specs() {
   }
   {
     CommandSpec c{"analyze", "Analyze the stored history for regressions and drift", {}, {}, false, false};
-    add_environment(c.opts);
-    add_cache(c.opts);
-    add_filters(c.opts);
-    add_context_base(c.opts);
-    add_since(c.opts, since_help);
-    add_output(c.opts);
+    add_query_groups(c.opts, since_help);
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"markdown-summary", 0, Kind::value, "PATH", "Write a condensed Markdown summary to PATH"});
     c.opts.push_back({"outcome", 0, Kind::value, "PATH", "Write the analysis outcome token to PATH"});
@@ -156,12 +160,7 @@ std::vector<CommandSpec> build_specs() {
   }
   {
     CommandSpec c{"examine", "Print every stored data point of one benchmark metric", {}, {}, false, false};
-    add_environment(c.opts);
-    add_cache(c.opts);
-    add_filters(c.opts);
-    add_context_base(c.opts);
-    add_since(c.opts, since_help);
-    add_output(c.opts);
+    add_query_groups(c.opts, since_help);
     c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Qualified benchmark id", true});
     c.opts.push_back({"metric", 0, Kind::value, "NAME", "Metric name, e.g. instruction_count", true});
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
@@ -169,12 +168,7 @@ std::vector<CommandSpec> build_specs() {
   }
   {
     CommandSpec c{"list", "List stored runs, discriminant sets or blessings", {}, {}, false, false};
-    add_environment(c.opts);
-    add_cache(c.opts);
-    add_filters(c.opts);
-    add_context_base(c.opts);
-    add_since(c.opts, since_help);
-    add_output(c.opts);
+    add_query_groups(c.opts, since_help);
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"all", 0, Kind::flag, "", "With `blessings`: the most recent blessing of each benchmark in the window"});
     c.positionals = {{"SUBJECT", "What to list: runs, discriminants or blessings", true, false}};
@@ -182,12 +176,7 @@ std::vector<CommandSpec> build_specs() {
   }
   {
     CommandSpec c{"prune", "Delete stored runs and blessings of branch commits", {}, {}, false, false};
-    add_environment(c.opts);
-    add_cache(c.opts);
-    add_filters(c.opts);
-    add_context_base(c.opts);
-    add_since(c.opts, "Only prune commits at or after WHEN [default: no cutoff]");
-    add_output(c.opts);
+    add_query_groups(c.opts, "Only prune commits at or after WHEN [default: no cutoff]");
     c.opts.push_back({"dry-run", 0, Kind::flag, "", "Show the plan, delete nothing"});
     c.opts.push_back({"prune-base", 0, Kind::flag, "", "Allow deleting history of the base branch"});
     c.opts.push_back({"clean", 0, Kind::flag, "", "Delete clean runs"});
