@@ -31,6 +31,24 @@ void timing(const Hooks& hooks, std::string_view stage, Clock::time_point since)
   hooks.note("timing: " + std::string(stage) + " took " + buf);
 }
 
+// The report model mirrors the census reasons one to one (same tokens, same pipeline order);
+// the cast below relies on that, so a reordering on either side must fail to compile.
+template <auto D, auto R>
+constexpr bool same_position = static_cast<int>(D) == static_cast<int>(R);
+static_assert(detect::unjudged_reason_count == report::unjudged_reason_count);
+static_assert(same_position<detect::UnjudgedReason::ghost, report::UnjudgedReason::ghost> &&
+              same_position<detect::UnjudgedReason::ignored, report::UnjudgedReason::ignored> &&
+              same_position<detect::UnjudgedReason::too_few_points, report::UnjudgedReason::too_few_points> &&
+              same_position<detect::UnjudgedReason::too_few_points_since_blessing,
+                            report::UnjudgedReason::too_few_points_since_blessing> &&
+              same_position<detect::UnjudgedReason::not_measured_on_branch,
+                            report::UnjudgedReason::not_measured_on_branch> &&
+              same_position<detect::UnjudgedReason::too_few_base_commits, report::UnjudgedReason::too_few_base_commits> &&
+              same_position<detect::UnjudgedReason::too_few_base_commits_since_blessing,
+                            report::UnjudgedReason::too_few_base_commits_since_blessing> &&
+              same_position<detect::UnjudgedReason::current_base_regime_unresolved,
+                            report::UnjudgedReason::current_base_regime_unresolved>);
+
 report::UnjudgedReason to_report(detect::UnjudgedReason r) {
   return static_cast<report::UnjudgedReason>(static_cast<int>(r));
 }
