@@ -358,11 +358,13 @@ double normal_p_for_sum(std::size_t n, std::size_t k, std::int64_t sum, double t
   return mw_normal_p(k, n - k, static_cast<double>(sum) / 2, tie_term);
 }
 
+// The "reaches" limit of §5.4: p_obs with a 64-epsilon allowance.
+NormalPLimit rejection_limit(double p_obs) { return NormalPLimit(p_obs * (1 + 64 * machine_epsilon)); }
+
 std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo,
-                                          std::int64_t hi, double p_obs, double tie_term, bool upper) {
+                                          std::int64_t hi, const NormalPLimit& limit, double tie_term, bool upper) {
   const std::size_t n = sorted.size();
-  const double limit = p_obs * (1 + 64 * machine_epsilon);
-  auto reaches = [&](std::int64_t s) { return normal_p_for_sum(n, k, s, tie_term) <= limit; };
+  auto reaches = [&](std::int64_t s) { return limit.reaches(k, n - k, static_cast<double>(s) / 2, tie_term); };
   const auto centre = static_cast<std::int64_t>(k * (n + 1));
   if (!upper) {
     if (!reaches(lo)) return std::nullopt;
@@ -385,11 +387,11 @@ std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, 
 }
 
 double approx_tail(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo, std::int64_t hi,
-                   double p_obs, double tie_term) {
+                   const NormalPLimit& limit, double tie_term) {
   double lower = 0, upper = 0;
-  if (auto s = rejection_sum(sorted, k, lo, hi, p_obs, tie_term, false))
+  if (auto s = rejection_sum(sorted, k, lo, hi, limit, tie_term, false))
     lower = rank_sum_tail_bound(sorted, k, static_cast<double>(*s), false);
-  if (auto s = rejection_sum(sorted, k, lo, hi, p_obs, tie_term, true))
+  if (auto s = rejection_sum(sorted, k, lo, hi, limit, tie_term, true))
     upper = rank_sum_tail_bound(sorted, k, static_cast<double>(*s), true);
   return std::min(lower + upper, 1.0);
 }
@@ -401,11 +403,12 @@ double analytic_bound_sorted(std::span<const std::int64_t> sorted, double p_obs,
   if (min_regime > half) return 1.0;
   std::int64_t lo = 0, hi = 0;
   double bound = 0;
+  const NormalPLimit limit = rejection_limit(p_obs);
   for (std::size_t k = 1; k <= half; ++k) {
     lo += sorted[k - 1];
     hi += sorted[n - k];
     if (k < min_regime) continue;
-    const double c = k <= max_exact ? p_obs : approx_tail(sorted, k, lo, hi, p_obs, tie_term);
+    const double c = k <= max_exact ? p_obs : approx_tail(sorted, k, lo, hi, limit, tie_term);
     bound += (2 * k == n ? 1.0 : 2.0) * c;  // a size occurs at a prefix and a suffix split
     if (bound >= 1) return 1.0;
   }
@@ -421,7 +424,7 @@ std::optional<std::int64_t> closest_rejection_sum(std::span<const std::int64_t> 
     lo += sorted[i];
     hi += sorted[n - 1 - i];
   }
-  return rejection_sum(sorted, k, lo, hi, p_obs, tie_term_from_doubled_ranks(sorted), upper);
+  return rejection_sum(sorted, k, lo, hi, rejection_limit(p_obs), tie_term_from_doubled_ranks(sorted), upper);
 }
 
 std::size_t max_exact_size(std::size_t n, std::size_t min_regime) noexcept {
@@ -451,7 +454,13 @@ struct Scorer {
   std::size_t max_exact = 0;
   double tie_term = 0;
   std::vector<std::int64_t> sorted;
-  internal::ExactTables tables;
+  // Built only when an exact size can matter (the observed split, or a flag an orbit element
+  // could reach): for long series the knapsack costs more than all the rest of the scoring.
+  std::optional<internal::ExactTables> tables;
+
+  void ensure_tables() {
+    if (!tables) tables.emplace(sorted, max_exact);
+  }
 
   std::int64_t smaller_sum(std::size_t tau, std::int64_t d_tau) const {
     return tau <= n - tau ? d_tau : static_cast<std::int64_t>(n * (n + 1)) - d_tau;
@@ -461,10 +470,22 @@ struct Scorer {
     const std::size_t k = std::min(tau, n - tau);
     if (k < min_regime) return 1.0;
     const std::int64_t sum = smaller_sum(tau, d_tau);
-    if (k <= max_exact) return clamp_p(tables.two_sided(k, sum));
+    if (k <= max_exact) return clamp_p(tables->two_sided(k, sum));
     return normal_p_for_sum(n, k, sum, tie_term);
   }
 };
+
+// Whether some exact size k (min_regime..max_exact) has an achievable sum with p <= p_obs. The
+// most extreme achievable sum has at least one subset on its side, so its p is at least
+// 2 / C(n, k) (same rounding as the table's 2 * min(lower, upper) / total, lower and upper >= 1).
+bool exact_sizes_can_be_extreme(std::size_t n, std::size_t min_regime, std::size_t max_exact, double p_obs) {
+  u128 c = 1;  // C(n, k), exact: every exact size has C(n, k) < 2^53
+  for (std::size_t k = 1; k <= max_exact; ++k) {
+    c = c * (n - k + 1) / k;
+    if (k >= min_regime && clamp_p(std::min(2.0 / static_cast<double>(c), 1.0)) <= p_obs) return true;
+  }
+  return false;
+}
 
 // "p_g <= p_obs" as a table: exact sizes get a flag per sum, normal sizes a minimal deviation
 // |sum - k(n+1)| (= Pettitt's K, the normal p is exactly symmetric in it and non-increasing).
@@ -477,12 +498,15 @@ struct ExtremeTest {
   std::vector<std::int64_t> normal_delta;
   std::int32_t min_k = 0;  // no ordering with a smaller Pettitt K can be extreme
   std::vector<std::int64_t> delta_by_k;  // per split size: least K that can be extreme there
+  std::vector<std::int64_t> max_deviation;  // per split size: largest |U_t| any ordering reaches
+  std::int64_t certain_k = never;  // any |U_t| >= certain_k makes an ordering extreme
 
   ExtremeTest(const Scorer& sc, double p_obs) : n(sc.n), min_regime(sc.min_regime), max_exact(sc.max_exact) {
     unreportable_extreme = 1.0 <= p_obs;
     exact_flags.resize(max_exact + 1);
-    for (std::size_t k = min_regime; k <= max_exact; ++k) {
-      const auto& c = sc.tables.counts(k);
+    // Without tables no exact size can be extreme (exact_sizes_can_be_extreme): flags stay empty.
+    for (std::size_t k = min_regime; k <= max_exact && sc.tables; ++k) {
+      const auto& c = sc.tables->counts(k);
       double total = 0;
       for (double v : c) total += v;
       std::vector<double> upper(c.size() + 1, 0.0);
@@ -497,14 +521,19 @@ struct ExtremeTest {
       }
     }
     normal_delta.assign(n / 2 + 1, never);
+    max_deviation.assign(n / 2 + 1, 0);
+    const NormalPLimit at_most_p_obs(p_obs);
     std::int64_t lo = 0, hi = 0;
     for (std::size_t k = 1; k <= n / 2; ++k) {
       lo += sc.sorted[k - 1];
       hi += sc.sorted[n - k];
-      if (k < min_regime || k <= max_exact) continue;
       const auto centre = static_cast<std::int64_t>(k * (n + 1));
       const std::int64_t max_dev = std::max(centre - lo, hi - centre);
-      auto extreme = [&](std::int64_t d) { return normal_p_for_sum(n, k, centre + d, sc.tie_term) <= p_obs; };
+      max_deviation[k] = max_dev;
+      if (k < min_regime || k <= max_exact) continue;
+      auto extreme = [&](std::int64_t d) {
+        return at_most_p_obs.reaches(k, n - k, static_cast<double>(centre + d) / 2, sc.tie_term);
+      };
       if (!extreme(max_dev)) continue;
       std::int64_t low = 0, high = max_dev;
       while (low < high) {
@@ -519,7 +548,7 @@ struct ExtremeTest {
     for (std::size_t k = min_regime; k <= max_exact && k < exact_flags.size(); ++k) {
       const auto centre = static_cast<std::int64_t>(k * (n + 1));
       // Only achievable sums count: below the k smallest ranks "lower" is 0 and p clamps.
-      const auto& counts = sc.tables.counts(k);
+      const auto& counts = sc.tables->counts(k);
       for (std::size_t s = 0; s < exact_flags[k].size(); ++s)
         if (exact_flags[k][s] && counts[s] > 0)
           delta_by_k[k] = std::min(delta_by_k[k], std::abs(static_cast<std::int64_t>(s) - centre));
@@ -528,6 +557,17 @@ struct ExtremeTest {
     for (std::int64_t d : delta_by_k) least = std::min(least, d);
     if (unreportable_extreme) least = 0;
     min_k = static_cast<std::int32_t>(std::min<std::int64_t>(least, std::int64_t{1} << 30));
+    // certain_k: an ordering with |U_t| >= certain_k at any t has Pettitt K' >= certain_k, so
+    // its split size k' has max_deviation[k'] >= certain_k; every such size is a normal size
+    // whose least extreme K is <= certain_k, hence the ordering is extreme. Sizes that are
+    // unreportable, exact, or never extreme are kept out of reach (certain_k above their
+    // largest possible deviation).
+    std::int64_t certain = 0;
+    for (std::size_t k = 1; k <= n / 2; ++k) {
+      const bool normal_size = k >= min_regime && k > max_exact && normal_delta[k] != never;
+      certain = std::max(certain, normal_size ? normal_delta[k] : max_deviation[k] + 1);
+    }
+    certain_k = certain;
   }
 
   bool operator()(std::size_t tau, std::int64_t d_tau, std::int64_t kstat) const {
@@ -714,8 +754,8 @@ Kernels pick_kernels() {
 // and only elements whose max |U_t| reaches the smallest extreme K are located exactly.
 class SubgroupScorer {
  public:
-  SubgroupScorer(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
-                 const ExtremeTest& is_extreme, OrbitCounter& counter)
+  SubgroupScorer(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
+                 const FallbackGroup& group, const ExtremeTest& is_extreme, OrbitCounter& counter)
       : is_extreme_(is_extreme), counter_(counter), gc_(describe_group(group)) {
     n_ = sc.n;
     np1_ = static_cast<std::int32_t>(n_ + 1);
@@ -784,6 +824,12 @@ class SubgroupScorer {
     order_.assign(f_, 0);
     rplus_.assign((f_ + 1) * gp_, 0);
     rminus_.assign((f_ + 1) * gp_, 0);
+    while (cert_slots_ < g_ && by_pos_[cert_slots_].first < observed_split) ++cert_slots_;
+    cert_base_ = base_[observed_split];
+    if (!gc_.coords.empty()) inner_count_ = gc_.coords[inner_].count();
+    cert_w_.assign(std::max<std::size_t>(f_ * f_, 1), 0);
+    cert_ok_.assign(inner_count_ <= max_listed_inner ? inner_count_ : 0, 0);
+    direct_.assign(gp_, 0);
   }
 
   void run() {
@@ -800,10 +846,20 @@ class SubgroupScorer {
         }
         pre[b] = v;
       }
-      prepare_outer(pre);
-      const bool reachable = head_hit_ || kernels_.bound(partial_.data(), rplus_.data(), rminus_.data(),
-                                                         smax_.data(), smin_.data(), thr_.data(), gp_);
-      if (reachable && !dfs(0, 0, 0)) return;
+      const std::size_t certified = certify_inner(pre);
+      if (certified == inner_count_) {
+        for (std::size_t e = 0; e < inner_count_; ++e)
+          if (!counter_.add_extreme()) return;
+      } else if (inner_count_ - certified <= max_direct_inner) {
+        // A few uncertain elements: score each one directly, count the rest as extreme.
+        for (std::size_t e = 0; e < inner_count_; ++e)
+          if (!(cert_ok_[e] ? counter_.add_extreme() : score_directly(pre, e))) return;
+      } else {
+        prepare_outer(pre);
+        const bool reachable = head_hit_ || kernels_.bound(partial_.data(), rplus_.data(), rminus_.data(),
+                                                           smax_.data(), smin_.data(), thr_.data(), gp_);
+        if (reachable && !dfs(0, 0, 0)) return;
+      }
       std::size_t c = 0;
       while (c < nc) {
         if (c != inner_) {
@@ -821,11 +877,76 @@ class SubgroupScorer {
   // Bound-check subtrees with at least 3 undecided digits (measured: deeper checks cost more
   // than they prune).
   static constexpr std::size_t prune_margin = 3;
+  // Inner coordinates up to S6 are certified permutation by permutation.
+  static constexpr std::size_t max_listed_inner = 720;
+  // Up to this many uncertain inner elements are scored one by one rather than by the search
+  // (measured: one direct score costs about a tenth of preparing a search).
+  static constexpr std::size_t max_direct_inner = 8;
 
   static std::size_t factorial(std::size_t f) {
     std::size_t r = 1;
     for (std::size_t i = 2; i <= f; ++i) r *= i;
     return r;
+  }
+
+  // Certification (a cheap sufficient test for "extreme"): for fixed outer coordinates, which
+  // inner permutations keep |U| at the observed split at or beyond certain_k (ExtremeTest)?
+  // Those elements are extreme without being scored. The sum over the grid slots before the
+  // split splits by inner digit a and its image j, so each permutation costs f additions.
+  // Strong steps make most elements extreme, and the §5.3 reject exit then comes after a few
+  // percent of the orbit, counted here at a fraction of the scoring cost. Returns how many
+  // inner elements are certified; cert_ok_[e] flags them (listed inner coordinates only, else
+  // all or nothing from each digit's extreme images).
+  std::size_t certify_inner(std::span<const std::int32_t> pre) {
+    if (is_extreme_.certain_k == never) return 0;
+    std::int64_t fixed = 0;
+    std::fill(cert_w_.begin(), cert_w_.end(), 0);
+    for (std::size_t l = 0; l < cert_slots_; ++l) {
+      const auto b = static_cast<std::size_t>(pre[by_pos_[l].second]);
+      const std::int32_t d = digit_[l];
+      if (d < 0) {
+        fixed += bucket_value_[b];
+        continue;
+      }
+      std::int64_t* w = cert_w_.data() + static_cast<std::size_t>(d) * f_;
+      for (std::size_t j = 0; j < f_; ++j) w[j] += bucket_value_[b + j * static_cast<std::size_t>(stride_)];
+    }
+    const std::int64_t at = cert_base_ + fixed;
+    const std::int64_t need = is_extreme_.certain_k;
+    if (f_ == 0) return at >= need || at <= -need ? inner_count_ : 0;
+    if (inner_count_ <= max_listed_inner) {
+      std::size_t certified = 0;
+      const std::int32_t* perm = gc_.coords[inner_].perms.data();
+      for (std::size_t e = 0; e < inner_count_; ++e, perm += f_) {
+        std::int64_t u = at;
+        for (std::size_t a = 0; a < f_; ++a) u += cert_w_[a * f_ + static_cast<std::size_t>(perm[a])];
+        cert_ok_[e] = u >= need || u <= -need;
+        certified += cert_ok_[e];
+      }
+      return certified;
+    }
+    std::int64_t lo = at, hi = at;
+    for (std::size_t a = 0; a < f_; ++a) {
+      const std::int64_t* w = cert_w_.data() + a * f_;
+      lo += *std::min_element(w, w + f_);
+      hi += *std::max_element(w, w + f_);
+    }
+    return lo >= need || hi <= -need ? inner_count_ : 0;
+  }
+
+  // Scores inner element e (listed inner coordinates) on its own: its grid prefix sums, then
+  // the same leaf scan as the depth-first search.
+  bool score_directly(std::span<const std::int32_t> pre, std::size_t e) {
+    const std::int32_t* perm = f_ == 0 ? nullptr : gc_.coords[inner_].perms.data() + e * f_;  // f_ = 0: no digits
+    std::int32_t run = 0;
+    for (std::size_t l = 0; l < g_; ++l) {
+      std::int32_t b = pre[by_pos_[l].second];
+      if (digit_[l] >= 0) b += perm[digit_[l]] * stride_;
+      run += bucket_value_[static_cast<std::size_t>(b)];
+      direct_[l] = run;
+    }
+    for (std::size_t l = g_; l < gp_; ++l) direct_[l] = run;
+    return leaf(direct_.data(), zeros_.data(), zeros_.data());
   }
 
   // For the fixed outer coordinates: prefix_[(a * f + j) * gp + l] = sum over slots l' <= l
@@ -988,11 +1109,18 @@ class SubgroupScorer {
   std::vector<std::int32_t> thr_;
   bool head_hit_ = false;
   Kernels kernels_ = pick_kernels();
+  // Certification at the observed split (certifies_every_inner).
+  std::size_t cert_slots_ = 0;   // grid slots before the observed split
+  std::int64_t cert_base_ = 0;   // base_ at the observed split
+  std::size_t inner_count_ = 1;  // elements of the inner coordinate
+  std::vector<std::int64_t> cert_w_;
+  std::vector<char> cert_ok_;
+  std::vector<std::int32_t> direct_;
 };
 
-void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, const FallbackGroup& group,
-                        const ExtremeTest& is_extreme, OrbitCounter& counter) {
-  SubgroupScorer(sc, observed, group, is_extreme, counter).run();
+void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
+                        const FallbackGroup& group, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+  SubgroupScorer(sc, observed, observed_split, group, is_extreme, counter).run();
 }
 
 }  // namespace
@@ -1013,7 +1141,7 @@ std::optional<SelectionResult> selection_adjusted_change_point(std::span<const d
   std::sort(sc.sorted.begin(), sc.sorted.end());
   sc.tie_term = tie_term_from_doubled_ranks(sc.sorted);
   sc.max_exact = max_exact_size(n, cal.min_regime);
-  sc.tables = internal::ExactTables(sc.sorted, sc.max_exact);
+  if (k <= sc.max_exact) sc.ensure_tables();  // the observed score is an exact one
 
   SelectionResult out;
   out.index = split.index;
@@ -1048,6 +1176,7 @@ std::optional<SelectionResult> selection_adjusted_change_point(std::span<const d
     out.adjusted_p = std::max(wa, p_obs);
     return out;
   }
+  if (exact_sizes_can_be_extreme(n, cal.min_regime, sc.max_exact, p_obs)) sc.ensure_tables();
   const ExtremeTest is_extreme(sc, p_obs);
   if (auto distinct = distinct_orderings(sc.sorted, cal.order_budget)) {
     counter.order = static_cast<double>(*distinct);
@@ -1055,7 +1184,7 @@ std::optional<SelectionResult> selection_adjusted_change_point(std::span<const d
   } else {
     const FallbackGroup group = fallback_group(n, cal.order_budget);
     counter.order = static_cast<double>(group.order);
-    run_subgroup_orbit(sc, ranks, group, is_extreme, counter);
+    run_subgroup_orbit(sc, ranks, split.index, group, is_extreme, counter);
   }
   out.adjusted_p = counter.finish();
   return out;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -14,26 +15,32 @@ namespace benchhist::detect {
 // Exact intermediate products of binomial sequences (GCC/Clang extension).
 __extension__ typedef unsigned __int128 u128;
 
-std::int64_t total_order_key(double x) noexcept {
-  auto bits = std::bit_cast<std::int64_t>(x);
-  // Negative values: flip the magnitude bits so more negative sorts first.
-  return bits ^ static_cast<std::int64_t>(static_cast<std::uint64_t>(bits >> 63) >> 1);
+namespace {
+// The two middle values of `keys` (total-order keys), reordering it: (lower, upper) of the
+// median pair; equal for an odd count.
+std::pair<std::int64_t, std::int64_t> middle_keys(std::vector<std::int64_t>& keys) {
+  const std::size_t n = keys.size();
+  const std::size_t mid = n / 2;
+  const auto at = keys.begin() + static_cast<std::ptrdiff_t>(mid);
+  std::nth_element(keys.begin(), at, keys.end());
+  if (n % 2 == 1) return {*at, *at};
+  return {*std::max_element(keys.begin(), at), *at};
 }
 
-namespace {
-struct TotalLess {
-  bool operator()(double a, double b) const noexcept { return total_less(a, b); }
-};
+double median_from_middle(bool odd_count, std::pair<std::int64_t, std::int64_t> middle) {
+  const double b = from_total_order_key(middle.second);
+  if (odd_count) return b;
+  const double a = from_total_order_key(middle.first);
+  return (a + b) / 2;  // literally, §0.2 (not a + (b - a) / 2)
+}
 }  // namespace
 
+// Selection runs on integer keys: the same order as the total-order comparator, at the cost
+// of a plain integer compare.
 double median(std::vector<double> xs) {
-  const std::size_t n = xs.size();
-  const std::size_t mid = n / 2;
-  std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(mid), xs.end(), TotalLess{});
-  const double b = xs[mid];
-  if (n % 2 == 1) return b;
-  const double a = *std::max_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(mid), TotalLess{});
-  return (a + b) / 2;  // literally, §0.2 (not a + (b - a) / 2)
+  std::vector<std::int64_t> keys(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) keys[i] = total_order_key(xs[i]);
+  return median_from_middle(keys.size() % 2 == 1, middle_keys(keys));
 }
 
 double relative(double delta, double base) noexcept {
@@ -124,7 +131,8 @@ bool exact_mw_feasible(std::size_t n1, std::size_t n2) noexcept {
   return c < limit;
 }
 
-double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept {
+std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
+                                              double tie_term) noexcept {
   const auto a = static_cast<double>(n1);
   const auto b = static_cast<double>(n2);
   const double N = a + b;
@@ -133,9 +141,39 @@ double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double 
   const double u = std::min(u_left, u_right);
   const double mu = a * b / 2;
   const double var = (a * b / 12) * ((N + 1) - tie_term / (N * (N - 1)));
-  if (!(var > 0)) return 1.0;
+  if (!(var > 0)) return std::nullopt;
   const double z = std::max(mu - u - 0.5, 0.0) / std::sqrt(var);
-  return clamp_p(std::erfc(z / std::sqrt(2.0)));
+  return z / std::sqrt(2.0);
+}
+
+double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept {
+  const auto w = mw_normal_erfc_argument(n1, n2, rank_sum_left, tie_term);
+  return w ? clamp_p(std::erfc(*w)) : 1.0;
+}
+
+NormalPLimit::NormalPLimit(double limit) noexcept : limit_(limit) {
+  if (!(limit >= p_value_floor) || limit >= 1) return;  // decided by the clamp alone
+  // Bisect the crossing: erfc(low) > limit >= erfc(high). erfc(40) underflows to 0.
+  double low = 0, high = 40;
+  for (int i = 0; i < 200 && high - low > 1e-13 * high; ++i) {
+    const double mid = low + (high - low) / 2;
+    if (std::erfc(mid) <= limit) high = mid;
+    else low = mid;
+  }
+  // A relative margin of 1e-7 moves erfc by far more than its rounding error, so outside the
+  // band erfc's side of the limit is certain; inside it erfc is evaluated.
+  certainly_above_ = low * (1 - 1e-7);
+  certainly_at_or_below_ = high * (1 + 1e-7) + 1e-300;
+  searched_ = true;
+}
+
+bool NormalPLimit::reaches(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) const noexcept {
+  const auto w = mw_normal_erfc_argument(n1, n2, rank_sum_left, tie_term);
+  if (!w) return 1.0 <= limit_;
+  if (!searched_) return clamp_p(std::erfc(*w)) <= limit_;
+  if (*w >= certainly_at_or_below_) return true;
+  if (*w <= certainly_above_) return false;
+  return clamp_p(std::erfc(*w)) <= limit_;
 }
 
 MannWhitney mann_whitney(std::span<const double> left, std::span<const double> right) {
@@ -168,39 +206,56 @@ MannWhitney mann_whitney(std::span<const double> left, std::span<const double> r
 }
 
 namespace {
-// Tie-group sizes of equal (bit-identical) values.
-std::vector<std::size_t> tie_groups(std::span<const double> xs) {
-  std::vector<std::int64_t> keys(xs.size());
-  for (std::size_t i = 0; i < xs.size(); ++i) keys[i] = total_order_key(xs[i]);
-  std::sort(keys.begin(), keys.end());
-  std::vector<std::size_t> out;
-  std::size_t s = 0;
-  while (s < keys.size()) {
-    std::size_t e = s + 1;
-    while (e < keys.size() && keys[e] == keys[s]) ++e;
-    out.push_back(e - s);
-    s = e;
+// Pairs i < j with keys[i] > keys[j], by merge sort (keys end up sorted).
+std::uint64_t count_inversions(std::vector<std::int64_t>& keys) {
+  const std::size_t n = keys.size();
+  std::vector<std::int64_t> buffer(n);
+  std::uint64_t inversions = 0;
+  for (std::size_t width = 1; width < n; width *= 2) {
+    for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+      const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      std::size_t i = lo, j = mid, o = lo;
+      while (i < mid && j < hi) {
+        if (keys[i] <= keys[j]) buffer[o++] = keys[i++];
+        else {
+          inversions += mid - i;  // every remaining left key is greater
+          buffer[o++] = keys[j++];
+        }
+      }
+      while (i < mid) buffer[o++] = keys[i++];
+      while (j < hi) buffer[o++] = keys[j++];
+    }
+    keys.swap(buffer);
   }
-  return out;
+  return inversions;
 }
 }  // namespace
 
+// S = concordant - discordant pairs. With N pairs, T tied pairs and D discordant (inverted)
+// pairs, concordant = N - T - D, so S = N - T - 2D: exact integers in O(n log n) instead of
+// the O(n^2) pair loop (1000-point series are the common case).
 MannKendall mann_kendall(std::span<const double> xs) {
   const std::size_t n = xs.size();
   MannKendall out;
   if (n < 3) return out;
   std::vector<std::int64_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = total_order_key(xs[i]);
-  std::int64_t s = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) s += (keys[j] > keys[i]) - (keys[j] < keys[i]);
-  out.s = static_cast<double>(s);
-  const auto nd = static_cast<double>(n);
+  const std::uint64_t discordant = count_inversions(keys);  // keys now sorted
+  std::uint64_t tied_pairs = 0;
   double ties = 0;
-  for (std::size_t t : tie_groups(xs)) {
+  for (std::size_t b = 0; b < n;) {
+    std::size_t e = b + 1;
+    while (e < n && keys[e] == keys[b]) ++e;
+    const std::uint64_t t = e - b;
+    tied_pairs += t * (t - 1) / 2;
     const auto td = static_cast<double>(t);
     ties += td * (td - 1) * (2 * td + 5);
+    b = e;
   }
+  const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
+  const auto s = static_cast<std::int64_t>(pairs - tied_pairs) - 2 * static_cast<std::int64_t>(discordant);
+  out.s = static_cast<double>(s);
+  const auto nd = static_cast<double>(n);
   const double var = (nd * (nd - 1) * (2 * nd + 5) - ties) / 18;
   if (!(var > 0)) return out;
   double z = 0;
@@ -210,15 +265,163 @@ MannKendall mann_kendall(std::span<const double> xs) {
   return out;
 }
 
+namespace {
+// One row of the slope classification, four quotients at a time (GCC vector extensions, so
+// the same source serves SSE2 and, picked at run time, AVX2). Returns how many slopes are
+// surely below `low`; appends the offsets of the unsure ones to `unsure` (m = their count).
+typedef double v4d __attribute__((vector_size(32)));
+typedef std::int64_t v4i __attribute__((vector_size(32)));
+
+[[gnu::always_inline]] inline std::uint64_t classify_body(const double* xj, double xi, const double* reciprocal,
+                                                          std::size_t len, double low, double high,
+                                                          std::uint32_t* unsure, std::size_t& m) {
+  const v4d vxi = {xi, xi, xi, xi}, vlow = {low, low, low, low}, vhigh = {high, high, high, high};
+  const v4d twice_eps = {2 * machine_epsilon, 2 * machine_epsilon, 2 * machine_epsilon, 2 * machine_epsilon};
+  const v4d tiny = {1e-300, 1e-300, 1e-300, 1e-300};
+  const std::int64_t magnitude = std::numeric_limits<std::int64_t>::max();
+  const v4i abs_mask = {magnitude, magnitude, magnitude, magnitude};
+  v4i below = {0, 0, 0, 0};
+  std::size_t t = 0;
+  for (; t + 4 <= len; t += 4) {
+    v4d x, r;
+    std::memcpy(&x, xj + t, sizeof x);
+    std::memcpy(&r, reciprocal + t, sizeof r);
+    const v4d q = (x - vxi) * r;
+    const v4d slack = twice_eps * reinterpret_cast<v4d>(reinterpret_cast<v4i>(q) & abs_mask) + tiny;
+    const v4i surely_below = (q + slack) < vlow;  // lanes: -1 true, 0 false
+    const v4i surely_above = (q - slack) > vhigh;
+    below -= surely_below;
+    const v4i sure = surely_below | surely_above;
+    if ((sure[0] & sure[1] & sure[2] & sure[3]) != -1)
+      for (std::size_t lane = 0; lane < 4; ++lane)
+        if (sure[lane] == 0) unsure[m++] = static_cast<std::uint32_t>(t + lane);
+  }
+  std::uint64_t count = static_cast<std::uint64_t>(below[0] + below[1] + below[2] + below[3]);
+  for (; t < len; ++t) {
+    const double q = (xj[t] - xi) * reciprocal[t];
+    const double slack = 2 * machine_epsilon * std::fabs(q) + 1e-300;
+    const bool surely_below = q + slack < low;
+    count += surely_below;
+    if (!surely_below && !(q - slack > high)) unsure[m++] = static_cast<std::uint32_t>(t);
+  }
+  return count;
+}
+
+using ClassifyFn = std::uint64_t (*)(const double*, double, const double*, std::size_t, double, double,
+                                     std::uint32_t*, std::size_t&);
+std::uint64_t classify_generic(const double* xj, double xi, const double* reciprocal, std::size_t len, double low,
+                               double high, std::uint32_t* unsure, std::size_t& m) {
+  return classify_body(xj, xi, reciprocal, len, low, high, unsure, m);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) std::uint64_t classify_avx2(const double* xj, double xi, const double* reciprocal,
+                                                            std::size_t len, double low, double high,
+                                                            std::uint32_t* unsure, std::size_t& m) {
+  return classify_body(xj, xi, reciprocal, len, low, high, unsure, m);
+}
+#endif
+ClassifyFn pick_classify() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) return classify_avx2;
+#endif
+  return classify_generic;
+}
+
+// Slopes of row i: (x[j] - x[i]) / (j - i) for j > i, exactly as §3.5 writes them.
+void row_slopes(std::span<const double> xs, std::size_t i, double* out) {
+  const double xi = xs[i];
+  for (std::size_t j = i + 1; j < xs.size(); ++j) out[j - i - 1] = (xs[j] - xi) / static_cast<double>(j - i);
+}
+
+// The median pair of all n(n-1)/2 pairwise slopes (as keys), without storing them all: a
+// deterministic sample brackets the middle ranks, one pass counts the slopes below the
+// bracket and keeps those inside it, and the exact ranks are selected there. When the
+// bracket misses (possible only for adversarial orders) every slope is stored and selected.
+std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> xs, std::size_t samples) {
+  const std::size_t n = xs.size();
+  const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
+  const std::uint64_t upper_rank = pairs / 2;
+  const std::uint64_t lower_rank = pairs % 2 == 1 ? upper_rank : upper_rank - 1;
+  std::vector<double> row(n);
+  constexpr std::uint64_t small = 20'000;  // below this, storing everything is cheapest
+  if (pairs > small && samples >= 4) {
+    // Sample: slopes of pseudo-random pairs (a fixed LCG, so the result never depends on it).
+    std::vector<std::int64_t> sample;
+    sample.reserve(samples);
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    while (sample.size() < samples) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const std::size_t i = static_cast<std::size_t>((state >> 33) % n);
+      const std::size_t j = static_cast<std::size_t>((state >> 11) % n);
+      if (i == j) continue;
+      const std::size_t a = std::min(i, j), b = std::max(i, j);
+      sample.push_back(total_order_key((xs[b] - xs[a]) / static_cast<double>(b - a)));
+    }
+    // +-5 standard errors of a sample quantile around the middle.
+    const auto margin = std::min(static_cast<std::size_t>(5 * 0.5 * std::sqrt(static_cast<double>(samples))),
+                                 samples / 2 - 1);
+    const std::size_t lo_at = samples / 2 - margin, hi_at = samples / 2 + margin;
+    std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(lo_at), sample.end());
+    const std::int64_t low_key = sample[lo_at];
+    std::nth_element(sample.begin() + static_cast<std::ptrdiff_t>(lo_at), sample.begin() + static_cast<std::ptrdiff_t>(hi_at),
+                     sample.end());
+    const std::int64_t high_key = sample[hi_at];
+
+    // Most slopes are classified from a cheap quotient q = (x[j] - x[i]) * (1/d): q and the
+    // exact slope s = (x[j] - x[i]) / d are each within one rounding of the same real quotient
+    // twice over, so |q - s| < 2 eps |q| (+ a subnormal allowance); q that far past a bracket end
+    // puts s past it too. Only the rest (NaN and infinities included) are divided exactly.
+    const double low_slope = from_total_order_key(low_key), high_slope = from_total_order_key(high_key);
+    std::vector<double> reciprocal(n);
+    for (std::size_t d = 1; d < n; ++d) reciprocal[d] = 1.0 / static_cast<double>(d);
+    std::vector<std::uint32_t> unsure(n + 4);
+    std::uint64_t below = 0;
+    std::vector<std::int64_t> inside;
+    inside.reserve(static_cast<std::size_t>(pairs / 16));
+    const ClassifyFn classify = pick_classify();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const double xi = xs[i];
+      const std::size_t len = n - i - 1;
+      const double* xj = xs.data() + i + 1;
+      std::size_t m = 0;
+      below += classify(xj, xi, reciprocal.data() + 1, len, low_slope, high_slope, unsure.data(), m);
+      for (std::size_t u = 0; u < m; ++u) {
+        const std::size_t t = unsure[u];
+        const std::int64_t key = total_order_key((xj[t] - xi) / static_cast<double>(t + 1));
+        if (key < low_key) ++below;
+        else if (key <= high_key) inside.push_back(key);
+      }
+    }
+    const std::size_t count = inside.size();
+    if (below <= lower_rank && below + count > upper_rank) {
+      const auto at = inside.begin() + static_cast<std::ptrdiff_t>(upper_rank - below);
+      std::nth_element(inside.begin(), at, inside.end());
+      if (lower_rank == upper_rank) return {*at, *at};
+      return {*std::max_element(inside.begin(), at), *at};
+    }
+  }
+  std::vector<std::int64_t> keys;
+  keys.reserve(pairs);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    row_slopes(xs, i, row.data());
+    for (std::size_t t = 0; t < n - i - 1; ++t) keys.push_back(total_order_key(row[t]));
+  }
+  return middle_keys(keys);
+}
+}  // namespace
+
+namespace detail {
+double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples) {
+  const std::uint64_t pairs = static_cast<std::uint64_t>(xs.size()) * (xs.size() - 1) / 2;
+  return median_from_middle(pairs % 2 == 1, middle_slope_keys(xs, bracket_samples));
+}
+}  // namespace detail
+
 std::optional<TheilSen> theil_sen(std::span<const double> xs) {
   const std::size_t n = xs.size();
   if (n < 2) return std::nullopt;
-  std::vector<double> slopes;
-  slopes.reserve(n * (n - 1) / 2);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) slopes.push_back((xs[j] - xs[i]) / static_cast<double>(j - i));
   TheilSen out;
-  out.slope = median(std::move(slopes));
+  out.slope = detail::median_pairwise_slope(xs, detail::theil_sen_bracket_samples);
   std::vector<double> icpt(n);
   for (std::size_t i = 0; i < n; ++i) icpt[i] = xs[i] - out.slope * static_cast<double>(i);
   out.intercept = median(std::move(icpt));

@@ -3,6 +3,7 @@
 // no I/O, no clock, no global state. Ranks are kept "doubled" so every rank sum is an exact
 // integer (§3.1).
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,7 +18,15 @@ inline constexpr double machine_epsilon = 2.220446049250313e-16;
 inline constexpr double p_value_floor = 1e-15;
 
 // IEEE totalOrder key (§0.2, PROPOSED-3): -0 sorts before +0, ties are bit-identical values.
-std::int64_t total_order_key(double x) noexcept;
+// Negative values flip their magnitude bits so more negative sorts first; the map is its own
+// inverse (from_total_order_key), so a selection may run on keys and return the exact value.
+constexpr std::int64_t total_order_key(double x) noexcept {
+  const auto bits = std::bit_cast<std::int64_t>(x);
+  return bits ^ static_cast<std::int64_t>(static_cast<std::uint64_t>(bits >> 63) >> 1);
+}
+constexpr double from_total_order_key(std::int64_t key) noexcept {
+  return std::bit_cast<double>(key ^ static_cast<std::int64_t>(static_cast<std::uint64_t>(key >> 63) >> 1));
+}
 inline bool total_less(double a, double b) noexcept { return total_order_key(a) < total_order_key(b); }
 
 // Median under the total order; even count -> (a + b) / 2 literally (§0.2). Requires non-empty.
@@ -48,6 +57,25 @@ std::optional<PettittSplit> pettitt(std::span<const double> xs);
 bool exact_mw_feasible(std::size_t n1, std::size_t n2) noexcept;
 // Normal approximation from an ordinary (not doubled) rank sum of the left sample.
 double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept;
+// Its p is clamp_p(erfc(w)) with this w (= z / sqrt 2); nullopt when the variance is not positive (p = 1).
+std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
+                                              double tie_term) noexcept;
+
+// "mw_normal_p(...) <= limit", answered mostly without erfc: erfc decreases, so an argument
+// clearly past the crossing decides at once and only arguments within a relative 1e-7 of it
+// are evaluated. Same answers as the comparison itself; the selection adjustment asks it
+// thousands of times per series with one limit.
+class NormalPLimit {
+ public:
+  explicit NormalPLimit(double limit) noexcept;
+  bool reaches(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) const noexcept;
+
+ private:
+  double limit_;
+  bool searched_ = false;
+  double certainly_above_ = 0;        // w at or below: erfc(w) > limit
+  double certainly_at_or_below_ = 0;  // w at or above: erfc(w) <= limit
+};
 struct MannWhitney {
   double two_sided_p = 1.0;
   double superiority = 0.5;  // P(right > left), ties 1/2
@@ -67,6 +95,15 @@ struct TheilSen {
   double intercept = 0;
 };
 std::optional<TheilSen> theil_sen(std::span<const double> xs);
+
+namespace detail {
+// Theil-Sen's slope: the median of the pairwise slopes. A deterministic sample of
+// `bracket_samples` slopes brackets the middle so one pass keeps only the slopes near it; fewer
+// than 4 samples (or a bracket that misses) stores and selects every slope. Same value either
+// way; exposed so tests can force both paths.
+inline constexpr std::size_t theil_sen_bracket_samples = 8192;
+double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples);
+}  // namespace detail
 
 // Residual measures (§3.6): plain median absolute residuals.
 std::optional<double> step_residual(std::span<const double> xs, std::size_t tau);
