@@ -1,11 +1,15 @@
 #include "benchhist/analysis/reconstruction.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <bit>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace benchhist::analysis {
 namespace {
@@ -83,38 +87,113 @@ struct SeriesSlotKey {
 
 }  // namespace
 
-std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
-                                 const std::vector<std::string>& benchmark_prefixes) {
-  // Sets first (sorted), so slot order equals SeriesKey order: (set, id, kind).
-  std::map<DiscriminantSet, std::size_t> set_index;
-  for (const auto& placed : runs) set_index.emplace(placed.set, 0);
-  std::vector<DiscriminantSet> sets;
-  for (auto& [set, index] : set_index) {
-    index = sets.size();
-    sets.push_back(set);
-  }
-  std::map<SeriesSlotKey, std::vector<Point>> slots;
-  for (const auto& placed : runs) {
-    if (!placed.run) continue;
-    const std::size_t set = set_index.at(placed.set);
-    for (const auto& result : placed.run->results) {
+namespace {
+
+// The series of one discriminant set, sorted by (id, kind). Two passes over its runs: the
+// first finds every point's series and counts them, the second fills vectors of exactly that
+// size. Runs of one set list their results in much the same order, so each (result, metric)
+// position remembers the series it went to last time and a lookup is usually one comparison.
+std::vector<Series> build_set_series(const DiscriminantSet& set, const std::vector<const PlacedRun*>& runs,
+                                     const std::vector<std::string>& benchmark_prefixes) {
+  struct Slot {
+    const BenchmarkId* id = nullptr;
+    MetricKind kind = MetricKind::wall_time;
+    std::vector<Point> points;
+    std::size_t count = 0;
+  };
+  constexpr std::size_t no_hint = std::numeric_limits<std::size_t>::max();
+  std::map<SeriesSlotKey, std::size_t> index;  // SeriesSlotKey::set unused (one set)
+  std::vector<Slot> slots;
+  std::vector<std::size_t> hint;      // per (result, metric) position: the slot it went to last
+  std::vector<std::size_t> assigned;  // the slot of every point, in visiting order
+  auto slot_of = [&](std::size_t position, const BenchmarkId& id, MetricKind kind) {
+    if (position < hint.size() && hint[position] != no_hint) {
+      const Slot& h = slots[hint[position]];
+      if (h.kind == kind && *h.id == id) return hint[position];
+    }
+    const SeriesSlotKey key{0, &id, kind};
+    auto it = index.find(key);
+    if (it == index.end()) {
+      it = index.emplace(key, slots.size()).first;
+      slots.push_back(Slot{&id, kind, {}, 0});
+    }
+    if (position >= hint.size()) hint.resize(position + 1, no_hint);
+    hint[position] = it->second;
+    return it->second;
+  };
+  for (const PlacedRun* placed : runs) {
+    std::size_t position = 0;
+    for (const auto& result : placed->run->results) {
       if (result.id.empty()) continue;
       if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
       for (const auto& metric : result.metrics) {
-        auto& points = slots[SeriesSlotKey{set, &result.id, metric.kind}];
-        points.push_back(Point{placed.topo, placed.dirty, placed.ordinal, placed.commit, metric.value, metric.interval});
+        const std::size_t slot = slot_of(position++, result.id, metric.kind);
+        ++slots[slot].count;
+        assigned.push_back(slot);
       }
     }
   }
+  for (auto& slot : slots) slot.points.reserve(slot.count);
+  std::size_t next = 0;
+  for (const PlacedRun* placed : runs)
+    for (const auto& result : placed->run->results) {
+      if (result.id.empty()) continue;
+      if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
+      for (const auto& metric : result.metrics)
+        slots[assigned[next++]].points.push_back(
+            Point{placed->topo, placed->dirty, placed->ordinal, placed->commit, metric.value, metric.interval});
+    }
   std::vector<Series> out;
   out.reserve(slots.size());
-  for (auto& [slot, points] : slots) {
+  for (const auto& [key, slot_index] : index) {  // map order = (id, kind)
+    Slot& slot = slots[slot_index];
     Series s;
-    s.key = SeriesKey{sets[slot.set], *slot.id, slot.kind};
-    s.points = std::move(points);
+    s.key = SeriesKey{set, *slot.id, slot.kind};
+    s.points = std::move(slot.points);
     sort_points(s.points);
     out.push_back(std::move(s));
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Series> build_series(const std::vector<PlacedRun>& runs, const std::vector<std::string>& benchmark_prefixes,
+                                 unsigned threads) {
+  // Sets first (sorted), so concatenating per-set series keeps SeriesKey order: (set, id, kind).
+  std::map<DiscriminantSet, std::vector<const PlacedRun*>> by_set;
+  for (const auto& placed : runs)
+    if (placed.run) by_set[placed.set].push_back(&placed);
+  std::vector<std::pair<const DiscriminantSet*, const std::vector<const PlacedRun*>*>> sets;
+  for (const auto& [set, set_runs] : by_set) sets.emplace_back(&set, &set_runs);
+  // Sets are independent: built in parallel, each into its own place, so the result does not
+  // depend on thread timing.
+  std::vector<std::vector<Series>> per_set(sets.size());
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto worker = [&] {
+    try {
+      for (std::size_t i; (i = next++) < sets.size();)
+        per_set[i] = build_set_series(*sets[i].first, *sets[i].second, benchmark_prefixes);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next = sets.size();
+    }
+  };
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(sets.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  std::size_t total = 0;
+  for (const auto& v : per_set) total += v.size();
+  std::vector<Series> out;
+  out.reserve(total);
+  for (auto& v : per_set)
+    for (auto& s : v) out.push_back(std::move(s));
   return out;
 }
 
@@ -233,7 +312,7 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
                            const ReconstructionOptions& options) {
   Reconstruction out;
   out.mode = selection.mode;
-  out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes);
+  out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);
   const std::size_t context_topo = selection.context_topo();
   out.context_has_runs = std::any_of(selection.objects.begin(), selection.objects.end(),
                                      [&](const SelectedObject& o) { return o.topo == context_topo; });
@@ -256,7 +335,8 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
   // Branch: base series from the base line's clean runs (§2.7).
   std::map<SeriesKey, std::vector<BaseLevel>> base_levels;
   if (selection.mode == AnalysisMode::branch) {
-    for (auto& s : build_series(place(selection.base_objects, loaded.base_runs), options.benchmark_prefixes))
+    for (auto& s : build_series(place(selection.base_objects, loaded.base_runs), options.benchmark_prefixes,
+                                options.threads))
       base_levels.emplace(s.key, collapse_base_levels(s.points));
   }
 

@@ -368,6 +368,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   analysis::ReconstructionOptions ropt;
   ropt.benchmark_prefixes = req.benchmark_prefixes;
   ropt.ignore_prefixes = req.ignore_prefixes;
+  ropt.threads = req.threads;
   auto recon = analysis::reconstruct(sel, loaded, ropt);
   timing(hooks, "reconstruction", t0);
 

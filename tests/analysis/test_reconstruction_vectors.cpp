@@ -296,3 +296,52 @@ TEST_CASE("the median uses the total order and the midpoint formula", "[analysis
   CHECK(median({4.0, 1.0, 3.0, 2.0}) == 2.5);
   CHECK(std::signbit(median({0.0, -0.0, -0.0})));
 }
+
+TEST_CASE("series building is the plain grouping whatever the thread count and result order", "[analysis]") {
+  // Runs of three sets whose results come in shifting orders, with gaps, extra metrics and an
+  // empty id, so the per-position series hints miss as often as they hit.
+  std::vector<Run> runs_storage;
+  std::vector<PlacedRun> placed;
+  const std::vector<DiscriminantSet> sets{{Engine::criterion, "x86_64-unknown-linux-gnu", "m2"},
+                                          {Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"},
+                                          {Engine::criterion, "aarch64-apple-darwin", "m1"}};
+  runs_storage.reserve(60);
+  for (std::size_t r = 0; r < 60; ++r) {
+    Run run;
+    for (std::size_t b = 0; b < 12; ++b) {
+      const std::size_t id = (b + r) % 13;  // rotates; one id missing per run
+      if ((id + r) % 7 == 0) continue;
+      BenchmarkResult res;
+      if (id != 12) res.id = BenchmarkId({"g" + std::to_string(id % 3), "case" + std::to_string(id)});
+      res.metrics.push_back(MetricValue{MetricKind::wall_time, double(r * 100 + id), std::nullopt, std::nullopt});
+      if (r % 2 == 0) res.metrics.push_back(MetricValue{MetricKind::instruction_count, double(r + id), std::nullopt, std::nullopt});
+      run.results.push_back(std::move(res));
+    }
+    runs_storage.push_back(std::move(run));
+    placed.push_back(PlacedRun{sets[r % 3], 60 - r, r % 5 == 0, r, "commit" + std::to_string(r), &runs_storage.back()});
+  }
+  // Reference: a map from the full key, points sorted by §2.2.
+  std::map<SeriesKey, std::vector<Point>> plain;
+  for (const auto& p : placed)
+    for (const auto& res : p.run->results) {
+      if (res.id.empty()) continue;
+      for (const auto& m : res.metrics)
+        plain[SeriesKey{p.set, res.id, m.kind}].push_back(Point{p.topo, p.dirty, p.ordinal, p.commit, m.value, m.interval});
+    }
+  for (unsigned threads : {1u, 2u, 5u}) {
+    INFO("threads " << threads);
+    const auto built = build_series(placed, {}, threads);
+    REQUIRE(built.size() == plain.size());
+    std::size_t i = 0;
+    for (auto& [key, points] : plain) {
+      auto expected = points;
+      sort_points(expected);
+      CHECK(built[i].key == key);
+      CHECK(built[i].points == expected);
+      ++i;
+    }
+  }
+  const auto only_g1 = build_series(placed, {"g1/"}, 2);
+  CHECK(std::all_of(only_g1.begin(), only_g1.end(), [](const Series& s) { return s.key.id.segments()[0] == "g1"; }));
+  CHECK(only_g1.size() == std::count_if(plain.begin(), plain.end(), [](const auto& kv) { return kv.first.id.segments()[0] == "g1"; }));
+}

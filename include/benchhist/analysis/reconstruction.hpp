@@ -120,9 +120,10 @@ struct PlacedRun {
 
 // §2.1–2.2: one point per (run, result, metric) into its series; only benchmarks whose
 // qualified id starts with one of `benchmark_prefixes` (none = all). Series sorted by key,
-// points by §2.2.
+// points by §2.2. Discriminant sets are built in parallel on up to `threads` threads; the result
+// does not depend on the count.
 std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
-                                 const std::vector<std::string>& benchmark_prefixes = {});
+                                 const std::vector<std::string>& benchmark_prefixes = {}, unsigned threads = 1);
 
 struct GhostOutcome {
   std::size_t ghost_series = 0;
@@ -186,6 +187,7 @@ struct ReconstructionOptions {
   bool eliminate_ghosts = true;
   bool apply_ignores = true;
   bool apply_blessings = true;
+  unsigned threads = 1;  // series building, per discriminant set
 };
 
 struct Reconstruction {
