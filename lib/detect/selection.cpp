@@ -825,6 +825,11 @@ class SubgroupScorer {
     rplus_.assign((f_ + 1) * gp_, 0);
     rminus_.assign((f_ + 1) * gp_, 0);
     while (cert_slots_ < g_ && by_pos_[cert_slots_].first < observed_split) ++cert_slots_;
+    cert_digit_slots_.assign(f_, {});
+    for (std::size_t l = 0; l < cert_slots_; ++l) {
+      if (digit_[l] < 0) cert_fixed_slots_.push_back(l);
+      else cert_digit_slots_[static_cast<std::size_t>(digit_[l])].push_back(l);
+    }
     cert_base_ = base_[observed_split];
     if (!gc_.coords.empty()) inner_count_ = gc_.coords[inner_].count();
     cert_w_.assign(std::max<std::size_t>(f_ * f_, 1), 0);
@@ -833,19 +838,41 @@ class SubgroupScorer {
   }
 
   void run() {
-    const std::size_t nc = gc_.coords.size();
-    std::vector<std::size_t> idx(nc, 0);
-    std::vector<std::int32_t> pre(g_);
-    while (true) {
-      for (std::size_t b = 0; b < g_; ++b) {
-        std::int32_t v = gc_.base[b];
-        for (std::size_t c = 0; c < nc; ++c) {
-          if (c == inner_) continue;
-          const std::int32_t d = gc_.digit[c][b];
-          if (d >= 0) v += gc_.coords[c].perms[idx[c] * gc_.coords[c].f + static_cast<std::size_t>(d)] * gc_.coords[c].stride;
+    // The outer coordinates run as an odometer, least significant first. The preimage of
+    // every grid slot is base + one precomputed contribution per outer coordinate; partial
+    // sums from the most significant coordinate down are kept, so a step that changes only
+    // the lowest coordinates recomputes only their levels (one vector add for the usual step).
+    std::vector<std::size_t> outer;
+    for (std::size_t c = 0; c < gc_.coords.size(); ++c)
+      if (c != inner_) outer.push_back(c);
+    const std::size_t levels = outer.size();
+    std::vector<std::vector<std::int32_t>> contribution(levels);
+    for (std::size_t j = 0; j < levels; ++j) {
+      const auto& coord = gc_.coords[outer[j]];
+      const auto& digit = gc_.digit[outer[j]];
+      contribution[j].assign(coord.count() * g_, 0);
+      for (std::size_t e = 0; e < coord.count(); ++e)
+        for (std::size_t l = 0; l < g_; ++l) {
+          const std::int32_t d = digit[by_pos_[l].second];
+          if (d >= 0) contribution[j][e * g_ + l] = coord.perms[e * coord.f + static_cast<std::size_t>(d)] * coord.stride;
         }
-        pre[b] = v;
+    }
+    std::vector<std::int32_t> base(g_);
+    for (std::size_t l = 0; l < g_; ++l) base[l] = gc_.base[by_pos_[l].second];
+    // sums[j] = base + contributions of outer levels >= j; sums[levels] = base.
+    std::vector<std::vector<std::int32_t>> sums(levels + 1, base);
+    std::vector<std::size_t> idx(levels, 0);
+    auto refresh = [&](std::size_t top) {  // levels top..0 changed
+      for (std::size_t j = top + 1; j-- > 0;) {
+        const std::int32_t* add = contribution[j].data() + idx[j] * g_;
+        const std::int32_t* from = sums[j + 1].data();
+        std::int32_t* to = sums[j].data();
+        for (std::size_t l = 0; l < g_; ++l) to[l] = from[l] + add[l];
       }
+    };
+    if (levels > 0) refresh(levels - 1);
+    const std::span<const std::int32_t> pre(sums[0]);  // preimage bucket per grid slot
+    while (true) {
       const std::size_t certified = certify_inner(pre);
       if (certified == inner_count_) {
         for (std::size_t e = 0; e < inner_count_; ++e)
@@ -860,15 +887,14 @@ class SubgroupScorer {
                                                            smax_.data(), smin_.data(), thr_.data(), gp_);
         if (reachable && !dfs(0, 0, 0)) return;
       }
-      std::size_t c = 0;
-      while (c < nc) {
-        if (c != inner_) {
-          if (++idx[c] < gc_.coords[c].count()) break;
-          idx[c] = 0;
-        }
-        ++c;
+      std::size_t j = 0;
+      while (j < levels) {
+        if (++idx[j] < gc_.coords[outer[j]].count()) break;
+        idx[j] = 0;
+        ++j;
       }
-      if (c >= nc) return;
+      if (j >= levels) return;
+      refresh(j);
     }
   }
 
@@ -900,17 +926,14 @@ class SubgroupScorer {
   std::size_t certify_inner(std::span<const std::int32_t> pre) {
     if (is_extreme_.certain_k == never) return 0;
     std::int64_t fixed = 0;
-    std::fill(cert_w_.begin(), cert_w_.end(), 0);
-    for (std::size_t l = 0; l < cert_slots_; ++l) {
-      const auto b = static_cast<std::size_t>(pre[by_pos_[l].second]);
-      const std::int32_t d = digit_[l];
-      if (d < 0) {
-        fixed += bucket_value_[b];
-        continue;
+    for (const std::size_t l : cert_fixed_slots_) fixed += bucket_value_[static_cast<std::size_t>(pre[l])];
+    for (std::size_t a = 0; a < f_; ++a)
+      for (std::size_t j = 0; j < f_; ++j) {
+        const std::int32_t shift = static_cast<std::int32_t>(j) * stride_;
+        std::int64_t sum = 0;  // a register, not a store per slot
+        for (const std::size_t l : cert_digit_slots_[a]) sum += bucket_value_[static_cast<std::size_t>(pre[l] + shift)];
+        cert_w_[a * f_ + j] = sum;
       }
-      std::int64_t* w = cert_w_.data() + static_cast<std::size_t>(d) * f_;
-      for (std::size_t j = 0; j < f_; ++j) w[j] += bucket_value_[b + j * static_cast<std::size_t>(stride_)];
-    }
     const std::int64_t at = cert_base_ + fixed;
     const std::int64_t need = is_extreme_.certain_k;
     if (f_ == 0) return at >= need || at <= -need ? inner_count_ : 0;
@@ -940,7 +963,7 @@ class SubgroupScorer {
     const std::int32_t* perm = f_ == 0 ? nullptr : gc_.coords[inner_].perms.data() + e * f_;  // f_ = 0: no digits
     std::int32_t run = 0;
     for (std::size_t l = 0; l < g_; ++l) {
-      std::int32_t b = pre[by_pos_[l].second];
+      std::int32_t b = pre[l];
       if (digit_[l] >= 0) b += perm[digit_[l]] * stride_;
       run += bucket_value_[static_cast<std::size_t>(b)];
       direct_[l] = run;
@@ -956,7 +979,7 @@ class SubgroupScorer {
     std::int32_t fixed = 0;
     std::int32_t* root = partial_.data();
     for (std::size_t l = 0; l < g_; ++l) {
-      if (digit_[l] < 0) fixed += bucket_value_[static_cast<std::size_t>(pre[by_pos_[l].second])];
+      if (digit_[l] < 0) fixed += bucket_value_[static_cast<std::size_t>(pre[l])];
       root[l] = fixed;
     }
     for (std::size_t l = g_; l < gp_; ++l) root[l] = fixed;
@@ -970,7 +993,7 @@ class SubgroupScorer {
         std::int32_t run = 0;
         for (std::size_t l = 0; l < g_; ++l) {
           if (digit_[l] == static_cast<std::int32_t>(a))
-            run += bucket_value_[static_cast<std::size_t>(pre[by_pos_[l].second] + static_cast<std::int32_t>(j) * stride_)];
+            run += bucket_value_[static_cast<std::size_t>(pre[l] + static_cast<std::int32_t>(j) * stride_)];
           row[l] = run;
         }
         for (std::size_t l = g_; l < gp_; ++l) row[l] = run;
@@ -1111,6 +1134,8 @@ class SubgroupScorer {
   Kernels kernels_ = pick_kernels();
   // Certification at the observed split (certifies_every_inner).
   std::size_t cert_slots_ = 0;   // grid slots before the observed split
+  std::vector<std::size_t> cert_fixed_slots_;               // ... without an inner digit
+  std::vector<std::vector<std::size_t>> cert_digit_slots_;  // ... per inner digit
   std::int64_t cert_base_ = 0;   // base_ at the observed split
   std::size_t inner_count_ = 1;  // elements of the inner coordinate
   std::vector<std::int64_t> cert_w_;
