@@ -4,7 +4,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <iostream>
 #include <string>
@@ -67,13 +69,17 @@ int main(int argc, char** argv) {
     benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
     inv.terminal_width = terminal_width();
     inv.stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;
+    // Left to the operating system: std::exit below does not destroy main's automatic objects.
+    std::vector<std::shared_ptr<const void>> keep_until_exit;
+    inv.keep_until_exit = &keep_until_exit;
     benchhist::app::run_command(*parsed.command, inv);
     std::cout.flush();
     if (!std::cout) {
       std::cerr << "Error: failed to write to standard output\n";
       return 1;
     }
-    return 0;
+    std::cerr.flush();
+    std::exit(0);
   } catch (const benchhist::Error& e) {
     std::cout.flush();
     print_error(e);

@@ -201,7 +201,8 @@ GhostOutcome eliminate_ghosts(std::vector<Series>& series, std::string_view cont
   // Presence is decided per (set, id) over every metric series of it.
   std::set<std::pair<DiscriminantSet, BenchmarkId>> present;
   for (const auto& s : series)
-    if (std::any_of(s.points.begin(), s.points.end(), [&](const Point& p) { return p.commit == context_commit; }))
+    // The context's points sort last (newest topo), so look from the end.
+    if (std::any_of(s.points.rbegin(), s.points.rend(), [&](const Point& p) { return p.commit == context_commit; }))
       present.emplace(s.key.set, s.key.id);
   GhostOutcome out;
   std::set<std::pair<DiscriminantSet, BenchmarkId>> ghost_benchmarks;

@@ -364,7 +364,8 @@ NormalPLimit rejection_limit(double p_obs) { return NormalPLimit(p_obs * (1 + 64
 std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo,
                                           std::int64_t hi, const NormalPLimit& limit, double tie_term, bool upper) {
   const std::size_t n = sorted.size();
-  auto reaches = [&](std::int64_t s) { return limit.reaches(k, n - k, static_cast<double>(s) / 2, tie_term); };
+  const NormalPLimit::Sizes sizes(k, n - k, tie_term);
+  auto reaches = [&](std::int64_t s) { return limit.reaches(sizes, static_cast<double>(s) / 2); };
   const auto centre = static_cast<std::int64_t>(k * (n + 1));
   if (!upper) {
     if (!reaches(lo)) return std::nullopt;
@@ -531,9 +532,8 @@ struct ExtremeTest {
       const std::int64_t max_dev = std::max(centre - lo, hi - centre);
       max_deviation[k] = max_dev;
       if (k < min_regime || k <= max_exact) continue;
-      auto extreme = [&](std::int64_t d) {
-        return at_most_p_obs.reaches(k, n - k, static_cast<double>(centre + d) / 2, sc.tie_term);
-      };
+      const NormalPLimit::Sizes sizes(k, n - k, sc.tie_term);
+      auto extreme = [&](std::int64_t d) { return at_most_p_obs.reaches(sizes, static_cast<double>(centre + d) / 2); };
       if (!extreme(max_dev)) continue;
       std::int64_t low = 0, high = max_dev;
       while (low < high) {

@@ -131,19 +131,32 @@ bool exact_mw_feasible(std::size_t n1, std::size_t n2) noexcept {
   return c < limit;
 }
 
-std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
-                                              double tie_term) noexcept {
+// The §3.3 normal approximation, split so the parts that depend only on the sizes are
+// computed once per size (same operations, same order, so the same bits).
+NormalPLimit::Sizes::Sizes(std::size_t n1, std::size_t n2, double tie_term) noexcept {
   const auto a = static_cast<double>(n1);
   const auto b = static_cast<double>(n2);
   const double N = a + b;
-  const double u_left = rank_sum_left - a * (a + 1) / 2;
-  const double u_right = a * b - u_left;
-  const double u = std::min(u_left, u_right);
-  const double mu = a * b / 2;
+  u_offset = a * (a + 1) / 2;
+  pairs = a * b;
+  mu = a * b / 2;
   const double var = (a * b / 12) * ((N + 1) - tie_term / (N * (N - 1)));
-  if (!(var > 0)) return std::nullopt;
-  const double z = std::max(mu - u - 0.5, 0.0) / std::sqrt(var);
+  positive_variance = var > 0;
+  if (positive_variance) sd = std::sqrt(var);
+}
+
+std::optional<double> NormalPLimit::Sizes::erfc_argument(double rank_sum_left) const noexcept {
+  if (!positive_variance) return std::nullopt;
+  const double u_left = rank_sum_left - u_offset;
+  const double u_right = pairs - u_left;
+  const double u = std::min(u_left, u_right);
+  const double z = std::max(mu - u - 0.5, 0.0) / sd;
   return z / std::sqrt(2.0);
+}
+
+std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
+                                              double tie_term) noexcept {
+  return NormalPLimit::Sizes(n1, n2, tie_term).erfc_argument(rank_sum_left);
 }
 
 double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept {
@@ -168,7 +181,11 @@ NormalPLimit::NormalPLimit(double limit) noexcept : limit_(limit) {
 }
 
 bool NormalPLimit::reaches(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) const noexcept {
-  const auto w = mw_normal_erfc_argument(n1, n2, rank_sum_left, tie_term);
+  return reaches(Sizes(n1, n2, tie_term), rank_sum_left);
+}
+
+bool NormalPLimit::reaches(const Sizes& sizes, double rank_sum_left) const noexcept {
+  const auto w = sizes.erfc_argument(rank_sum_left);
   if (!w) return 1.0 <= limit_;
   if (!searched_) return clamp_p(std::erfc(*w)) <= limit_;
   if (*w >= certainly_at_or_below_) return true;
@@ -275,11 +292,14 @@ typedef std::int64_t v4i __attribute__((vector_size(32)));
 [[gnu::always_inline]] inline std::uint64_t classify_body(const double* xj, double xi, const double* reciprocal,
                                                           std::size_t len, double low, double high,
                                                           std::uint32_t* unsure, std::size_t& m) {
-  const v4d vxi = {xi, xi, xi, xi}, vlow = {low, low, low, low}, vhigh = {high, high, high, high};
-  const v4d twice_eps = {2 * machine_epsilon, 2 * machine_epsilon, 2 * machine_epsilon, 2 * machine_epsilon};
-  const v4d tiny = {1e-300, 1e-300, 1e-300, 1e-300};
-  const std::int64_t magnitude = std::numeric_limits<std::int64_t>::max();
-  const v4i abs_mask = {magnitude, magnitude, magnitude, magnitude};
+  // Shrunk bracket ends: |q - s| <= 1.6 eps |q| + 2^-1074, so q below low - 4 eps |low| - tiny
+  // (or above high + 4 eps |high| + tiny) puts s strictly past that end, whether |q| is
+  // near the end's magnitude or far beyond it (then s keeps q's sign and most of its size).
+  // Infinite or NaN ends make every comparison false: everything is divided exactly.
+  const double sure_low = low - 4 * machine_epsilon * std::fabs(low) - 1e-300;
+  const double sure_high = high + 4 * machine_epsilon * std::fabs(high) + 1e-300;
+  const v4d vxi = {xi, xi, xi, xi}, vlow = {sure_low, sure_low, sure_low, sure_low},
+            vhigh = {sure_high, sure_high, sure_high, sure_high};
   v4i below = {0, 0, 0, 0};
   std::size_t t = 0;
   for (; t + 4 <= len; t += 4) {
@@ -287,9 +307,8 @@ typedef std::int64_t v4i __attribute__((vector_size(32)));
     std::memcpy(&x, xj + t, sizeof x);
     std::memcpy(&r, reciprocal + t, sizeof r);
     const v4d q = (x - vxi) * r;
-    const v4d slack = twice_eps * reinterpret_cast<v4d>(reinterpret_cast<v4i>(q) & abs_mask) + tiny;
-    const v4i surely_below = (q + slack) < vlow;  // lanes: -1 true, 0 false
-    const v4i surely_above = (q - slack) > vhigh;
+    const v4i surely_below = q < vlow;  // lanes: -1 true, 0 false
+    const v4i surely_above = q > vhigh;
     below -= surely_below;
     const v4i sure = surely_below | surely_above;
     if ((sure[0] & sure[1] & sure[2] & sure[3]) != -1)
@@ -299,10 +318,9 @@ typedef std::int64_t v4i __attribute__((vector_size(32)));
   std::uint64_t count = static_cast<std::uint64_t>(below[0] + below[1] + below[2] + below[3]);
   for (; t < len; ++t) {
     const double q = (xj[t] - xi) * reciprocal[t];
-    const double slack = 2 * machine_epsilon * std::fabs(q) + 1e-300;
-    const bool surely_below = q + slack < low;
+    const bool surely_below = q < sure_low;
     count += surely_below;
-    if (!surely_below && !(q - slack > high)) unsure[m++] = static_cast<std::uint32_t>(t);
+    if (!surely_below && !(q > sure_high)) unsure[m++] = static_cast<std::uint32_t>(t);
   }
   return count;
 }
@@ -368,9 +386,9 @@ std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> 
     const std::int64_t high_key = sample[hi_at];
 
     // Most slopes are classified from a cheap quotient q = (x[j] - x[i]) * (1/d): q and the
-    // exact slope s = (x[j] - x[i]) / d are each within one rounding of the same real quotient
-    // twice over, so |q - s| < 2 eps |q| (+ a subnormal allowance); q that far past a bracket end
-    // puts s past it too. Only the rest (NaN and infinities included) are divided exactly.
+    // exact slope s = (x[j] - x[i]) / d are within two roundings of the same real quotient, so
+    // q clearly past a bracket end puts s past it too (classify_body). Only the rest (NaN and
+    // infinities included) are divided exactly.
     const double low_slope = from_total_order_key(low_key), high_slope = from_total_order_key(high_key);
     std::vector<double> reciprocal(n);
     for (std::size_t d = 1; d < n; ++d) reciprocal[d] = 1.0 / static_cast<double>(d);

@@ -1,10 +1,14 @@
 #include "benchhist/pipeline/analyze.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/codec/run_json.hpp"
@@ -108,13 +112,35 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
   std::vector<std::vector<std::optional<Interval>>> intervals(n);
   std::vector<detect::SeriesInput> inputs(n);
   std::vector<detect::SeriesKey> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& s = recon.series[i];
-    values[i] = s.values();
-    intervals[i] = s.intervals();
-    inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
-    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+  // The detectors' inputs, copied out of the points on the worker threads (a million points
+  // on a large store). A series without any interval passes none, which the detectors treat
+  // exactly like all-absent intervals.
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto prepare = [&] {
+    try {
+      for (std::size_t i; (i = next++) < n;) {
+        const auto& s = recon.series[i];
+        values[i] = s.values();
+        if (std::any_of(s.points.begin(), s.points.end(), [](const analysis::Point& p) { return p.interval.has_value(); }))
+          intervals[i] = s.intervals();
+        inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
+        keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+      }
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next = n;
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, req.threads); ++t) pool.emplace_back(prepare);
+    prepare();
+    for (auto& t : pool) t.join();
   }
+  if (failure) std::rethrow_exception(failure);
   const auto judgements = detect::judge_history_batch(inputs, req.threads);
   std::size_t family = 0;
   for (const auto& j : judgements) family += j.judged() ? 1 : 0;
@@ -361,7 +387,8 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     for (const auto& ex : sel.excluded) hooks.note("excluded " + ex.key + ": " + std::string(analysis::to_string(ex.stage)));
 
   t0 = Clock::now();
-  const auto loaded = analysis::load_selection(store, sel, req.threads);
+  out.loaded = std::make_shared<const analysis::LoadedSelection>(analysis::load_selection(store, sel, req.threads));
+  const auto& loaded = *out.loaded;
   timing(hooks, "loading " + std::to_string(sel.objects.size() + sel.base_objects.size()) + " objects", t0);
 
   t0 = Clock::now();
@@ -369,7 +396,8 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   ropt.benchmark_prefixes = req.benchmark_prefixes;
   ropt.ignore_prefixes = req.ignore_prefixes;
   ropt.threads = req.threads;
-  auto recon = analysis::reconstruct(sel, loaded, ropt);
+  out.reconstruction = std::make_shared<const analysis::Reconstruction>(analysis::reconstruct(sel, loaded, ropt));
+  const auto& recon = *out.reconstruction;
   timing(hooks, "reconstruction", t0);
 
   // The report: facts shared by both modes, then the mode's own judgement.

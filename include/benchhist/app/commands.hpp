@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <cstddef>
 #include <iosfwd>
+#include <memory>
 #include <optional>
+#include <vector>
 #include <string>
 
 #include "benchhist/app/options.hpp"
@@ -24,6 +26,10 @@ struct Invocation {
   std::filesystem::path sys_root = "/";  // root of proc/ and sys/ for the hardware probe
   std::optional<std::size_t> terminal_width;  // stdout's width when it is a terminal
   bool stderr_is_terminal = false;            // progress lines only for a person watching
+  // When set, commands hand their large working sets (loaded runs, series) here instead of
+  // freeing them: a process about to exit lets the operating system reclaim them at once
+  // (freeing millions of small allocations of a large store one by one takes a quarter second).
+  std::vector<std::shared_ptr<const void>>* keep_until_exit = nullptr;
 };
 
 // Validates and runs any command. Commands this build does not implement yet throw

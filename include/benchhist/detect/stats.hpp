@@ -67,8 +67,17 @@ std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, do
 // thousands of times per series with one limit.
 class NormalPLimit {
  public:
+  // mw_normal_erfc_argument's constants for one (n1, n2, tie term): a search over rank sums
+  // at one split size computes them once.
+  struct Sizes {
+    Sizes(std::size_t n1, std::size_t n2, double tie_term) noexcept;
+    double u_offset = 0, pairs = 0, mu = 0, sd = 0;
+    bool positive_variance = false;
+    std::optional<double> erfc_argument(double rank_sum_left) const noexcept;
+  };
   explicit NormalPLimit(double limit) noexcept;
   bool reaches(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) const noexcept;
+  bool reaches(const Sizes& sizes, double rank_sum_left) const noexcept;
 
  private:
   double limit_;

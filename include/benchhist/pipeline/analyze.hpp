@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,11 @@ struct Hooks {
 struct AnalyzeResult {
   report::AnalysisReport report;
   analysis::Selection selection;
+  // What the report was built from: every loaded run and every reconstructed series (a
+  // dashboard may chart them). Shared so a caller can keep or drop them independently; a
+  // short-lived process can also leave them to the operating system (cli/main.cpp).
+  std::shared_ptr<const analysis::LoadedSelection> loaded;
+  std::shared_ptr<const analysis::Reconstruction> reconstruction;
 };
 
 // Runs the whole analysis. Errors name what failed: unresolvable refs, no merge base (with the
