@@ -35,10 +35,12 @@ std::string fetch(ObjectStore& store, const std::string& key) {
 
 }  // namespace
 
+Run fetch_run(ObjectStore& store, const std::string& key) { return decode_run(fetch(store, key), key); }
+
 std::vector<std::shared_ptr<const Run>> load_runs(ObjectStore& store, const std::vector<std::string>& keys,
                                                   unsigned threads) {
   return parallel_load<std::shared_ptr<const Run>>(keys, threads, [&](const std::string& key) {
-    return std::make_shared<const Run>(decode_run(fetch(store, key), key));
+    return std::make_shared<const Run>(fetch_run(store, key));
   });
 }
 
@@ -62,6 +64,12 @@ LoadedSelection load_selection(ObjectStore& store, const Selection& selection, u
   out.base_runs.reserve(selection.base_objects.size());
   for (const auto& o : selection.base_objects) out.base_runs.push_back(run_of(o.key));
 
+  out.blessings = load_blessings(store, selection, threads);
+  return out;
+}
+
+std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& selection, unsigned threads) {
+  std::vector<LoadedBlessing> out;
   std::vector<std::string> blessing_keys;
   for (const auto& b : selection.blessings) blessing_keys.push_back(b.key);
   auto records = parallel_load<Blessing>(blessing_keys, threads, [&](const std::string& key) {
@@ -83,7 +91,7 @@ LoadedSelection load_selection(ObjectStore& store, const Selection& selection, u
       throw Error(ErrorKind::decode, "stored object " + ref.key + " is not a valid blessing", ref.key,
                   "scope: missing", "remove the record with unbless and bless again");
     }
-    out.blessings.push_back(std::move(lb));
+    out.push_back(std::move(lb));
   }
   return out;
 }

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <bit>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <thread>
 
@@ -309,11 +312,13 @@ std::vector<PlacedRun> place(const std::vector<SelectedObject>& objects,
 
 }  // namespace
 
-Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
+namespace {
+
+// Everything after the raw series (§2.3-§2.7): ghosts, ignores, blessings, the branch window.
+// `base_runs` is read in branch mode only.
+void finish_reconstruction(Reconstruction& out, const Selection& selection, const std::vector<LoadedBlessing>& blessings,
+                           const std::vector<std::shared_ptr<const Run>>& base_runs,
                            const ReconstructionOptions& options) {
-  Reconstruction out;
-  out.mode = selection.mode;
-  out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);
   const std::size_t context_topo = selection.context_topo();
   out.context_has_runs = std::any_of(selection.objects.begin(), selection.objects.end(),
                                      [&](const SelectedObject& o) { return o.topo == context_topo; });
@@ -328,16 +333,14 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
 
   std::vector<BlessingCandidate> candidates;
   if (options.apply_blessings) {
-    for (const auto& b : loaded.blessings)
-      candidates.push_back({b.ref.key, b.ref.commit, b.ref.topo, b.scope, b.record.prefixes});
+    for (const auto& b : blessings) candidates.push_back({b.ref.key, b.ref.commit, b.ref.topo, b.scope, b.record.prefixes});
   }
   const auto& evidence = selection.evidence_line();
 
   // Branch: base series from the base line's clean runs (§2.7).
   std::map<SeriesKey, std::vector<BaseLevel>> base_levels;
   if (selection.mode == AnalysisMode::branch) {
-    for (auto& s : build_series(place(selection.base_objects, loaded.base_runs), options.benchmark_prefixes,
-                                options.threads))
+    for (auto& s : build_series(place(selection.base_objects, base_runs), options.benchmark_prefixes, options.threads))
       base_levels.emplace(s.key, collapse_base_levels(s.points));
   }
 
@@ -361,6 +364,150 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
       s.tip = context_observation(s.points, context_topo);
     }
   }
+}
+
+// The series a loader thread has found so far in one discriminant set. Slots live in a deque
+// so the index can borrow their ids; each (result, metric) position remembers its slot from
+// the previous run of the set, as in build_set_series.
+struct StreamSlot {
+  BenchmarkId id;
+  MetricKind kind = MetricKind::wall_time;
+  std::vector<Point> points;
+};
+struct StreamSet {
+  std::deque<StreamSlot> slots;
+  std::map<SeriesSlotKey, std::size_t> index;
+  std::vector<std::size_t> hint;
+};
+
+void take_points(StreamSet& acc, const SelectedObject& o, const Run& run, const std::vector<std::string>& prefixes) {
+  constexpr std::size_t no_hint = std::numeric_limits<std::size_t>::max();
+  const CommitRef commit(o.data.commit);
+  std::size_t position = 0;
+  for (const auto& result : run.results) {
+    if (result.id.empty()) continue;
+    if (!prefixes.empty() && !prefixes_accept(prefixes, result.id.qualified())) continue;
+    for (const auto& metric : result.metrics) {
+      std::size_t slot = no_hint;
+      if (position < acc.hint.size() && acc.hint[position] != no_hint) {
+        const StreamSlot& h = acc.slots[acc.hint[position]];
+        if (h.kind == metric.kind && h.id == result.id) slot = acc.hint[position];
+      }
+      if (slot == no_hint) {
+        const auto it = acc.index.find(SeriesSlotKey{0, &result.id, metric.kind});
+        if (it != acc.index.end()) {
+          slot = it->second;
+        } else {
+          slot = acc.slots.size();
+          acc.slots.push_back(StreamSlot{result.id, metric.kind, {}});
+          acc.index.emplace(SeriesSlotKey{0, &acc.slots.back().id, metric.kind}, slot);
+        }
+        if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
+        acc.hint[position] = slot;
+      }
+      acc.slots[slot].points.push_back(Point{o.topo, o.dirty(), o.ordinal, commit, metric.value, metric.interval});
+      ++position;
+    }
+  }
+}
+
+}  // namespace
+
+Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
+                           const ReconstructionOptions& options) {
+  Reconstruction out;
+  out.mode = selection.mode;
+  out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);
+  finish_reconstruction(out, selection, loaded.blessings, loaded.base_runs, options);
+  return out;
+}
+
+Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selection,
+                                    const ReconstructionOptions& options, unsigned threads) {
+  if (selection.mode != AnalysisMode::history) return reconstruct(selection, load_selection(store, selection, threads), options);
+
+  // Keys in byte order, as load_selection fetches them; the lowest failing position wins.
+  const auto& objects = selection.objects;
+  std::vector<std::size_t> order(objects.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return objects[a].key < objects[b].key; });
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(order.size(), 1))));
+  std::vector<std::map<DiscriminantSet, StreamSet>> found(workers);
+  std::vector<std::exception_ptr> errors(order.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> first_error{order.size()};
+  auto worker = [&](std::map<DiscriminantSet, StreamSet>& sets) {
+    while (true) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= order.size() || i > first_error.load(std::memory_order_relaxed)) return;
+      const SelectedObject& o = objects[order[i]];
+      try {
+        try {
+          const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
+          take_points(sets[o.data.set()], o, run, options.benchmark_prefixes);
+        } catch (...) {
+          rethrow_naming_key(o.key);
+        }
+      } catch (...) {
+        errors[i] = std::current_exception();
+        std::size_t seen = first_error.load(std::memory_order_relaxed);
+        while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+        }
+      }
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker, std::ref(found[t]));
+    worker(found[0]);
+    for (auto& t : pool) t.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  // Merge the workers' series per set (sets in order, series in (id, kind) order); points are
+  // sorted by §2.2's total order, so which worker read which run does not matter.
+  std::map<DiscriminantSet, std::vector<StreamSet*>> by_set;
+  for (auto& sets : found)
+    for (auto& [set, acc] : sets) by_set[set].push_back(&acc);
+  std::vector<std::pair<const DiscriminantSet*, const std::vector<StreamSet*>*>> sets;
+  for (const auto& [set, parts] : by_set) sets.emplace_back(&set, &parts);
+  std::vector<std::vector<Series>> per_set(sets.size());
+  std::atomic<std::size_t> next_set{0};
+  auto merge = [&] {
+    for (std::size_t i; (i = next_set++) < sets.size();) {
+      std::map<SeriesSlotKey, std::vector<StreamSlot*>> slots;
+      for (StreamSet* part : *sets[i].second)
+        for (auto& slot : part->slots) slots[SeriesSlotKey{0, &slot.id, slot.kind}].push_back(&slot);
+      auto& series = per_set[i];
+      series.reserve(slots.size());
+      for (auto& [key, parts] : slots) {
+        Series s;
+        s.key = SeriesKey{*sets[i].first, parts.front()->id, parts.front()->kind};
+        std::size_t total = 0;
+        for (const StreamSlot* part : parts) total += part->points.size();
+        s.points.reserve(total);
+        for (StreamSlot* part : parts)
+          s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
+                          std::make_move_iterator(part->points.end()));
+        sort_points(s.points);
+        series.push_back(std::move(s));
+      }
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<unsigned>(std::max(1u, options.threads), static_cast<unsigned>(sets.size())); ++t)
+      pool.emplace_back(merge);
+    merge();
+    for (auto& t : pool) t.join();
+  }
+  Reconstruction out;
+  out.mode = selection.mode;
+  for (auto& part : per_set)
+    for (auto& s : part) out.series.push_back(std::move(s));
+  const auto blessings = load_blessings(store, selection, threads);
+  finish_reconstruction(out, selection, blessings, {}, options);
   return out;
 }
 

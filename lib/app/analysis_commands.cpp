@@ -86,10 +86,7 @@ void run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
   const auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
-  if (inv.keep_until_exit) {
-    inv.keep_until_exit->push_back(result.loaded);
-    inv.keep_until_exit->push_back(result.reconstruction);
-  }
+  if (inv.keep_until_exit) inv.keep_until_exit->push_back(result.reconstruction);
   finish_store(ctx, inv, v);
   const auto& report = result.report;
   if (v)

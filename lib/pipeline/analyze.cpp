@@ -386,19 +386,27 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   if (hooks.note)
     for (const auto& ex : sel.excluded) hooks.note("excluded " + ex.key + ": " + std::string(analysis::to_string(ex.stage)));
 
-  t0 = Clock::now();
-  out.loaded = std::make_shared<const analysis::LoadedSelection>(analysis::load_selection(store, sel, req.threads));
-  const auto& loaded = *out.loaded;
-  timing(hooks, "loading " + std::to_string(sel.objects.size() + sel.base_objects.size()) + " objects", t0);
-
-  t0 = Clock::now();
   analysis::ReconstructionOptions ropt;
   ropt.benchmark_prefixes = req.benchmark_prefixes;
   ropt.ignore_prefixes = req.ignore_prefixes;
   ropt.threads = req.threads;
-  out.reconstruction = std::make_shared<const analysis::Reconstruction>(analysis::reconstruct(sel, loaded, ropt));
+  const std::string objects = std::to_string(sel.objects.size() + sel.base_objects.size()) + " objects";
+  // History mode turns each run into points as it is read and drops it; branch mode keeps the
+  // runs, which its lag computation reads again.
+  analysis::LoadedSelection loaded;
+  t0 = Clock::now();
+  if (sel.mode == analysis::AnalysisMode::history) {
+    out.reconstruction =
+        std::make_shared<const analysis::Reconstruction>(analysis::load_and_reconstruct(store, sel, ropt, req.threads));
+    timing(hooks, "loading and reconstruction of " + objects, t0);
+  } else {
+    loaded = analysis::load_selection(store, sel, req.threads);
+    timing(hooks, "loading " + objects, t0);
+    t0 = Clock::now();
+    out.reconstruction = std::make_shared<const analysis::Reconstruction>(analysis::reconstruct(sel, loaded, ropt));
+    timing(hooks, "reconstruction", t0);
+  }
   const auto& recon = *out.reconstruction;
-  timing(hooks, "reconstruction", t0);
 
   // The report: facts shared by both modes, then the mode's own judgement.
   auto& r = out.report;

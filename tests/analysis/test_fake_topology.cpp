@@ -257,3 +257,60 @@ TEST_CASE("analyze prefixes keep matching benchmarks and a context without runs 
   CHECK(rec.ghost_series == 12);
   CHECK(rec.ghost_benchmarks == 12);
 }
+
+TEST_CASE("one-pass loading and reconstruction equals loading then reconstructing", "[analysis]") {
+  FakeTopology g;
+  std::vector<std::string> main{g.add("a0", {}, 0)};
+  for (int i = 1; i < 30; ++i) main.push_back(g.add("a" + std::to_string(i), {main.back()}, i));
+  g.refs = {{"main", main.back()}, {"HEAD", main.back()}};
+  MemoryStore store;
+  // Three sets, runs with varying result lists (rotating, some missing), a commit without runs.
+  for (std::size_t i = 0; i < main.size(); ++i) {
+    if (i == 9) continue;
+    for (const char* machine : {"m1", "m2", "m3"}) {
+      Run run = run_with(8 + i % 5, 10.0 + double(i) * (machine[1] == '2' ? 2 : 1));
+      std::rotate(run.results.begin(), run.results.begin() + static_cast<std::ptrdiff_t>(i % run.results.size()),
+                  run.results.end());
+      store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", machine, main[i]), encode_run(run),
+                CollisionPolicy::refuse);
+    }
+  }
+  auto r = req("HEAD");
+  r.filters = resolve_filters({}, {}, {"all"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
+  r.since = "P10Y";
+  const Selection sel = select_objects(r, g, store);
+  REQUIRE(sel.mode == AnalysisMode::history);
+  REQUIRE(sel.objects.size() == 29 * 3);
+  ReconstructionOptions opt;
+  opt.ignore_prefixes = {"pkg/bench1"};  // bench1, bench10..12
+  const auto expected = reconstruct(sel, load_selection(store, sel, 1), opt);
+  REQUIRE(expected.series.size() > 10);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    INFO("threads " << threads);
+    opt.threads = threads;
+    const auto got = load_and_reconstruct(store, sel, opt, threads);
+    REQUIRE(got.series.size() == expected.series.size());
+    for (std::size_t i = 0; i < got.series.size(); ++i) {
+      CHECK(got.series[i].key == expected.series[i].key);
+      CHECK(got.series[i].points == expected.series[i].points);
+      CHECK(got.series[i].active_start == expected.series[i].active_start);
+    }
+    CHECK(got.ignored == expected.ignored);
+    CHECK(got.ghosts == expected.ghosts);
+    CHECK(got.context_has_runs == expected.context_has_runs);
+  }
+  // Two corrupt objects: both paths name the first in key order, whatever the thread count.
+  std::vector<std::string> keys;
+  for (const auto& o : sel.objects) keys.push_back(o.key);
+  std::sort(keys.begin(), keys.end());
+  store.put(keys[40], "not gzip at all", CollisionPolicy::overwrite);
+  store.put(keys[7], "not gzip either", CollisionPolicy::overwrite);
+  for (unsigned threads : {1u, 2u}) {
+    try {
+      load_and_reconstruct(store, sel, opt, threads);
+      FAIL("a corrupt object was not reported");
+    } catch (const Error& e) {
+      CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[7]));
+    }
+  }
+}

@@ -84,6 +84,8 @@ std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned thre
 // Error{not_found} `object not found: <key>`.
 std::vector<std::shared_ptr<const Run>> load_runs(ObjectStore& store, const std::vector<std::string>& keys,
                                                   unsigned threads);
+// One object: get + decode_run, the same errors.
+Run fetch_run(ObjectStore& store, const std::string& key);
 
 struct LoadedBlessing {
   SelectedBlessing ref;
@@ -102,5 +104,7 @@ struct LoadedSelection {
 // Loads everything a Selection names: runs of both lines and the blessings (both forms,
 // codec/blessing_json.hpp).
 LoadedSelection load_selection(ObjectStore& store, const Selection& selection, unsigned threads);
+// Only the blessings (aligned with Selection::blessings), as load_selection loads them.
+std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& selection, unsigned threads);
 
 }  // namespace benchhist::analysis

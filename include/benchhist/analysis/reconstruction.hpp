@@ -9,6 +9,7 @@
 
 #include <compare>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,11 +28,35 @@ inline constexpr std::size_t max_series_points = 1000;      // MAX_SERIES_POINTS
 inline constexpr std::size_t max_branch_base_commits = 128;  // MAX_BRANCH_BASE_COMMITS (§0.3)
 
 // One observation of one series (§2.2).
+// A commit id shared by every point of one run: a large store has a million points and a few
+// thousand commits, so points copy a reference, not the 40 characters. Reads as the string.
+class CommitRef {
+ public:
+  CommitRef() = default;
+  CommitRef(std::string id) : text_(std::make_shared<const std::string>(std::move(id))) {}  // NOLINT: implicit by design
+  CommitRef(const char* id) : CommitRef(std::string(id)) {}                                  // NOLINT
+  const std::string& str() const noexcept { return text_ ? *text_ : empty(); }
+  operator const std::string&() const noexcept { return str(); }  // NOLINT: reads as the id
+  friend bool operator==(const CommitRef& a, const CommitRef& b) noexcept {
+    return a.text_ == b.text_ || a.str() == b.str();
+  }
+  friend bool operator==(const CommitRef& a, std::string_view b) noexcept { return a.str() == b; }
+  friend bool operator==(const CommitRef& a, const std::string& b) noexcept { return a.str() == b; }
+  friend bool operator==(const CommitRef& a, const char* b) noexcept { return a.str() == b; }
+
+ private:
+  static const std::string& empty() noexcept {
+    static const std::string none;
+    return none;
+  }
+  std::shared_ptr<const std::string> text_;
+};
+
 struct Point {
   std::size_t topo = 0;     // topological index of its commit on its line
   bool dirty = false;
   std::size_t ordinal = 0;  // rank of its object by storage key
-  std::string commit;
+  CommitRef commit;
   double value = 0;
   std::optional<Interval> interval;  // only when the engine reported one
   friend bool operator==(const Point&, const Point&) = default;
@@ -114,7 +139,7 @@ struct PlacedRun {
   std::size_t topo = 0;
   bool dirty = false;
   std::size_t ordinal = 0;
-  std::string commit;
+  CommitRef commit;  // shared by the run's points
   const Run* run = nullptr;
 };
 
@@ -202,6 +227,15 @@ struct Reconstruction {
 
 Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
                            const ReconstructionOptions& options = {});
+
+// History analysis of a large store in one pass: every selected run is fetched, decoded and
+// turned into points by the thread that read it, then dropped, so the runs are never all held
+// at once (a million results take a quarter of a gigabyte as Run values). The result equals
+// reconstruct(selection, load_selection(store, selection, threads), options), errors included
+// (the lowest failing key position is reported). Branch mode, which needs the runs afterwards,
+// takes that path itself.
+Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selection,
+                                    const ReconstructionOptions& options, unsigned threads);
 
 // `list runs` series count per discriminant set (every series of the selected runs, before
 // ghosts/ignores, which do not apply to list).

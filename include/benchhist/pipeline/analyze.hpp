@@ -36,10 +36,9 @@ struct Hooks {
 struct AnalyzeResult {
   report::AnalysisReport report;
   analysis::Selection selection;
-  // What the report was built from: every loaded run and every reconstructed series (a
-  // dashboard may chart them). Shared so a caller can keep or drop them independently; a
-  // short-lived process can also leave them to the operating system (cli/main.cpp).
-  std::shared_ptr<const analysis::LoadedSelection> loaded;
+  // The series the report was judged on (a dashboard may chart them). Shared so a caller can
+  // keep it beyond the report; a short-lived process can also leave it to the operating system
+  // (cli/main.cpp).
   std::shared_ptr<const analysis::Reconstruction> reconstruction;
 };
 
