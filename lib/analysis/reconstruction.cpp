@@ -26,7 +26,31 @@ std::int64_t total_order_key(double x) noexcept {
 
 }  // namespace
 
-void sort_points(std::vector<Point>& points) { std::stable_sort(points.begin(), points.end(), point_before); }
+// §2.2 order, stable. Sorting (key, index) pairs and moving each point once is cheaper than
+// shuffling the points themselves; the key packs (topo, dirty, ordinal) when they fit.
+void sort_points(std::vector<Point>& points) {
+  const std::size_t n = points.size();
+  if (std::is_sorted(points.begin(), points.end(), point_before)) return;
+  constexpr std::uint64_t limit = std::uint64_t{1} << 31;
+  const bool packable = std::all_of(points.begin(), points.end(), [&](const Point& p) {
+    return p.topo < limit && p.ordinal < (std::uint64_t{1} << 32);
+  });
+  if (!packable || n >= (std::uint64_t{1} << 32)) {
+    std::stable_sort(points.begin(), points.end(), point_before);
+    return;
+  }
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point& p = points[i];
+    keyed[i] = {(static_cast<std::uint64_t>(p.topo) << 33) | (static_cast<std::uint64_t>(p.dirty) << 32) | p.ordinal,
+                static_cast<std::uint32_t>(i)};
+  }
+  std::sort(keyed.begin(), keyed.end());  // ties keep input order through the index
+  std::vector<Point> sorted;
+  sorted.reserve(n);
+  for (const auto& [key, i] : keyed) sorted.push_back(std::move(points[i]));
+  points = std::move(sorted);
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end(), [](double a, double b) { return total_order_key(a) < total_order_key(b); });
@@ -378,6 +402,7 @@ struct StreamSet {
   std::deque<StreamSlot> slots;
   std::map<SeriesSlotKey, std::size_t> index;
   std::vector<std::size_t> hint;
+  std::size_t expected_points = 0;  // per series: one per run of the unit, usually
 };
 
 void take_points(StreamSet& acc, const SelectedObject& o, const Run& run, const std::vector<std::string>& prefixes) {
@@ -400,6 +425,7 @@ void take_points(StreamSet& acc, const SelectedObject& o, const Run& run, const 
         } else {
           slot = acc.slots.size();
           acc.slots.push_back(StreamSlot{result.id, metric.kind, {}});
+          acc.slots.back().points.reserve(acc.expected_points);
           acc.index.emplace(SeriesSlotKey{0, &acc.slots.back().id, metric.kind}, slot);
         }
         if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
@@ -431,45 +457,64 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
   std::vector<std::size_t> order(objects.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return objects[a].key < objects[b].key; });
+  // Units of work: runs of consecutive keys of one set (keys group by set), at most `cap` long
+  // so even a single set keeps every thread busy. A unit gathers its own series; with many
+  // sets a series then lives in one unit and is moved, not merged.
   const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(order.size(), 1))));
-  std::vector<std::map<DiscriminantSet, StreamSet>> found(workers);
+  const std::size_t cap = std::max<std::size_t>(1, (order.size() + 4 * workers - 1) / (4 * workers));
+  struct Unit {
+    std::size_t begin = 0, end = 0;  // positions in `order`
+    StreamSet found;
+  };
+  std::vector<Unit> units;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t e = i + 1;
+    const DiscriminantSet set = objects[order[i]].data.set();
+    while (e < order.size() && e - i < cap && objects[order[e]].data.set() == set) ++e;
+    units.push_back(Unit{i, e, {}});
+    i = e;
+  }
   std::vector<std::exception_ptr> errors(order.size());
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> first_error{order.size()};
-  auto worker = [&](std::map<DiscriminantSet, StreamSet>& sets) {
-    while (true) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= order.size() || i > first_error.load(std::memory_order_relaxed)) return;
-      const SelectedObject& o = objects[order[i]];
-      try {
+  auto worker = [&] {
+    for (std::size_t u; (u = next.fetch_add(1, std::memory_order_relaxed)) < units.size();) {
+      Unit& unit = units[u];
+      unit.found.expected_points = unit.end - unit.begin;
+      for (std::size_t i = unit.begin; i < unit.end; ++i) {
+        if (i > first_error.load(std::memory_order_relaxed)) break;  // a lower position already failed
+        const SelectedObject& o = objects[order[i]];
         try {
-          const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
-          take_points(sets[o.data.set()], o, run, options.benchmark_prefixes);
+          try {
+            const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
+            take_points(unit.found, o, run, options.benchmark_prefixes);
+          } catch (...) {
+            rethrow_naming_key(o.key);
+          }
         } catch (...) {
-          rethrow_naming_key(o.key);
-        }
-      } catch (...) {
-        errors[i] = std::current_exception();
-        std::size_t seen = first_error.load(std::memory_order_relaxed);
-        while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+          errors[i] = std::current_exception();
+          std::size_t seen = first_error.load(std::memory_order_relaxed);
+          while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+          }
+          break;
         }
       }
     }
   };
   {
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker, std::ref(found[t]));
-    worker(found[0]);
+    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
+    worker();
     for (auto& t : pool) t.join();
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
 
-  // Merge the workers' series per set (sets in order, series in (id, kind) order); points are
-  // sorted by §2.2's total order, so which worker read which run does not matter.
+  // Series per set (sets in order, series in (id, kind) order); a series found in several
+  // units is concatenated in unit order. Points are then sorted by §2.2's total order, so
+  // which thread read which run does not matter.
   std::map<DiscriminantSet, std::vector<StreamSet*>> by_set;
-  for (auto& sets : found)
-    for (auto& [set, acc] : sets) by_set[set].push_back(&acc);
+  for (auto& unit : units) by_set[objects[order[unit.begin]].data.set()].push_back(&unit.found);
   std::vector<std::pair<const DiscriminantSet*, const std::vector<StreamSet*>*>> sets;
   for (const auto& [set, parts] : by_set) sets.emplace_back(&set, &parts);
   std::vector<std::vector<Series>> per_set(sets.size());
@@ -484,12 +529,16 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
       for (auto& [key, parts] : slots) {
         Series s;
         s.key = SeriesKey{*sets[i].first, parts.front()->id, parts.front()->kind};
-        std::size_t total = 0;
-        for (const StreamSlot* part : parts) total += part->points.size();
-        s.points.reserve(total);
-        for (StreamSlot* part : parts)
-          s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
-                          std::make_move_iterator(part->points.end()));
+        if (parts.size() == 1) {
+          s.points = std::move(parts.front()->points);
+        } else {
+          std::size_t total = 0;
+          for (const StreamSlot* part : parts) total += part->points.size();
+          s.points.reserve(total);
+          for (StreamSlot* part : parts)
+            s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
+                            std::make_move_iterator(part->points.end()));
+        }
         sort_points(s.points);
         series.push_back(std::move(s));
       }

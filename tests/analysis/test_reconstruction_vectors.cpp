@@ -345,3 +345,19 @@ TEST_CASE("series building is the plain grouping whatever the thread count and r
   CHECK(std::all_of(only_g1.begin(), only_g1.end(), [](const Series& s) { return s.key.id.segments()[0] == "g1"; }));
   CHECK(only_g1.size() == std::count_if(plain.begin(), plain.end(), [](const auto& kv) { return kv.first.id.segments()[0] == "g1"; }));
 }
+
+TEST_CASE("sort_points is a stable sort by (topo, dirty, ordinal) on both of its paths", "[analysis]") {
+  for (const std::size_t big : {std::size_t{0}, std::size_t{1} << 40}) {  // packed keys, then the fallback
+    std::vector<Point> points;
+    for (std::size_t i = 0; i < 500; ++i) {
+      const std::size_t topo = (i * 7919) % 97 + big;
+      points.push_back(Point{topo, i % 5 == 0, (i * 31) % 13, "c" + std::to_string(i), double(i), std::nullopt});
+    }
+    auto expected = points;
+    std::stable_sort(expected.begin(), expected.end(), point_before);
+    sort_points(points);
+    CHECK(points == expected);  // values identify the input order of equal keys
+    sort_points(points);        // already sorted: unchanged
+    CHECK(points == expected);
+  }
+}
