@@ -9,10 +9,11 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <numeric>
 #include <set>
 #include <thread>
+
+#include "benchhist/parallel.hpp"
 
 namespace benchhist::analysis {
 namespace {
@@ -193,28 +194,11 @@ std::vector<Series> build_series(const std::vector<PlacedRun>& runs, const std::
     if (placed.run) by_set[placed.set].push_back(&placed);
   std::vector<std::pair<const DiscriminantSet*, const std::vector<const PlacedRun*>*>> sets;
   for (const auto& [set, set_runs] : by_set) sets.emplace_back(&set, &set_runs);
-  // Sets are independent: built in parallel, each into its own place, so the result does not
-  // depend on thread timing.
+  // Sets are independent: built in parallel, each into its own place.
   std::vector<std::vector<Series>> per_set(sets.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto worker = [&] {
-    try {
-      for (std::size_t i; (i = next++) < sets.size();)
-        per_set[i] = build_set_series(*sets[i].first, *sets[i].second, benchmark_prefixes);
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next = sets.size();
-    }
-  };
-  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(sets.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(sets.size(), threads, [&](std::size_t i) {
+    per_set[i] = build_set_series(*sets[i].first, *sets[i].second, benchmark_prefixes);
+  });
   std::size_t total = 0;
   for (const auto& v : per_set) total += v.size();
   std::vector<Series> out;
@@ -518,39 +502,29 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
   std::vector<std::pair<const DiscriminantSet*, const std::vector<StreamSet*>*>> sets;
   for (const auto& [set, parts] : by_set) sets.emplace_back(&set, &parts);
   std::vector<std::vector<Series>> per_set(sets.size());
-  std::atomic<std::size_t> next_set{0};
-  auto merge = [&] {
-    for (std::size_t i; (i = next_set++) < sets.size();) {
-      std::map<SeriesSlotKey, std::vector<StreamSlot*>> slots;
-      for (StreamSet* part : *sets[i].second)
-        for (auto& slot : part->slots) slots[SeriesSlotKey{0, &slot.id, slot.kind}].push_back(&slot);
-      auto& series = per_set[i];
-      series.reserve(slots.size());
-      for (auto& [key, parts] : slots) {
-        Series s;
-        s.key = SeriesKey{*sets[i].first, parts.front()->id, parts.front()->kind};
-        if (parts.size() == 1) {
-          s.points = std::move(parts.front()->points);
-        } else {
-          std::size_t total = 0;
-          for (const StreamSlot* part : parts) total += part->points.size();
-          s.points.reserve(total);
-          for (StreamSlot* part : parts)
-            s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
-                            std::make_move_iterator(part->points.end()));
-        }
-        sort_points(s.points);
-        series.push_back(std::move(s));
+  parallel_for(sets.size(), options.threads, [&](std::size_t i) {
+    std::map<SeriesSlotKey, std::vector<StreamSlot*>> slots;
+    for (StreamSet* part : *sets[i].second)
+      for (auto& slot : part->slots) slots[SeriesSlotKey{0, &slot.id, slot.kind}].push_back(&slot);
+    auto& series = per_set[i];
+    series.reserve(slots.size());
+    for (auto& [key, parts] : slots) {
+      Series s;
+      s.key = SeriesKey{*sets[i].first, parts.front()->id, parts.front()->kind};
+      if (parts.size() == 1) {
+        s.points = std::move(parts.front()->points);
+      } else {
+        std::size_t total = 0;
+        for (const StreamSlot* part : parts) total += part->points.size();
+        s.points.reserve(total);
+        for (StreamSlot* part : parts)
+          s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
+                          std::make_move_iterator(part->points.end()));
       }
+      sort_points(s.points);
+      series.push_back(std::move(s));
     }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<unsigned>(std::max(1u, options.threads), static_cast<unsigned>(sets.size())); ++t)
-      pool.emplace_back(merge);
-    merge();
-    for (auto& t : pool) t.join();
-  }
+  });
   Reconstruction out;
   out.mode = selection.mode;
   for (auto& part : per_set)

@@ -1,14 +1,10 @@
 #include "benchhist/pipeline/analyze.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <map>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/codec/run_json.hpp"
@@ -16,6 +12,7 @@
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/lag.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/parallel.hpp"
 #include "benchhist/report/hints.hpp"
 
 namespace benchhist::pipeline {
@@ -115,32 +112,14 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
   // The detectors' inputs, copied out of the points on the worker threads (a million points
   // on a large store). A series without any interval passes none, which the detectors treat
   // exactly like all-absent intervals.
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto prepare = [&] {
-    try {
-      for (std::size_t i; (i = next++) < n;) {
-        const auto& s = recon.series[i];
-        values[i] = s.values();
-        if (std::any_of(s.points.begin(), s.points.end(), [](const analysis::Point& p) { return p.interval.has_value(); }))
-          intervals[i] = s.intervals();
-        inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
-        keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
-      }
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next = n;
-    }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::max(1u, req.threads); ++t) pool.emplace_back(prepare);
-    prepare();
-    for (auto& t : pool) t.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(n, req.threads, [&](std::size_t i) {
+    const auto& s = recon.series[i];
+    values[i] = s.values();
+    if (std::any_of(s.points.begin(), s.points.end(), [](const analysis::Point& p) { return p.interval.has_value(); }))
+      intervals[i] = s.intervals();
+    inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
+    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+  });
   const auto judgements = detect::judge_history_batch(inputs, req.threads);
   std::size_t family = 0;
   for (const auto& j : judgements) family += j.judged() ? 1 : 0;
