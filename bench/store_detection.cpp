@@ -1,6 +1,6 @@
-// History detection on a real store's series: selection, loading and reconstruction exactly as
-// `analyze` does them (every discriminant set, default six-month window), then the detection
-// phase alone, timed, and optionally a digest of every judgement — every gate's computed value
+// History detection on a real store's series: selection, then loading and reconstruction as two
+// timed steps (analyze fuses them; the series are the same), every discriminant set, default
+// six-month window; then the detection phase alone, timed, and optionally a digest of every judgement — every gate's computed value
 // and demand at full precision — so an optimisation of the detectors can be shown to leave
 // every verdict byte-identical:
 //
