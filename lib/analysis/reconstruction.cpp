@@ -100,88 +100,101 @@ bool prefixes_accept(const std::vector<std::string>& prefixes, std::string_view 
 
 namespace {
 
-// Lookup key that borrows the benchmark id, so the hot loop copies nothing for points of an
-// existing series (one lookup per point; the owned SeriesKey is built once per series).
+// A series of one set as a lookup key that borrows the benchmark id (the owned SeriesKey is
+// built once per series).
 struct SeriesSlotKey {
-  std::size_t set = 0;  // index into the sorted distinct sets
   const BenchmarkId* id = nullptr;
   MetricKind kind = MetricKind::wall_time;
   friend bool operator<(const SeriesSlotKey& a, const SeriesSlotKey& b) {
-    if (a.set != b.set) return a.set < b.set;
     if (auto c = *a.id <=> *b.id; c != 0) return c < 0;
     return static_cast<int>(a.kind) < static_cast<int>(b.kind);
   }
 };
 
-}  // namespace
+// The series found so far in (part of) one discriminant set. Slots live in a deque so the index
+// can borrow their ids. Runs of one set list their results in much the same order, so each
+// (result, metric) position remembers the series it went to last time and finding a point's
+// series is usually one comparison.
+struct FoundSeries {
+  BenchmarkId id;
+  MetricKind kind = MetricKind::wall_time;
+  std::vector<Point> points;
+};
+struct FoundSet {
+  std::deque<FoundSeries> slots;
+  std::map<SeriesSlotKey, std::size_t> index;
+  std::vector<std::size_t> hint;
+  std::size_t expected_points = 0;  // per series: one per run of the unit, usually
+};
 
-namespace {
+// Appends one point per (result, metric) of `run`, placed at (topo, dirty, ordinal, commit).
+void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordinal, const CommitRef& commit,
+                 const Run& run, const std::vector<std::string>& prefixes) {
+  constexpr std::size_t no_hint = std::numeric_limits<std::size_t>::max();
+  std::size_t position = 0;
+  for (const auto& result : run.results) {
+    if (result.id.empty()) continue;
+    if (!prefixes.empty() && !prefixes_accept(prefixes, result.id.qualified())) continue;
+    for (const auto& metric : result.metrics) {
+      std::size_t slot = no_hint;
+      if (position < acc.hint.size() && acc.hint[position] != no_hint) {
+        const FoundSeries& h = acc.slots[acc.hint[position]];
+        if (h.kind == metric.kind && h.id == result.id) slot = acc.hint[position];
+      }
+      if (slot == no_hint) {
+        const auto it = acc.index.find(SeriesSlotKey{&result.id, metric.kind});
+        if (it != acc.index.end()) {
+          slot = it->second;
+        } else {
+          slot = acc.slots.size();
+          acc.slots.push_back(FoundSeries{result.id, metric.kind, {}});
+          acc.slots.back().points.reserve(acc.expected_points);
+          acc.index.emplace(SeriesSlotKey{&acc.slots.back().id, metric.kind}, slot);
+        }
+        if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
+        acc.hint[position] = slot;
+      }
+      acc.slots[slot].points.push_back(Point{topo, dirty, ordinal, commit, metric.value, metric.interval});
+      ++position;
+    }
+  }
+}
 
-// The series of one discriminant set, sorted by (id, kind). Two passes over its runs: the
-// first finds every point's series and counts them, the second fills vectors of exactly that
-// size. Runs of one set list their results in much the same order, so each (result, metric)
-// position remembers the series it went to last time and a lookup is usually one comparison.
+// The series of one set from its parts, in (id, kind) order: a series found in one part is
+// moved whole, one found in several is concatenated in part order; points then take §2.2's
+// total order, so which thread read which run does not matter.
+std::vector<Series> series_of(const DiscriminantSet& set, const std::vector<FoundSet*>& parts) {
+  std::map<SeriesSlotKey, std::vector<FoundSeries*>> slots;
+  for (FoundSet* part : parts)
+    for (auto& slot : part->slots) slots[SeriesSlotKey{&slot.id, slot.kind}].push_back(&slot);
+  std::vector<Series> series;
+  series.reserve(slots.size());
+  for (auto& [key, found] : slots) {
+    Series s;
+    s.key = SeriesKey{set, found.front()->id, found.front()->kind};
+    if (found.size() == 1) {
+      s.points = std::move(found.front()->points);
+    } else {
+      std::size_t total = 0;
+      for (const FoundSeries* part : found) total += part->points.size();
+      s.points.reserve(total);
+      for (FoundSeries* part : found)
+        s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
+                        std::make_move_iterator(part->points.end()));
+    }
+    sort_points(s.points);
+    series.push_back(std::move(s));
+  }
+  return series;
+}
+
 std::vector<Series> build_set_series(const DiscriminantSet& set, const std::vector<const PlacedRun*>& runs,
                                      const std::vector<std::string>& benchmark_prefixes) {
-  struct Slot {
-    const BenchmarkId* id = nullptr;
-    MetricKind kind = MetricKind::wall_time;
-    std::vector<Point> points;
-    std::size_t count = 0;
-  };
-  constexpr std::size_t no_hint = std::numeric_limits<std::size_t>::max();
-  std::map<SeriesSlotKey, std::size_t> index;  // SeriesSlotKey::set unused (one set)
-  std::vector<Slot> slots;
-  std::vector<std::size_t> hint;      // per (result, metric) position: the slot it went to last
-  std::vector<std::size_t> assigned;  // the slot of every point, in visiting order
-  auto slot_of = [&](std::size_t position, const BenchmarkId& id, MetricKind kind) {
-    if (position < hint.size() && hint[position] != no_hint) {
-      const Slot& h = slots[hint[position]];
-      if (h.kind == kind && *h.id == id) return hint[position];
-    }
-    const SeriesSlotKey key{0, &id, kind};
-    auto it = index.find(key);
-    if (it == index.end()) {
-      it = index.emplace(key, slots.size()).first;
-      slots.push_back(Slot{&id, kind, {}, 0});
-    }
-    if (position >= hint.size()) hint.resize(position + 1, no_hint);
-    hint[position] = it->second;
-    return it->second;
-  };
-  for (const PlacedRun* placed : runs) {
-    std::size_t position = 0;
-    for (const auto& result : placed->run->results) {
-      if (result.id.empty()) continue;
-      if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
-      for (const auto& metric : result.metrics) {
-        const std::size_t slot = slot_of(position++, result.id, metric.kind);
-        ++slots[slot].count;
-        assigned.push_back(slot);
-      }
-    }
-  }
-  for (auto& slot : slots) slot.points.reserve(slot.count);
-  std::size_t next = 0;
+  FoundSet found;
+  found.expected_points = runs.size();
   for (const PlacedRun* placed : runs)
-    for (const auto& result : placed->run->results) {
-      if (result.id.empty()) continue;
-      if (!benchmark_prefixes.empty() && !prefixes_accept(benchmark_prefixes, result.id.qualified())) continue;
-      for (const auto& metric : result.metrics)
-        slots[assigned[next++]].points.push_back(
-            Point{placed->topo, placed->dirty, placed->ordinal, placed->commit, metric.value, metric.interval});
-    }
-  std::vector<Series> out;
-  out.reserve(slots.size());
-  for (const auto& [key, slot_index] : index) {  // map order = (id, kind)
-    Slot& slot = slots[slot_index];
-    Series s;
-    s.key = SeriesKey{set, *slot.id, slot.kind};
-    s.points = std::move(slot.points);
-    sort_points(s.points);
-    out.push_back(std::move(s));
-  }
-  return out;
+    take_points(found, placed->topo, placed->dirty, placed->ordinal, placed->commit, *placed->run, benchmark_prefixes);
+  return series_of(set, {&found});
 }
 
 }  // namespace
@@ -374,53 +387,6 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
   }
 }
 
-// The series a loader thread has found so far in one discriminant set. Slots live in a deque
-// so the index can borrow their ids; each (result, metric) position remembers its slot from
-// the previous run of the set, as in build_set_series.
-struct StreamSlot {
-  BenchmarkId id;
-  MetricKind kind = MetricKind::wall_time;
-  std::vector<Point> points;
-};
-struct StreamSet {
-  std::deque<StreamSlot> slots;
-  std::map<SeriesSlotKey, std::size_t> index;
-  std::vector<std::size_t> hint;
-  std::size_t expected_points = 0;  // per series: one per run of the unit, usually
-};
-
-void take_points(StreamSet& acc, const SelectedObject& o, const Run& run, const std::vector<std::string>& prefixes) {
-  constexpr std::size_t no_hint = std::numeric_limits<std::size_t>::max();
-  const CommitRef commit(o.data.commit);
-  std::size_t position = 0;
-  for (const auto& result : run.results) {
-    if (result.id.empty()) continue;
-    if (!prefixes.empty() && !prefixes_accept(prefixes, result.id.qualified())) continue;
-    for (const auto& metric : result.metrics) {
-      std::size_t slot = no_hint;
-      if (position < acc.hint.size() && acc.hint[position] != no_hint) {
-        const StreamSlot& h = acc.slots[acc.hint[position]];
-        if (h.kind == metric.kind && h.id == result.id) slot = acc.hint[position];
-      }
-      if (slot == no_hint) {
-        const auto it = acc.index.find(SeriesSlotKey{0, &result.id, metric.kind});
-        if (it != acc.index.end()) {
-          slot = it->second;
-        } else {
-          slot = acc.slots.size();
-          acc.slots.push_back(StreamSlot{result.id, metric.kind, {}});
-          acc.slots.back().points.reserve(acc.expected_points);
-          acc.index.emplace(SeriesSlotKey{0, &acc.slots.back().id, metric.kind}, slot);
-        }
-        if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
-        acc.hint[position] = slot;
-      }
-      acc.slots[slot].points.push_back(Point{o.topo, o.dirty(), o.ordinal, commit, metric.value, metric.interval});
-      ++position;
-    }
-  }
-}
-
 }  // namespace
 
 Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
@@ -448,7 +414,7 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
   const std::size_t cap = std::max<std::size_t>(1, (order.size() + 4 * workers - 1) / (4 * workers));
   struct Unit {
     std::size_t begin = 0, end = 0;  // positions in `order`
-    StreamSet found;
+    FoundSet found;
   };
   std::vector<Unit> units;
   for (std::size_t i = 0; i < order.size();) {
@@ -471,7 +437,8 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
         try {
           try {
             const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
-            take_points(unit.found, o, run, options.benchmark_prefixes);
+            take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run,
+                        options.benchmark_prefixes);
           } catch (...) {
             rethrow_naming_key(o.key);
           }
@@ -494,37 +461,13 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
 
-  // Series per set (sets in order, series in (id, kind) order); a series found in several
-  // units is concatenated in unit order. Points are then sorted by §2.2's total order, so
-  // which thread read which run does not matter.
-  std::map<DiscriminantSet, std::vector<StreamSet*>> by_set;
+  // Series per set, sets in order (series_of merges a set's units).
+  std::map<DiscriminantSet, std::vector<FoundSet*>> by_set;
   for (auto& unit : units) by_set[objects[order[unit.begin]].data.set()].push_back(&unit.found);
-  std::vector<std::pair<const DiscriminantSet*, const std::vector<StreamSet*>*>> sets;
+  std::vector<std::pair<const DiscriminantSet*, const std::vector<FoundSet*>*>> sets;
   for (const auto& [set, parts] : by_set) sets.emplace_back(&set, &parts);
   std::vector<std::vector<Series>> per_set(sets.size());
-  parallel_for(sets.size(), options.threads, [&](std::size_t i) {
-    std::map<SeriesSlotKey, std::vector<StreamSlot*>> slots;
-    for (StreamSet* part : *sets[i].second)
-      for (auto& slot : part->slots) slots[SeriesSlotKey{0, &slot.id, slot.kind}].push_back(&slot);
-    auto& series = per_set[i];
-    series.reserve(slots.size());
-    for (auto& [key, parts] : slots) {
-      Series s;
-      s.key = SeriesKey{*sets[i].first, parts.front()->id, parts.front()->kind};
-      if (parts.size() == 1) {
-        s.points = std::move(parts.front()->points);
-      } else {
-        std::size_t total = 0;
-        for (const StreamSlot* part : parts) total += part->points.size();
-        s.points.reserve(total);
-        for (StreamSlot* part : parts)
-          s.points.insert(s.points.end(), std::make_move_iterator(part->points.begin()),
-                          std::make_move_iterator(part->points.end()));
-      }
-      sort_points(s.points);
-      series.push_back(std::move(s));
-    }
-  });
+  parallel_for(sets.size(), options.threads, [&](std::size_t i) { per_set[i] = series_of(*sets[i].first, *sets[i].second); });
   Reconstruction out;
   out.mode = selection.mode;
   for (auto& part : per_set)
