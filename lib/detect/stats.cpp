@@ -360,7 +360,6 @@ std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> 
   const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
   const std::uint64_t upper_rank = pairs / 2;
   const std::uint64_t lower_rank = pairs % 2 == 1 ? upper_rank : upper_rank - 1;
-  std::vector<double> row(n);
   constexpr std::uint64_t small = 20'000;  // below this, storing everything is cheapest
   if (pairs > small && samples >= 4) {
     // Sample: slopes of pseudo-random pairs (a fixed LCG, so the result never depends on it).
@@ -394,7 +393,7 @@ std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> 
     const double low_slope = from_total_order_key(low_key), high_slope = from_total_order_key(high_key);
     std::vector<double> reciprocal(n);
     for (std::size_t d = 1; d < n; ++d) reciprocal[d] = 1.0 / static_cast<double>(d);
-    std::vector<std::uint32_t> unsure(n + 4);
+    std::vector<std::uint32_t> unsure(n);
     std::uint64_t below = 0;
     std::vector<std::int64_t> inside;
     inside.reserve(static_cast<std::size_t>(pairs / 16));
@@ -422,6 +421,7 @@ std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> 
   }
   std::vector<std::int64_t> keys;
   keys.reserve(pairs);
+  std::vector<double> row(n);
   for (std::size_t i = 0; i + 1 < n; ++i) {
     row_slopes(xs, i, row.data());
     for (std::size_t t = 0; t < n - i - 1; ++t) keys.push_back(total_order_key(row[t]));
