@@ -1,8 +1,9 @@
 #pragma once
-// A small parallel loop for independent work items: items are handed out one at a time to up
-// to `threads` threads (the caller's included), each item writes only its own result slot, so
-// the outcome never depends on thread timing. After a throw no new item starts; once every
-// thread has stopped, the exception of the lowest failing index is rethrown.
+// A small parallel loop for independent work items: items are handed out one at a time, in
+// index order, to up to `threads` threads (the caller's included); each item writes only its own
+// result slot, so the outcome never depends on thread timing. After a throw no new item starts,
+// but every item already handed out finishes, so every item below a failing one has run: the
+// exception rethrown (once all threads have stopped) is that of the lowest failing index.
 
 #include <algorithm>
 #include <atomic>

@@ -1,17 +1,13 @@
 #include "benchhist/analysis/reconstruction.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <deque>
-#include <exception>
-#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <set>
-#include <thread>
 
 #include "benchhist/parallel.hpp"
 
@@ -410,7 +406,7 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
   // Units of work: runs of consecutive keys of one set (keys group by set), at most `cap` long
   // so even a single set keeps every thread busy. A unit gathers its own series; with many
   // sets a series then lives in one unit and is moved, not merged.
-  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(order.size(), 1))));
+  const unsigned workers = std::max(1u, threads);
   const std::size_t cap = std::max<std::size_t>(1, (order.size() + 4 * workers - 1) / (4 * workers));
   struct Unit {
     std::size_t begin = 0, end = 0;  // positions in `order`
@@ -424,42 +420,21 @@ Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selecti
     units.push_back(Unit{i, e, {}});
     i = e;
   }
-  std::vector<std::exception_ptr> errors(order.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> first_error{order.size()};
-  auto worker = [&] {
-    for (std::size_t u; (u = next.fetch_add(1, std::memory_order_relaxed)) < units.size();) {
-      Unit& unit = units[u];
-      unit.found.expected_points = unit.end - unit.begin;
-      for (std::size_t i = unit.begin; i < unit.end; ++i) {
-        if (i > first_error.load(std::memory_order_relaxed)) break;  // a lower position already failed
-        const SelectedObject& o = objects[order[i]];
-        try {
-          try {
-            const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
-            take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run,
-                        options.benchmark_prefixes);
-          } catch (...) {
-            rethrow_naming_key(o.key);
-          }
-        } catch (...) {
-          errors[i] = std::current_exception();
-          std::size_t seen = first_error.load(std::memory_order_relaxed);
-          while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-          }
-          break;
-        }
+  // Units cover ascending key ranges and each stops at its first failure, so parallel_for's
+  // lowest failing unit reports the lowest failing key, as load_selection does.
+  parallel_for(units.size(), workers, [&](std::size_t u) {
+    Unit& unit = units[u];
+    unit.found.expected_points = unit.end - unit.begin;
+    for (std::size_t i = unit.begin; i < unit.end; ++i) {
+      const SelectedObject& o = objects[order[i]];
+      try {
+        const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
+        take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run, options.benchmark_prefixes);
+      } catch (...) {
+        rethrow_naming_key(o.key);
       }
     }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
 
   // Series per set, sets in order (series_of merges a set's units).
   std::map<DiscriminantSet, std::vector<FoundSet*>> by_set;

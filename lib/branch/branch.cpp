@@ -3,18 +3,15 @@
 #include "benchhist/detect/branch.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <map>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/selection.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/parallel.hpp"
 
 namespace benchhist::detect {
 namespace {
@@ -320,36 +317,8 @@ BranchJudgement judge_branch(const BranchSeriesInput& in) {
 
 std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads) {
   std::vector<BranchJudgement> out(inputs.size());
-  const std::size_t workers = std::min<std::size_t>(std::max(1u, threads), std::max<std::size_t>(1, inputs.size()));
-  if (workers <= 1) {
-    for (std::size_t i = 0; i < inputs.size(); ++i) out[i] = judge_branch(inputs[i]);
-    return out;
-  }
-  // Each slot is written by exactly one worker; the result is independent of scheduling.
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::size_t failed_at = inputs.size();
-  std::mutex failure_mutex;
-  auto work = [&] {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= inputs.size()) return;
-      try {
-        out[i] = judge_branch(inputs[i]);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (i < failed_at) {  // report the first failing series in input order
-          failed_at = i;
-          failure = std::current_exception();
-        }
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers);
-  for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  // Each slot is written by exactly one item; the first failing series in input order is reported.
+  parallel_for(inputs.size(), threads, [&](std::size_t i) { out[i] = judge_branch(inputs[i]); });
   return out;
 }
 

@@ -2,15 +2,12 @@
 #include "benchhist/detect/history.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
-#include <mutex>
 #include <numeric>
-#include <thread>
 
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/parallel.hpp"
 
 namespace benchhist::detect {
 
@@ -219,32 +216,7 @@ std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> s
                                                   std::optional<std::size_t> family_size) {
   const HistoryJudge judge(family_size.value_or(history_family_size(series)));
   std::vector<HistoryJudgement> out(series.size());
-  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(series.size())));
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    while (true) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= series.size()) return;
-      try {
-        out[i] = judge.judge(series[i]);  // each slot written by exactly one worker
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next.store(series.size());
-      }
-    }
-  };
-  if (workers <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(series.size(), threads, [&](std::size_t i) { out[i] = judge.judge(series[i]); });
   return out;
 }
 

@@ -312,5 +312,11 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
     } catch (const Error& e) {
       CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[7]));
     }
+    try {
+      load_selection(store, sel, threads);
+      FAIL("a corrupt object was not reported");
+    } catch (const Error& e) {
+      CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[7]));
+    }
   }
 }

@@ -343,7 +343,8 @@ TEST_CASE("series building is the plain grouping whatever the thread count and r
   }
   const auto only_g1 = build_series(placed, {"g1/"}, 2);
   CHECK(std::all_of(only_g1.begin(), only_g1.end(), [](const Series& s) { return s.key.id.segments()[0] == "g1"; }));
-  CHECK(only_g1.size() == std::count_if(plain.begin(), plain.end(), [](const auto& kv) { return kv.first.id.segments()[0] == "g1"; }));
+  CHECK(static_cast<std::ptrdiff_t>(only_g1.size()) ==
+        std::count_if(plain.begin(), plain.end(), [](const auto& kv) { return kv.first.id.segments()[0] == "g1"; }));
 }
 
 TEST_CASE("sort_points is a stable sort by (topo, dirty, ordinal) on both of its paths", "[analysis]") {

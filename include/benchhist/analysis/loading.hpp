@@ -4,14 +4,10 @@
 // at its position, so the outcome never depends on thread timing. A corrupt or vanished
 // object fails the whole load with an Error naming its key — nothing is silently skipped.
 
-#include <algorithm>
-#include <atomic>
 #include <cstddef>
-#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -19,6 +15,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/blessing.hpp"
 #include "benchhist/model/run.hpp"
+#include "benchhist/parallel.hpp"
 
 namespace benchhist {
 class ObjectStore;
@@ -37,43 +34,13 @@ namespace benchhist::analysis {
 template <typename T, typename Load>
 std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned threads, Load load) {
   std::vector<std::optional<T>> slots(keys.size());
-  std::vector<std::exception_ptr> errors(keys.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> first_error{keys.size()};
-  auto worker = [&] {
-    while (true) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= keys.size() || i > first_error.load(std::memory_order_relaxed)) return;
-      try {
-        try {
-          slots[i].emplace(load(keys[i]));
-        } catch (...) {
-          rethrow_naming_key(keys[i]);
-        }
-      } catch (...) {
-        errors[i] = std::current_exception();
-        std::size_t seen = first_error.load(std::memory_order_relaxed);
-        while (i < seen && !first_error.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-        }
-      }
-    }
-  };
-  const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(keys.size())));
-  if (n <= 1 || keys.size() <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(n);
+  parallel_for(keys.size(), threads, [&](std::size_t i) {
     try {
-      for (unsigned t = 0; t < n; ++t) pool.emplace_back(worker);
+      slots[i].emplace(load(keys[i]));
     } catch (...) {
-      for (auto& th : pool) th.join();
-      throw;
+      rethrow_naming_key(keys[i]);
     }
-    for (auto& th : pool) th.join();
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   std::vector<T> out;
   out.reserve(keys.size());
   for (auto& s : slots) out.push_back(std::move(*s));
