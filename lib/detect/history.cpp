@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "benchhist/detect/level_start.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
@@ -52,17 +53,20 @@ bool any_interval(std::span<const std::optional<Interval>> iv) {
 }  // namespace
 
 ChangePointStage change_point_cheap_gates(std::span<const double> x,
-                                          std::span<const std::optional<Interval>> intervals, MetricKind kind) {
+                                          std::span<const std::optional<Interval>> intervals, MetricKind kind,
+                                          bool level_start_split) {
   ChangePointStage st;
   auto& l = st.ladder;
   const std::size_t n = x.size();
-  const auto split = pettitt(x);
-  if (!l.check("split_located", std::nullopt, std::nullopt, split.has_value())) return st;
-  const std::size_t tau = split->index;
-  const std::size_t shorter = std::min(tau, n - tau);
+  if (!l.check("split_located", std::nullopt, std::nullopt, n >= 2)) return st;  // Pettitt needs two points
+  const std::vector<std::int64_t> ranks = doubled_ranks(x);
+  const std::size_t pettitt_tau = pettitt_from_ranks(ranks).index;
+  const std::size_t shorter = std::min(pettitt_tau, n - pettitt_tau);
   if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(min_regime_points),
                shorter >= min_regime_points))
     return st;
+  // Persistence is Pettitt's; where the new level begins is S2's estimate (detection-sharp.md).
+  const std::size_t tau = level_start_split ? new_level_start(x, ranks, min_regime_points) : pettitt_tau;
   const double baseline = median(slice(x, 0, tau));
   const double latest = median(slice(x, tau, n));
   const double delta = latest - baseline;
@@ -148,8 +152,10 @@ DriftStage drift_detector(std::span<const double> x, std::span<const std::option
   return st;
 }
 
-HistoryJudge::HistoryJudge(std::size_t family_size)
-    : family_size_(std::max<std::size_t>(family_size, 1)), calibration_(history_calibration(family_size_)) {}
+HistoryJudge::HistoryJudge(std::size_t family_size, detail::Departures departures)
+    : family_size_(std::max<std::size_t>(family_size, 1)),
+      departures_(departures),
+      calibration_(history_calibration(family_size_, departures.sharp_certificate)) {}
 
 HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
   if (!s.intervals.empty() && s.intervals.size() != s.values.size())
@@ -164,7 +170,7 @@ HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
   const auto x = s.values.subspan(j.view.offset, j.view.length);
   const auto iv = s.intervals.empty() ? s.intervals : s.intervals.subspan(j.view.offset, j.view.length);
 
-  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind);
+  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_.level_start_split);
   DriftStage dr = drift_detector(x, iv, s.kind);
   std::optional<Candidate> drift_candidate = dr.candidate;
   if (drift_candidate) {
@@ -213,8 +219,9 @@ std::size_t history_family_size(std::span<const SeriesInput> series) noexcept {
 }
 
 std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> series, unsigned threads,
-                                                  std::optional<std::size_t> family_size) {
-  const HistoryJudge judge(family_size.value_or(history_family_size(series)));
+                                                  std::optional<std::size_t> family_size,
+                                                  detail::Departures departures) {
+  const HistoryJudge judge(family_size.value_or(history_family_size(series)), departures);
   std::vector<HistoryJudgement> out(series.size());
   parallel_for(series.size(), threads, [&](std::size_t i) { out[i] = judge.judge(series[i]); });
   return out;
@@ -287,6 +294,15 @@ FamilyResult select_history_findings(std::span<const HistoryJudgement> judgement
   std::sort(r.findings.begin(), r.findings.end(),
             [&](const Finding& a, const Finding& b) { return finding_ranks_before(a, b, keys); });
   return r;
+}
+
+HistoryFamily judge_history_family(std::span<const SeriesInput> series, unsigned threads,
+                                   std::span<const SeriesKey> keys, detail::Departures departures) {
+  HistoryFamily f;
+  const std::size_t m = history_family_size(series);
+  f.judgements = judge_history_batch(series, threads, m, departures);
+  f.result = select_history_findings(f.judgements, m, keys);
+  return f;
 }
 
 }  // namespace benchhist::detect

@@ -19,7 +19,7 @@ constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ULL;
 constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 }  // namespace
 
-SelectionCalibration history_calibration(std::size_t family_size) {
+SelectionCalibration history_calibration(std::size_t family_size, bool sharp_certificate) {
   const std::size_t m = std::max<std::size_t>(family_size, 1);
   SelectionCalibration c;
   c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
@@ -28,6 +28,7 @@ SelectionCalibration history_calibration(std::size_t family_size) {
   c.reject_at_or_above = 0.05 / 2;
   c.accept_analytic_below = std::min(0.10 / (2.0 * static_cast<double>(m)), 0.025);
   c.min_regime = min_regime_points;
+  c.sharp_certificate = sharp_certificate;
   return c;
 }
 
@@ -354,11 +355,8 @@ double rank_sum_tail_bound(std::span<const std::int64_t> sorted, std::size_t k, 
 }
 
 namespace {
-double normal_p_for_sum(std::size_t n, std::size_t k, std::int64_t sum, double tie_term) {
-  return mw_normal_p(k, n - k, static_cast<double>(sum) / 2, tie_term);
-}
-
-// The "reaches" limit of §5.4: p_obs with a 64-epsilon allowance.
+// The "reaches" limit of §5.4: p_obs with a 64-epsilon allowance. NormalPLimit compares the
+// unclamped normal p, so a p_obs below 1e-15 (S1's p_sharp) is honoured.
 NormalPLimit rejection_limit(double p_obs) { return NormalPLimit(p_obs * (1 + 64 * machine_epsilon)); }
 
 std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo,
@@ -467,12 +465,15 @@ struct Scorer {
     return tau <= n - tau ? d_tau : static_cast<std::int64_t>(n * (n + 1)) - d_tau;
   }
   // p of an ordering whose Pettitt split is (tau, d_tau); 1.0 when unreportable.
-  double p_at(std::size_t tau, std::int64_t d_tau) const {
+  double p_at(std::size_t tau, std::int64_t d_tau) const { return clamp_p(sharp_p_at(tau, d_tau)); }
+  // The same score before clamp_p (detection-sharp.md S1 step 1): an exact tail is at least
+  // 2 / C(n, k) > 0 and the normal one is positive for every reachable z.
+  double sharp_p_at(std::size_t tau, std::int64_t d_tau) const {
     const std::size_t k = std::min(tau, n - tau);
     if (k < min_regime) return 1.0;
     const std::int64_t sum = smaller_sum(tau, d_tau);
-    if (k <= max_exact) return clamp_p(tables->two_sided(k, sum));
-    return normal_p_for_sum(n, k, sum, tie_term);
+    if (k <= max_exact) return tables->two_sided(k, sum);
+    return mw_normal_p_unclamped(k, n - k, static_cast<double>(sum) / 2, tie_term);
   }
 };
 
@@ -1186,7 +1187,9 @@ std::optional<SelectionResult> selection_adjusted_change_point(std::span<const d
     out.adjusted_p = p_obs;  // a single admissible split: nothing was searched
     return out;
   }
-  const double a = analytic_bound_sorted(sc.sorted, p_obs, cal.min_regime, sc.max_exact, sc.tie_term);
+  // S1: the union bound holds at any threshold; the clamp only protects the reported value.
+  const double certificate_p = cal.sharp_certificate ? sc.sharp_p_at(split.index, split.d_tau) : p_obs;
+  const double a = analytic_bound_sorted(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term);
   const double wa = std::min(a / cal.analytic_weight, 1.0);
   if (wa < cal.accept_analytic_below) {
     out.adjusted_p = std::max(wa, p_obs);

@@ -160,12 +160,16 @@ std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, do
 }
 
 double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept {
+  return clamp_p(mw_normal_p_unclamped(n1, n2, rank_sum_left, tie_term));
+}
+
+double mw_normal_p_unclamped(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept {
   const auto w = mw_normal_erfc_argument(n1, n2, rank_sum_left, tie_term);
-  return w ? clamp_p(std::erfc(*w)) : 1.0;
+  return w ? std::min(std::erfc(*w), 1.0) : 1.0;
 }
 
 NormalPLimit::NormalPLimit(double limit) noexcept : limit_(limit) {
-  if (!(limit >= p_value_floor) || limit >= 1) return;  // decided by the clamp alone
+  if (!(limit > 0) || limit >= 1) return;  // decided without a search (erfc of w >= 0 is in (0, 1])
   // Bisect the crossing: erfc(low) > limit >= erfc(high). erfc(40) underflows to 0.
   double low = 0, high = 40;
   for (int i = 0; i < 200 && high - low > 1e-13 * high; ++i) {
@@ -187,10 +191,10 @@ bool NormalPLimit::reaches(std::size_t n1, std::size_t n2, double rank_sum_left,
 bool NormalPLimit::reaches(const Sizes& sizes, double rank_sum_left) const noexcept {
   const auto w = sizes.erfc_argument(rank_sum_left);
   if (!w) return 1.0 <= limit_;
-  if (!searched_) return clamp_p(std::erfc(*w)) <= limit_;
+  if (!searched_) return std::min(std::erfc(*w), 1.0) <= limit_;
   if (*w >= certainly_at_or_below_) return true;
   if (*w <= certainly_above_) return false;
-  return clamp_p(std::erfc(*w)) <= limit_;
+  return std::min(std::erfc(*w), 1.0) <= limit_;
 }
 
 MannWhitney mann_whitney(std::span<const double> left, std::span<const double> right) {

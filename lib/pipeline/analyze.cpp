@@ -120,10 +120,9 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
     keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
   });
-  const auto judgements = detect::judge_history_batch(inputs, req.threads);
-  std::size_t family = 0;
-  for (const auto& j : judgements) family += j.judged() ? 1 : 0;
-  const auto family_result = detect::select_history_findings(judgements, family, keys);
+  const auto family = detect::judge_history_family(inputs, req.threads, keys);
+  const auto& judgements = family.judgements;
+  const auto& family_result = family.result;
 
   for (std::size_t i = 0; i < n; ++i) {
     const auto& j = judgements[i];

@@ -106,9 +106,11 @@ TEST_CASE("Theil-Sen's slope is the exact median of all pairwise slopes on every
   CHECK(same_bits(theil_sen(wild)->slope, plain_slope_median(wild)));
 }
 
-TEST_CASE("NormalPLimit answers exactly as comparing mw_normal_p with the limit", "[detect][fast]") {
+TEST_CASE("NormalPLimit answers exactly as comparing the unclamped normal p with the limit, which is the clamped "
+          "comparison at and above 1e-15",
+          "[detect][fast]") {
   const std::size_t n = 1000;
-  for (double limit : {1e-15, 1.0000000000000142e-15, 3.7e-9, 0.0125, 0.5, 1.0, 2.0, 1e-16}) {
+  for (double limit : {1e-15, 1.0000000000000142e-15, 3.7e-9, 0.0125, 0.5, 1.0, 2.0, 1e-16, 1e-40, 3e-120, 0.0}) {
     const NormalPLimit fast(limit);
     for (double tie_term : {0.0, 5000.0}) {
       std::size_t agreed = 0;
@@ -116,9 +118,10 @@ TEST_CASE("NormalPLimit answers exactly as comparing mw_normal_p with the limit"
         for (std::int64_t sum = static_cast<std::int64_t>(k * (k + 1)); sum <= static_cast<std::int64_t>(k * (2 * n - k + 1));
              sum += 1 + static_cast<std::int64_t>(k / 7)) {
           const double rank_sum = static_cast<double>(sum) / 2;
-          const bool plain = mw_normal_p(k, n - k, rank_sum, tie_term) <= limit;
+          const bool plain = mw_normal_p_unclamped(k, n - k, rank_sum, tie_term) <= limit;
           INFO("limit=" << limit << " k=" << k << " sum=" << sum);
           REQUIRE(fast.reaches(k, n - k, rank_sum, tie_term) == plain);
+          if (limit >= p_value_floor) REQUIRE((mw_normal_p(k, n - k, rank_sum, tie_term) <= limit) == plain);
           ++agreed;
         }
       CHECK(agreed > 1000);

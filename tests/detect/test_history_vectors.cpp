@@ -2,13 +2,14 @@
 // §4-§9): verdicts, candidates, full gate ladders and the selection adjustment.
 #include "benchhist/detect/history.hpp"
 #include "history_check.hpp"
+#include "revisions.hpp"
 
 using namespace benchhist::detect;
 using namespace bhtest;
 
 namespace {
 
-void check_history_case(const json::object& c) {
+void check_history_case(const json::object& c, Behaviour behaviour) {
   const auto values = series_of(c);
   const auto intervals = intervals_of(c);
   SeriesInput s;
@@ -19,7 +20,7 @@ void check_history_case(const json::object& c) {
   const std::size_t m = c.contains("family_size") ? static_cast<std::size_t>(num(c.at("family_size"))) : 1;
   const auto& exp = c.at("expected").as_object();
 
-  const HistoryJudge judge(m);
+  const HistoryJudge judge(m, departures_of(behaviour));
   const HistoryJudgement j = judge.judge(s);
   CHECK(j.judged() == exp.at("judged").as_bool());
   if (!exp.at("judged").as_bool()) {
@@ -60,22 +61,25 @@ void check_history_case(const json::object& c) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("every history_change_point vector yields its verdict, candidate and ladders", "[detect][vectors]") {
-  const auto cases = load_vectors("history_change_point.json");
-  REQUIRE(cases.size() == 53);
-  for (const auto& v : cases) {
-    const auto& c = v.as_object();
-    DYNAMIC_SECTION(str(c.at("name"))) { check_history_case(c); }
+void check_history_file(const std::string& file, std::size_t count) {
+  for (const Behaviour b : {Behaviour::product, Behaviour::reference}) {
+    const auto cases = vectors_for(file, b);
+    REQUIRE(cases.size() == count);
+    for (const auto& v : cases) {
+      const auto& c = v.as_object();
+      DYNAMIC_SECTION(to_string(b) << " " << str(c.at("name"))) { check_history_case(c, b); }
+    }
   }
 }
 
+}  // namespace
+
+// The product against the vectors with the S1/S2 revisions applied; the reference behaviour
+// against the vectors as recorded.
+TEST_CASE("every history_change_point vector yields its verdict, candidate and ladders", "[detect][vectors]") {
+  check_history_file("history_change_point.json", 53);
+}
+
 TEST_CASE("every history_drift vector yields its verdict, candidate and ladders", "[detect][vectors]") {
-  const auto cases = load_vectors("history_drift.json");
-  REQUIRE(cases.size() == 10);
-  for (const auto& v : cases) {
-    const auto& c = v.as_object();
-    DYNAMIC_SECTION(str(c.at("name"))) { check_history_case(c); }
-  }
+  check_history_file("history_drift.json", 10);
 }

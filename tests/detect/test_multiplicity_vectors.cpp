@@ -1,20 +1,21 @@
 // Every case of vectors/history_multiplicity.json (detection.md §5.6, §9, §13.1).
 #include "benchhist/detect/history.hpp"
 #include "history_check.hpp"
+#include "revisions.hpp"
 
 using namespace benchhist::detect;
 using namespace bhtest;
 
 namespace {
 
-void check_single(const json::object& c) {
+void check_single(const json::object& c, Behaviour behaviour) {
   const auto values = series_of(c);
   SeriesInput s;
   s.values = values;
   s.kind = metric_of(c);
   const auto m = static_cast<std::size_t>(num(c.at("family_size")));
   const auto& exp = c.at("expected").as_object();
-  const HistoryJudgement j = HistoryJudge(m).judge(s);
+  const HistoryJudgement j = HistoryJudge(m, departures_of(behaviour)).judge(s);
   CHECK(j.judged() == exp.at("judged").as_bool());
   if (exp.contains("tainted_p")) {
     REQUIRE(j.tainted_p.has_value());
@@ -44,7 +45,7 @@ void check_single(const json::object& c) {
   }
 }
 
-void check_batch(const json::object& c) {
+void check_batch(const json::object& c, Behaviour behaviour) {
   std::vector<std::vector<double>> values;
   std::vector<std::vector<std::optional<benchhist::Interval>>> intervals;
   std::vector<std::string> names;
@@ -65,7 +66,7 @@ void check_batch(const json::object& c) {
   const auto& exp = c.at("expected").as_object();
   const std::size_t m = history_family_size(inputs);
   CHECK(m == static_cast<std::size_t>(num(exp.at("family_size"))));
-  const auto judged = judge_history_batch(inputs, 2);
+  const auto judged = judge_history_batch(inputs, 2, std::nullopt, departures_of(behaviour));
   const auto& per = exp.at("per_series").as_array();
   REQUIRE(per.size() == judged.size());
   for (std::size_t i = 0; i < per.size(); ++i) {
@@ -114,14 +115,16 @@ void check_bh(const json::object& c) {
 }  // namespace
 
 TEST_CASE("every history_multiplicity vector: families, BH staircase and ranking", "[detect][vectors]") {
-  const auto cases = load_vectors("history_multiplicity.json");
-  REQUIRE(cases.size() == 24);
-  for (const auto& v : cases) {
-    const auto& c = v.as_object();
-    DYNAMIC_SECTION(str(c.at("name"))) {
-      if (str(c.at("mode")) == "benjamini_hochberg") check_bh(c);
-      else if (c.contains("batch")) check_batch(c);
-      else check_single(c);
+  for (const Behaviour b : {Behaviour::product, Behaviour::reference}) {
+    const auto cases = vectors_for("history_multiplicity.json", b);
+    REQUIRE(cases.size() == 24);
+    for (const auto& v : cases) {
+      const auto& c = v.as_object();
+      DYNAMIC_SECTION(to_string(b) << " " << str(c.at("name"))) {
+        if (str(c.at("mode")) == "benjamini_hochberg") check_bh(c);
+        else if (c.contains("batch")) check_batch(c, b);
+        else check_single(c, b);
+      }
     }
   }
 }

@@ -8,6 +8,7 @@
 #include "benchhist/detect/selection.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "common/vectors.hpp"
+#include "revisions.hpp"
 
 using namespace benchhist::detect;
 using bhtest::num;
@@ -41,7 +42,7 @@ std::vector<std::int64_t> doubled_even_ranks(std::int64_t from, std::int64_t to)
   return r;
 }
 
-void check_case(const bhtest::json::object& c) {
+void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
   const std::string op = str(c.at("op"));
   const auto& exp = c.at("expected");
   const auto& in = c.at("input");
@@ -104,6 +105,7 @@ void check_case(const bhtest::json::object& c) {
     sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
     sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
     sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
+    sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;  // S1 is part of §5.4
     const auto r = selection_adjusted_change_point(values, sc);
     if (exp.is_null()) {
       CHECK_FALSE(r.has_value());
@@ -225,10 +227,12 @@ void check_case(const bhtest::json::object& c) {
 }  // namespace
 
 TEST_CASE("every stats_primitives vector matches the spec primitives", "[detect][vectors]") {
-  const auto cases = bhtest::load_vectors("stats_primitives.json");
-  REQUIRE(cases.size() == 47);
-  for (const auto& v : cases) {
-    const auto& c = v.as_object();
-    DYNAMIC_SECTION(str(c.at("name"))) { check_case(c); }
+  for (const bhtest::Behaviour b : {bhtest::Behaviour::product, bhtest::Behaviour::reference}) {
+    const auto cases = bhtest::vectors_for("stats_primitives.json", b);
+    REQUIRE(cases.size() == 47);
+    for (const auto& v : cases) {
+      const auto& c = v.as_object();
+      DYNAMIC_SECTION(bhtest::to_string(b) << " " << str(c.at("name"))) { check_case(c, b); }
+    }
   }
 }

@@ -49,14 +49,30 @@ AnalysedView analysed_view(const SeriesInput& s) noexcept;
 // Testability (§12.1 rows 3-4): nullopt = judged.
 std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept;
 
-// Change-point cheap gates (§4 steps 1-8); carries what arbitration and §5 need.
+namespace detail {
+// The two deliberate departures from the reference detector (detection-sharp.md, described in
+// docs/divergences.md). Both are on everywhere the product judges a series. Switching them off
+// reproduces the reference behaviour the shared vectors record; only the vector tests and the
+// accuracy scorecard do that, and no command, option or configuration key reaches it.
+struct Departures {
+  bool sharp_certificate = true;  // S1: the analytic bound at the unclamped observed p
+  bool level_start_split = true;  // S2: the reported split is the new level's estimated start
+  static constexpr Departures reference() noexcept { return {false, false}; }
+  friend bool operator==(const Departures&, const Departures&) = default;
+};
+}  // namespace detail
+
+// Change-point cheap gates (§4 steps 1-8); carries what arbitration and §5 need. Pettitt's
+// split decides split_located and min_regime; gates 3-8 and the candidate are taken at the
+// new level's estimated start (S2) unless `level_start_split` is false.
 struct ChangePointStage {
   GateLadder ladder;
   std::optional<Candidate> candidate;  // set when gates 1-8 passed
   std::optional<double> step_residual;
 };
 ChangePointStage change_point_cheap_gates(std::span<const double> x,
-                                          std::span<const std::optional<Interval>> intervals, MetricKind kind);
+                                          std::span<const std::optional<Interval>> intervals, MetricKind kind,
+                                          bool level_start_split = true);
 
 struct DriftStage {
   GateLadder ladder;
@@ -80,13 +96,14 @@ struct HistoryJudgement {
 // Judges series of one analysis; `family_size` (m, §9) sets the §5.1 calibration.
 class HistoryJudge {
  public:
-  explicit HistoryJudge(std::size_t family_size);
+  explicit HistoryJudge(std::size_t family_size, detail::Departures departures = {});
   std::size_t family_size() const noexcept { return family_size_; }
   const SelectionCalibration& calibration() const noexcept { return calibration_; }
   HistoryJudgement judge(const SeriesInput& series) const;
 
  private:
   std::size_t family_size_;
+  detail::Departures departures_;
   SelectionCalibration calibration_;
 };
 
@@ -96,7 +113,8 @@ std::size_t history_family_size(std::span<const SeriesInput> series) noexcept;
 // Judges every series with `threads` workers (>= 1); results are in input order and do not
 // depend on thread timing. `family_size` defaults to history_family_size(series).
 std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> series, unsigned threads,
-                                                  std::optional<std::size_t> family_size = std::nullopt);
+                                                  std::optional<std::size_t> family_size = std::nullopt,
+                                                  detail::Departures departures = {});
 
 // §9 step-up on chance levels (input order kept); thresholds are (k/m)*q.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
@@ -135,5 +153,16 @@ bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const Se
 // Direction filter, then BH over the regressions with the family size m, then ranking.
 FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
                                      std::span<const SeriesKey> keys = {});
+
+// One history family end to end, as `analyze` judges it: the family size is the number of
+// series testability judges, every series is judged with that calibration on `threads`
+// workers, then the direction filter, Benjamini-Hochberg and ranking. Same result for every
+// thread count. `keys` (one per series, or none) break ranking ties.
+struct HistoryFamily {
+  std::vector<HistoryJudgement> judgements;  // in input order
+  FamilyResult result;
+};
+HistoryFamily judge_history_family(std::span<const SeriesInput> series, unsigned threads,
+                                   std::span<const SeriesKey> keys = {}, detail::Departures departures = {});
 
 }  // namespace benchhist::detect

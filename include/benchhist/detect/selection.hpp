@@ -27,10 +27,15 @@ struct SelectionCalibration {
   double accept_analytic_below = 0.025;
   double reject_at_or_above = 0.025;
   std::size_t min_regime = min_regime_points;
+  // detection-sharp.md S1: the analytic bound is evaluated at the observed p before clamp_p
+  // (history change points). Off = the reference threshold, the clamped p (branch regime
+  // search, and the reference behaviour the vectors record).
+  bool sharp_certificate = false;
 };
 
-// §5.1 parameters for a history family of `family_size` judged series (>= 1).
-SelectionCalibration history_calibration(std::size_t family_size);
+// §5.1 parameters for a history family of `family_size` judged series (>= 1), with S1 on
+// unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard only).
+SelectionCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true);
 
 struct SelectionResult {
   std::size_t index = 0;    // Pettitt split tau

@@ -61,10 +61,16 @@ double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double 
 std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
                                               double tie_term) noexcept;
 
-// "mw_normal_p(...) <= limit", answered mostly without erfc: erfc decreases, so an argument
+// The §3.3 normal p without clamp_p (detection-sharp.md S1): min(erfc(z / sqrt 2), 1), or 1 when
+// the variance is not positive. Positive for every z an n <= 1000 series can reach.
+double mw_normal_p_unclamped(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept;
+
+// "unclamped normal p <= limit", answered mostly without erfc: erfc decreases, so an argument
 // clearly past the crossing decides at once and only arguments within a relative 1e-7 of it
-// are evaluated. Same answers as the comparison itself; the selection adjustment asks it
-// thousands of times per series with one limit.
+// are evaluated. For a limit >= 1e-15 this is exactly "mw_normal_p(...) <= limit" (the clamp
+// cannot change the answer there); below it only the unclamped p can reach the limit, which is
+// what the sharp analytic certificate needs. The selection adjustment asks it thousands of times
+// per series with one limit.
 class NormalPLimit {
  public:
   // mw_normal_erfc_argument's constants for one (n1, n2, tie term): a search over rank sums
