@@ -1,0 +1,406 @@
+// The accuracy scorecard (docs/accuracy.md): seeded synthetic histories judged by the real
+// family-level path `analyze` uses (detect::judge_history_family: calibration from the family
+// size, every series judged, direction filter, Benjamini-Hochberg, ranking), once with the
+// product's detector and once with the reference behaviour (detection-sharp.md S1 and S2
+// switched off through the internal hook), printed side by side.
+//
+//   accuracy [--seed N] [--quick] [--threads N] [--check]
+//
+// Prints one summary line, then one Markdown table per suite. --check exits 1 unless the
+// acceptance levels hold: lone-step recall >= 0.95, exact attribution >= 0.95, complete-null
+// i.i.d. families with any finding <= 0.05, AR(1) nulls no worse than the reference.
+// Deterministic: the same seed gives the same figures on every thread count.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <iterator>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "benchhist/detect/history.hpp"
+
+using namespace benchhist;
+using namespace benchhist::detect;
+
+namespace {
+
+// SplitMix64 with Box-Muller normals: seedable and identical everywhere (no <random>
+// distributions, whose algorithms differ between standard libraries).
+struct Rng {
+  std::uint64_t state;
+  bool has_spare = false;
+  double spare = 0;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
+  std::size_t pick(std::size_t lo, std::size_t hi) {  // inclusive
+    return lo + static_cast<std::size_t>(next() % (hi - lo + 1));
+  }
+  double normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    const double u = 1.0 - uniform(), v = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u));
+    spare = r * std::sin(2 * M_PI * v);
+    has_spare = true;
+    return r * std::cos(2 * M_PI * v);
+  }
+};
+
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) { return Rng{a * 0x100000001B3ull ^ (b + 0x632BE59BD9B4E019ull)}.next(); }
+
+enum class Noise { normal, heavy_tailed, lognormal, bimodal };
+constexpr Noise all_noises[] = {Noise::normal, Noise::heavy_tailed, Noise::lognormal, Noise::bimodal};
+const char* name(Noise n) {
+  switch (n) {
+    case Noise::normal: return "normal";
+    case Noise::heavy_tailed: return "heavy-tailed (t3)";
+    case Noise::lognormal: return "lognormal";
+    case Noise::bimodal: return "bimodal";
+  }
+  return "?";
+}
+
+// A zero-mean, unit-variance innovation of the given shape.
+double innovation(Rng& r, Noise n) {
+  switch (n) {
+    case Noise::normal: return r.normal();
+    case Noise::heavy_tailed: {  // Student t with 3 degrees of freedom, variance 3 -> scaled to 1
+      const double a = r.normal(), b = r.normal(), c = r.normal();
+      return r.normal() / std::sqrt((a * a + b * b + c * c) / 3.0) / std::sqrt(3.0);
+    }
+    case Noise::lognormal: {  // skewed: exp of a normal, centred and scaled (cv of the lognormal = 0.5)
+      const double s = std::sqrt(std::log(1.25));
+      return (std::exp(s * r.normal() - s * s / 2) - 1.0) / 0.5;
+    }
+    case Noise::bimodal: {  // two recurring states at -1 and +1, a little spread around each
+      const double mode = r.uniform() < 0.5 ? -1.0 : 1.0;
+      return (0.95 * mode + 0.3 * r.normal()) / std::sqrt(0.95 * 0.95 + 0.09);
+    }
+  }
+  return 0;
+}
+
+struct Shape {
+  std::size_t n = 200;
+  double cv = 0.02;
+  Noise noise = Noise::normal;
+  double rho = 0;                 // AR(1) coefficient of the noise
+  std::size_t step_at = 0;        // 0 = no step
+  double lift = 0;                // relative level change from step_at on
+};
+
+std::vector<double> series(const Shape& s, Rng& r) {
+  std::vector<double> x(s.n);
+  double e = innovation(r, s.noise);  // stationary start
+  for (std::size_t i = 0; i < s.n; ++i) {
+    if (i > 0) e = s.rho * e + std::sqrt(1 - s.rho * s.rho) * innovation(r, s.noise);
+    const double level = 100.0 * (s.step_at != 0 && i >= s.step_at ? 1 + s.lift : 1.0);
+    x[i] = level * (1 + s.cv * e);
+  }
+  return x;
+}
+
+struct Behaviour {
+  const char* name;
+  detail::Departures departures;
+};
+const Behaviour behaviours[] = {{"product", {}}, {"reference", detail::Departures::reference()}};
+
+struct Family {
+  std::vector<std::vector<double>> values;
+  FamilyResult judge(const Behaviour& b, unsigned threads) const {
+    std::vector<SeriesInput> inputs;
+    inputs.reserve(values.size());
+    for (const auto& v : values) inputs.push_back(SeriesInput{v, {}, MetricKind::wall_time, 0});
+    return judge_history_family(inputs, threads, {}, b.departures).result;
+  }
+};
+
+// Figures of one behaviour, accumulated per suite.
+struct Tally {
+  double hits = 0, trials = 0, findings = 0;
+  double share() const { return trials > 0 ? hits / trials : 0; }
+  double mean_findings() const { return trials > 0 ? findings / trials : 0; }
+};
+struct StepTally {  // planted steps: reported, reported as change point at the exact commit
+  double planted = 0, reported = 0, exact = 0, change_points = 0, error_sum = 0;
+  double recall() const { return planted > 0 ? reported / planted : 0; }
+  double exact_share() const { return planted > 0 ? exact / planted : 0; }
+  double mean_error() const { return change_points > 0 ? error_sum / change_points : 0; }
+};
+
+// Records how a family treated its planted step series (index -> first point of the new level).
+void score_steps(const FamilyResult& fr, const std::vector<std::pair<std::size_t, std::size_t>>& planted,
+                 StepTally& t) {
+  for (const auto& [series, at] : planted) {
+    t.planted += 1;
+    const auto f = std::find_if(fr.findings.begin(), fr.findings.end(),
+                                [&](const Finding& x) { return x.series == series; });
+    if (f == fr.findings.end()) continue;
+    t.reported += 1;
+    if (f->candidate.method != Method::change_point) continue;
+    t.change_points += 1;
+    const std::size_t got = f->candidate.point_index;
+    t.error_sum += static_cast<double>(got > at ? got - at : at - got);
+    t.exact += got == at;
+  }
+}
+
+struct Options {
+  std::uint64_t seed = 1;
+  bool quick = false;
+  bool check = false;
+  unsigned threads = 2;
+};
+
+struct Scorecard {
+  // [behaviour]
+  Tally null_iid[2], null_ar1[2];
+  Tally null_iid_by_noise[2][4], null_ar1_by_noise[2][4];
+  StepTally lone[2][2][2];         // [behaviour][middle half, anywhere][lift 10 %, 30 %]
+  StepTally attribution[2];
+  StepTally grid[2][2][3][3];      // [behaviour][family 20, 2000][n 20, 40, 200][lift 5, 10, 30 %]
+};
+
+constexpr std::size_t null_lengths[] = {10, 12, 15, 20, 30, 50, 100, 150, 200};
+
+void null_suite(const Options& o, bool ar1, Scorecard& sc) {
+  const std::size_t families = o.quick ? 40 : (ar1 ? 400 : 200);
+  for (std::size_t f = 0; f < families; ++f) {
+    Rng r{mix(o.seed, (ar1 ? 2000000 : 1000000) + f)};
+    const Noise noise = all_noises[f % 4];
+    Family fam;
+    for (std::size_t s = 0; s < 200; ++s) {
+      Shape sh;
+      sh.n = null_lengths[r.pick(0, std::size(null_lengths) - 1)];
+      sh.cv = 0.005 * std::pow(10.0, r.uniform());  // log-uniform 0.5 % .. 5 %
+      sh.noise = noise;
+      sh.rho = ar1 ? 0.7 : 0.0;
+      fam.values.push_back(series(sh, r));
+    }
+    for (int b = 0; b < 2; ++b) {
+      const auto found = static_cast<double>(fam.judge(behaviours[b], o.threads).findings.size());
+      for (Tally* t : {&(ar1 ? sc.null_ar1[b] : sc.null_iid[b]), &(ar1 ? sc.null_ar1_by_noise : sc.null_iid_by_noise)[b][f % 4]})
+        t->trials += 1, t->hits += found > 0, t->findings += found;
+    }
+  }
+}
+
+// Where a planted step may begin: anywhere with at least a tenth of the series (and 5 points) on
+// either side, or in the middle half only.
+enum class Placement { anywhere, middle_half };
+std::pair<std::size_t, std::size_t> placement_range(Placement p, std::size_t n) {
+  if (p == Placement::middle_half) return {n / 4, n - n / 4};
+  const std::size_t margin = std::max<std::size_t>(5, n / 10);
+  return {margin, n - margin};
+}
+
+// One step series among `family - 1` flat companions of the same length, cv 2 %.
+void one_step_trials(const Options& o, std::uint64_t stream, std::size_t trials, std::size_t family, std::size_t n,
+                     double lift, Placement placement, StepTally (&out)[2]) {
+  for (std::size_t t = 0; t < trials; ++t) {
+    Rng r{mix(o.seed, stream + t)};
+    Family fam;
+    Shape step;
+    step.n = n;
+    const auto [lo, hi] = placement_range(placement, n);
+    step.step_at = r.pick(lo, hi);
+    step.lift = lift;
+    fam.values.push_back(series(step, r));
+    for (std::size_t s = 1; s < family; ++s) fam.values.push_back(series(Shape{n, 0.02, Noise::normal, 0, 0, 0}, r));
+    for (int b = 0; b < 2; ++b) score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at}}, out[b]);
+  }
+}
+
+void lone_step_suite(const Options& o, Scorecard& sc) {
+  const double lifts[] = {0.10, 0.30};
+  for (int p = 0; p < 2; ++p)
+    for (int l = 0; l < 2; ++l) {
+      StepTally per[2];
+      one_step_trials(o, 3000000 + 100000 * p + 10000 * l, o.quick ? 4 : 20, 2000, 200, lifts[l],
+                      p == 0 ? Placement::middle_half : Placement::anywhere, per);
+      for (int b = 0; b < 2; ++b) sc.lone[b][p][l] = per[b];
+    }
+}
+
+void attribution_suite(const Options& o, Scorecard& sc) {
+  const std::size_t families = o.quick ? 10 : 50;
+  for (std::size_t f = 0; f < families; ++f) {
+    Rng r{mix(o.seed, 4000000 + f)};
+    Family fam;
+    std::vector<std::pair<std::size_t, std::size_t>> planted;
+    for (std::size_t s = 0; s < 20; ++s) {
+      Shape sh;
+      sh.n = r.pick(20, 100);
+      sh.cv = r.uniform(0.005, 0.02);
+      sh.lift = r.uniform(0.10, 0.30);
+      sh.step_at = r.pick(5, sh.n - 5);
+      fam.values.push_back(series(sh, r));
+      planted.emplace_back(s, sh.step_at);
+    }
+    for (int b = 0; b < 2; ++b) score_steps(fam.judge(behaviours[b], o.threads), planted, sc.attribution[b]);
+  }
+}
+
+constexpr std::size_t grid_families[] = {20, 2000};
+constexpr std::size_t grid_lengths[] = {20, 40, 200};
+constexpr double grid_lifts[] = {0.05, 0.10, 0.30};
+
+void grid_suite(const Options& o, Scorecard& sc) {
+  for (int fi = 0; fi < 2; ++fi)
+    for (int ni = 0; ni < 3; ++ni)
+      for (int li = 0; li < 3; ++li) {
+        const std::size_t trials = o.quick ? (fi == 0 ? 6 : 2) : (fi == 0 ? 40 : 20);
+        StepTally per[2];
+        one_step_trials(o, 5000000 + 100000 * static_cast<std::uint64_t>(fi * 9 + ni * 3 + li), trials,
+                        grid_families[fi], grid_lengths[ni], grid_lifts[li], Placement::anywhere, per);
+        for (int b = 0; b < 2; ++b) sc.grid[b][fi][ni][li] = per[b];
+      }
+}
+
+double grid_recall(const Scorecard& sc, int b) {
+  StepTally all;
+  for (const auto& f : sc.grid[b])
+    for (const auto& n : f)
+      for (const auto& c : n) all.planted += c.planted, all.reported += c.reported;
+  return all.recall();
+}
+
+// The headline lone-step figure: steps in the middle half of the series.
+StepTally lone_total(const Scorecard& sc, int b, int placement = 0) {
+  StepTally t;
+  for (const auto& l : sc.lone[b][placement]) {
+    t.planted += l.planted, t.reported += l.reported, t.exact += l.exact;
+    t.change_points += l.change_points, t.error_sum += l.error_sum;
+  }
+  return t;
+}
+
+std::string fmt(double v, int digits = 3) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+void print(const Options& o, const Scorecard& sc) {
+  auto summary = [&](int b) {
+    const StepTally lone = lone_total(sc, b);
+    return std::string(behaviours[b].name) + ": null i.i.d. " + fmt(sc.null_iid[b].share()) + ", AR(1) null " +
+           fmt(sc.null_ar1[b].share()) + ", lone step " + fmt(lone.recall()) + " (anywhere " +
+           fmt(lone_total(sc, b, 1).recall()) + "), attribution " +
+           fmt(sc.attribution[b].exact_share()) + " (mean error " + fmt(sc.attribution[b].mean_error()) +
+           "), grid recall " + fmt(grid_recall(sc, b));
+  };
+  std::cout << "accuracy (seed " << o.seed << (o.quick ? ", quick" : "") << ") — " << summary(0) << " | "
+            << summary(1) << "\n\n";
+
+  std::cout << "| suite | figure | product | reference | target |\n|---|---|---|---|---|\n";
+  std::cout << "| null, i.i.d. | families of 200 with any finding (" << sc.null_iid[0].trials << " families) | "
+            << fmt(sc.null_iid[0].share()) << " | " << fmt(sc.null_iid[1].share()) << " | ≤ 0.05 |\n";
+  for (int k = 0; k < 4; ++k)
+    std::cout << "| null, i.i.d. | … " << name(all_noises[k]) << " noise | " << fmt(sc.null_iid_by_noise[0][k].share())
+              << " | " << fmt(sc.null_iid_by_noise[1][k].share()) << " | |\n";
+  std::cout << "| null, i.i.d. | findings per family | " << fmt(sc.null_iid[0].mean_findings()) << " | "
+            << fmt(sc.null_iid[1].mean_findings()) << " | |\n";
+  std::cout << "| null, AR(1) ρ = 0.7 | families of 200 with any finding (" << sc.null_ar1[0].trials
+            << " families) | " << fmt(sc.null_ar1[0].share()) << " | " << fmt(sc.null_ar1[1].share())
+            << " | no worse than the reference |\n";
+  std::cout << "| null, AR(1) | findings per family | " << fmt(sc.null_ar1[0].mean_findings()) << " | "
+            << fmt(sc.null_ar1[1].mean_findings()) << " | disclosed |\n";
+  for (int k = 0; k < 4; ++k)
+    std::cout << "| null, AR(1) | … " << name(all_noises[k]) << " innovations | "
+              << fmt(sc.null_ar1_by_noise[0][k].share()) << " | " << fmt(sc.null_ar1_by_noise[1][k].share())
+              << " | |\n";
+  const char* lone_names[] = {"+10 %", "+30 %"};
+  const char* placements[] = {"step in the middle half", "step anywhere in [n/10, 9n/10]"};
+  for (int p = 0; p < 2; ++p)
+    for (int l = 0; l < 2; ++l)
+      std::cout << "| lone step, n = 200, cv 2 %, among 1,999 flat | recall, " << lone_names[l] << ", "
+                << placements[p] << " (" << sc.lone[0][p][l].planted << " trials) | "
+                << fmt(sc.lone[0][p][l].recall()) << " | " << fmt(sc.lone[1][p][l].recall()) << " | "
+                << (p == 0 ? "≥ 0.95" : "disclosed") << " |\n";
+  std::cout << "| attribution, n 20–100, cv 0.5–2 %, lift 10–30 %, families of 20 | exact commit ("
+            << sc.attribution[0].planted << " steps) | " << fmt(sc.attribution[0].exact_share()) << " | "
+            << fmt(sc.attribution[1].exact_share()) << " | ≥ 0.95 |\n";
+  std::cout << "| attribution | mean error of reported change points, commits | "
+            << fmt(sc.attribution[0].mean_error()) << " | " << fmt(sc.attribution[1].mean_error()) << " | |\n";
+  std::cout << "| attribution | recall | " << fmt(sc.attribution[0].recall()) << " | "
+            << fmt(sc.attribution[1].recall()) << " | |\n\n";
+
+  std::cout << "Recall grid (one step among flat companions, cv 2 %): recall / exact-commit share, product vs "
+               "reference\n\n| family | n | +5 % | +10 % | +30 % |\n|---|---|---|---|---|\n";
+  for (int fi = 0; fi < 2; ++fi)
+    for (int ni = 0; ni < 3; ++ni) {
+      std::cout << "| " << grid_families[fi] << " | " << grid_lengths[ni] << " |";
+      for (int li = 0; li < 3; ++li) {
+        const auto &p = sc.grid[0][fi][ni][li], &r = sc.grid[1][fi][ni][li];
+        std::cout << " " << fmt(p.recall(), 2) << " / " << fmt(p.exact_share(), 2) << " vs " << fmt(r.recall(), 2)
+                  << " / " << fmt(r.exact_share(), 2) << " |";
+      }
+      std::cout << "\n";
+    }
+}
+
+bool acceptable(const Scorecard& sc) {
+  bool ok = true;
+  auto require = [&](bool c, const std::string& what) {
+    if (!c) std::cerr << "accuracy: below the acceptance level: " << what << "\n";
+    ok = ok && c;
+  };
+  require(lone_total(sc, 0).recall() >= 0.95, "lone-step recall (middle half) in a family of 2,000 >= 0.95");
+  require(sc.attribution[0].exact_share() >= 0.95, "exact attribution of clean steps >= 0.95");
+  require(sc.null_iid[0].share() <= 0.05, "complete-null i.i.d. families with any finding <= 0.05");
+  require(sc.null_ar1[0].share() <= sc.null_ar1[1].share(), "AR(1) nulls no worse than the reference behaviour");
+  return ok;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "accuracy: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--seed") o.seed = std::stoull(value());
+    else if (a == "--threads") o.threads = static_cast<unsigned>(std::max(1, std::stoi(value())));
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--check") o.check = true;
+    else {
+      std::cerr << "accuracy: unknown option " << a << "; usage: accuracy [--seed N] [--quick] [--threads N] [--check]\n";
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  Scorecard sc;
+  null_suite(o, false, sc);
+  null_suite(o, true, sc);
+  lone_step_suite(o, sc);
+  attribution_suite(o, sc);
+  grid_suite(o, sc);
+  print(o, sc);
+  if (o.check && !acceptable(sc)) return 1;
+  return 0;
+}
