@@ -104,8 +104,8 @@ std::string inconclusive_reason(const ReportFacts& f, bool collection_complete) 
     default:
       break;
   }
-  return "collection did not complete on every expected platform, so a clean analysis of the series that were "
-         "collected is not an all-clear";
+  return "collection was not confirmed complete on every expected platform (--collection-complete true), so a "
+         "clean analysis of the collected series is not an all-clear";
 }
 
 }  // namespace benchhist::publish

@@ -423,7 +423,7 @@ TEST_CASE("an inconclusive report never clears the issue, nor does a clean one w
     CHECK(r.message.rfind("Left issue #1 unchanged: an inconclusive report", 0) == 0);
   }
   auto incomplete = publish_history(github, history(clean_report(), /*complete=*/false));
-  CHECK(incomplete.message.find("collection did not complete on every expected platform") != std::string::npos);
+  CHECK(incomplete.message.find("collection was not confirmed complete on every expected platform") != std::string::npos);
   auto st = s.state();
   CHECK(str(issues_in(st)[0], "body") == before);
   CHECK(issues_in(st)[0].at("edits").as_int64() == 0);
@@ -555,7 +555,7 @@ TEST_CASE("clean, inconclusive and nothing-benchmarked results are commented too
         std::string::npos);
   publish_pr(github, pr_result(clean_report(), "clean report\n", /*complete=*/false));
   body = std::string(comments_on(s.state(), 7).at(0).at("body").as_string());
-  CHECK(body.find("**Inconclusive** for commit `3333333333cc`: collection did not complete") != std::string::npos);
+  CHECK(body.find("**Inconclusive** for commit `3333333333cc`: collection was not confirmed complete") != std::string::npos);
   publish_pr(github, pr_publication(PrPublicationKind::nothing_benchmarked, tip_a));
   auto ours = comments_on(s.state(), 7);
   REQUIRE(ours.size() == 1);
