@@ -72,14 +72,14 @@ int main(int argc, char** argv) {
     // Left to the operating system: std::exit below does not destroy main's automatic objects.
     std::vector<std::shared_ptr<const void>> keep_until_exit;
     inv.keep_until_exit = &keep_until_exit;
-    benchhist::app::run_command(*parsed.command, inv);
+    const int status = benchhist::app::run_command(*parsed.command, inv);
     std::cout.flush();
     if (!std::cout) {
       std::cerr << "Error: failed to write to standard output\n";
       return 1;
     }
     std::cerr.flush();
-    std::exit(0);
+    std::exit(status);
   } catch (const benchhist::Error& e) {
     std::cout.flush();
     print_error(e);

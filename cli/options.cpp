@@ -155,6 +155,8 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"markdown-summary", 0, Kind::value, "PATH", "Write a condensed Markdown summary to PATH"});
     c.opts.push_back({"outcome", 0, Kind::value, "PATH", "Write the analysis outcome token to PATH"});
+    c.opts.push_back({"fail-on", 0, Kind::value, "WHAT",
+                      "Exit with status 2 when the report has this (regression) [default: findings are advisory]"});
     c.positionals = {{"PREFIX", "Benchmark-id prefixes to analyze [default: all benchmarks]", false, true}};
     specs.push_back(c);
   }
@@ -225,6 +227,55 @@ std::vector<CommandSpec> build_specs() {
         {"custom-principal-id", 0, Kind::value, "ID", "Extra Entra user or group granted access (with --custom-principal-type)"},
         {"custom-principal-type", 0, Kind::value, "TYPE", "user or group (with --custom-principal-id)"},
         {"current-user", 0, Kind::flag, "", "Grant the Azure CLI signed-in user access"},
+        {"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"},
+    };
+    specs.push_back(c);
+  }
+  {
+    CommandSpec c{"publish", "Publish analysis results to GitHub: the findings issue, a pull-request comment, a failure alert",
+                  {}, {}, false, false};
+    c.opts = {
+        {"config", 0, Kind::value, "PATH", "Configuration file naming the project [default: .cargo/bench_history.toml]"},
+        {"json", 0, Kind::value, "PATH", "history, pr: the JSON report written by analyze --json"},
+        {"markdown", 0, Kind::value, "PATH", "history, pr: the Markdown to show (the workflows pass --markdown-summary's)"},
+        {"collection-complete", 0, Kind::value, "BOOL",
+         "history, pr: true when every expected platform collected (required for an all-clear) [default: false]"},
+        {"pr", 0, Kind::value, "N", "pr: the pull-request number"},
+        {"pending", 0, Kind::flag, "", "pr: post or reset the comment as pending"},
+        {"nothing-benchmarked", 0, Kind::flag, "", "pr: say that no package with benchmarks is affected"},
+        {"commit", 0, Kind::value, "SHA", "pr, failure: the commit concerned [default: $GITHUB_SHA]"},
+        {"ref", 0, Kind::value, "NAME", "failure: the branch the failed run was for [default: $GITHUB_REF_NAME]"},
+        {"run-url", 0, Kind::value, "URL", "The workflow run to link (required for failure)"},
+        {"artifact-url", 0, Kind::value, "URL", "The report bundle to link [default: the run's artifacts]"},
+        {"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"},
+    };
+    c.positionals = {{"TARGET", "What to publish: history, pr or failure", true, false}};
+    specs.push_back(c);
+  }
+  {
+    CommandSpec c{"backfill-range", "Prepare the backfill workflow's commit range ($GITHUB_OUTPUT lines)", {}, {}, false,
+                  false};
+    c.opts = {
+        {"config", 0, Kind::value, "PATH", "Configuration file naming the project [default: .cargo/bench_history.toml]"},
+        {"repo", 0, Kind::value, "PATH", "Repository (project) directory [default: the working directory]"},
+        {"lookback", 0, Kind::value, "DURATION", "Rolling window back from now, e.g. \"14 days\" or P14D (nonzero)"},
+        {"minimum-age", 0, Kind::value, "DURATION", "The end is the newest first-parent commit at least this old (may be 0)"},
+        {"from", 0, Kind::value, "REF", "Explicit range start (with --to; not with the durations)"},
+        {"to", 0, Kind::value, "REF", "Range end; with the durations it overrides the age-based choice"},
+        {"max-commits", 0, Kind::value, "N", "Attempts per platform job; empty = unlimited"},
+        {"ignore-errors", 0, Kind::value, "BOOL", "Continue past failing commits: true or false [default: false]"},
+        {"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"},
+    };
+    specs.push_back(c);
+  }
+  {
+    CommandSpec c{"affected", "List the workspace packages a pull request affects ($GITHUB_OUTPUT lines)", {}, {}, false,
+                  false};
+    c.opts = {
+        {"repo", 0, Kind::value, "PATH", "Project directory holding the workspace [default: the working directory]"},
+        {"base", 0, Kind::value, "REF", "The pull request's base (its merge base with --head is compared)", true},
+        {"head", 0, Kind::value, "REF", "The pull request's head [default: HEAD]"},
+        {"exclude", 0, Kind::multi, "NAME", "Package never to select; repeatable"},
         {"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"},
     };
     specs.push_back(c);
@@ -325,6 +376,11 @@ struct Parsed {
     if (*v == bare_marker) return app::OptionalPathFlag::bare();
     if (v->empty()) fail("a value is required for '--" + n + "=<PATH>' but none was supplied", spec);
     return app::OptionalPathFlag::with(*v);
+  }
+  bool boolean(const std::string& n, const std::string& v) const {
+    if (v == "true") return true;
+    if (v == "false") return false;
+    fail("invalid value '" + v + "' for '--" + n + " <BOOL>'\n  [possible values: true, false]", spec);
   }
   std::uint32_t number(const std::string& n, std::uint32_t fallback) const {
     auto v = value(n);
@@ -479,6 +535,11 @@ app::Command build(const Parsed& p) {
     o.no_dirty = p.flag("no-dirty");
     o.markdown_summary = p.path("markdown-summary");
     o.outcome = p.path("outcome");
+    if (auto f = p.value("fail-on")) {
+      if (*f != "regression")
+        fail("invalid value '" + *f + "' for '--fail-on <WHAT>'\n  [possible values: regression]", p.spec);
+      o.fail_on = app::FailOn::regression;
+    }
     return o;
   }
   if (name == "examine") {
@@ -549,6 +610,49 @@ app::Command build(const Parsed& p) {
     return o;
   }
   if (name == "machine-key") return app::MachineKeyOptions{p.flag("verbose")};
+  if (name == "publish") {
+    app::PublishOptions o;
+    const auto& t = p.positionals.at(0);
+    if (t == "history") o.target = app::PublishTarget::history;
+    else if (t == "pr") o.target = app::PublishTarget::pr;
+    else if (t == "failure") o.target = app::PublishTarget::failure;
+    else fail("invalid value '" + t + "' for '<TARGET>'\n  [possible values: history, pr, failure]", p.spec);
+    o.config = p.path("config");
+    o.verbose = p.flag("verbose");
+    o.json = p.path("json");
+    o.markdown = p.path("markdown");
+    if (auto c = p.value("collection-complete")) o.collection_complete = p.boolean("collection-complete", *c);
+    if (p.vm.count("pr")) o.pull_request = p.number("pr", 0);
+    o.pending = p.flag("pending");
+    o.nothing_benchmarked = p.flag("nothing-benchmarked");
+    o.commit = p.value("commit");
+    o.ref = p.value("ref");
+    o.run_url = p.value("run-url");
+    o.artifact_url = p.value("artifact-url");
+    return o;
+  }
+  if (name == "backfill-range") {
+    app::BackfillRangeOptions o;
+    o.config = p.path("config");
+    o.repo = p.path("repo");
+    o.verbose = p.flag("verbose");
+    o.lookback = p.value("lookback").value_or("");
+    o.minimum_age = p.value("minimum-age").value_or("");
+    o.from = p.value("from").value_or("");
+    o.to = p.value("to").value_or("");
+    o.max_commits = p.value("max-commits").value_or("");
+    o.ignore_errors = p.value("ignore-errors").value_or("");
+    return o;
+  }
+  if (name == "affected") {
+    app::AffectedOptions o;
+    o.repo = p.path("repo");
+    o.verbose = p.flag("verbose");
+    o.base = *p.value("base");
+    o.head = p.value("head").value_or("HEAD");
+    o.excludes = p.multi("exclude");
+    return o;
+  }
   if (name == "setup-azure") {
     app::SetupAzureOptions o;
     o.out_dir = p.path("out-dir");

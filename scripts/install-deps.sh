@@ -53,3 +53,18 @@ if [ -f tests/azure/package.json ] && [ ! -x tests/azure/node_modules/.bin/azuri
     sleep 5
   done
 fi
+
+# @action-validator/cli (the GitHub workflow/action schema validator), pinned in
+# tests/automation/package-lock.json.
+if [ -f tests/automation/package.json ] && [ ! -x tests/automation/node_modules/.bin/action-validator ]; then
+  echo "[setup] installing: @action-validator/cli (npm, pinned)" >&2
+  for attempt in 1 2 3; do
+    if npm ci --prefix tests/automation --no-audit --no-fund --loglevel=error >/dev/null; then break; fi
+    if [ "$attempt" -eq 3 ]; then
+      echo "[setup] npm ci for tests/automation failed three times; check the npm registry and rerun" >&2
+      exit 1
+    fi
+    echo "[setup] npm ci failed (attempt $attempt); retrying" >&2
+    sleep 5
+  done
+fi

@@ -238,6 +238,15 @@ Timestamp parse_since(std::string_view raw, Timestamp now) {
   throw_invalid(raw);
 }
 
+std::optional<Timestamp> parse_span_before(std::string_view raw, Timestamp now) {
+  std::string_view text = ascii::trim(raw);
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text = ascii::trim(text.substr(1));
+  if (text.empty()) return std::nullopt;
+  if (auto span = parse_friendly(text)) return apply_span(now, *span, ascii::trim(raw));
+  if (auto span = parse_iso_duration(text)) return apply_span(now, *span, ascii::trim(raw));
+  return std::nullopt;
+}
+
 std::string_view to_string(SinceReason reason) noexcept {
   switch (reason) {
     case SinceReason::explicit_option: return "from the --since option";

@@ -68,7 +68,7 @@ void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbo
 
 }  // namespace
 
-void run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
+int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_engines(o.filters);
   check_outputs(o.output, true, o.markdown_summary || o.outcome);
@@ -104,6 +104,13 @@ void run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
     text.width = inv.terminal_width.value_or(80);
     inv.out << report::TextReporter(text).render(report) << '\n';
   }
+  // Findings are advisory unless the caller opted into a gate (docs/cli.md "analyze --fail-on").
+  if (o.fail_on == FailOn::regression && report.regressions() > 0) {
+    announce(inv, "--fail-on regression: " + std::to_string(report.regressions()) +
+                      (report.regressions() == 1 ? " regression" : " regressions") + " reported; exiting with status 2");
+    return 2;
+  }
+  return 0;
 }
 
 void run_examine(const ExamineOptions& o, const Invocation& inv) {

@@ -5,6 +5,7 @@
 #include "benchhist/app/commands.hpp"
 
 #include "benchhist/app/analysis_commands.hpp"
+#include "benchhist/app/automation_commands.hpp"
 #include "benchhist/app/collect_command.hpp"
 #include "benchhist/app/history_commands.hpp"
 #include "benchhist/setup/setup_azure.hpp"
@@ -132,8 +133,9 @@ void run_list(const ListOptions& options, const Invocation& inv) {
   list_discriminants(options, inv);
 }
 
-void run_command(const Command& command, const Invocation& inv) {
+int run_command(const Command& command, const Invocation& inv) {
   validate(command);
+  int status = 0;
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
@@ -146,7 +148,7 @@ void run_command(const Command& command, const Invocation& inv) {
         } else if constexpr (std::is_same_v<T, CollectOptions>) {
           run_collect(o, inv);
         } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
-          run_analyze(o, inv);
+          status = run_analyze(o, inv);
         } else if constexpr (std::is_same_v<T, ExamineOptions>) {
           run_examine(o, inv);
         } else if constexpr (std::is_same_v<T, BlessOptions>) {
@@ -157,6 +159,12 @@ void run_command(const Command& command, const Invocation& inv) {
           run_prune(o, inv);
         } else if constexpr (std::is_same_v<T, BackfillOptions>) {
           run_backfill(o, inv);
+        } else if constexpr (std::is_same_v<T, PublishOptions>) {
+          run_publish(o, inv);
+        } else if constexpr (std::is_same_v<T, BackfillRangeOptions>) {
+          run_backfill_range(o, inv);
+        } else if constexpr (std::is_same_v<T, AffectedOptions>) {
+          run_affected(o, inv);
         } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
           setup::SetupRuntime runtime;
           runtime.env = &inv.env;
@@ -169,6 +177,7 @@ void run_command(const Command& command, const Invocation& inv) {
         }
       },
       command);
+  return status;
 }
 
 }  // namespace benchhist::app

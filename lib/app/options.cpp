@@ -134,6 +134,44 @@ void validate_setup_azure(const SetupAzureOptions& o) {
   }
 }
 
+// publish: which inputs each target needs (docs/cli.md "publish").
+void validate_publish(const PublishOptions& o) {
+  auto forbid = [](bool present, const char* option, const char* target) {
+    if (present)
+      usage(std::string("'") + option + "' does not apply to `publish " + target + "`", option);
+  };
+  switch (o.target) {
+    case PublishTarget::history:
+      forbid(o.pull_request.has_value(), "--pr <N>", "history");
+      forbid(o.pending, "--pending", "history");
+      forbid(o.nothing_benchmarked, "--nothing-benchmarked", "history");
+      if (!o.json || !o.markdown)
+        usage("`publish history` requires --json <PATH> and --markdown <PATH> (the analyze reports)",
+              o.json ? "--markdown" : "--json");
+      break;
+    case PublishTarget::pr: {
+      if (!o.pull_request) usage("`publish pr` requires --pr <N>", "--pr");
+      if (*o.pull_request == 0) usage("invalid value '0' for '--pr <N>': the value must be at least 1", "--pr");
+      const int modes = int(o.pending) + int(o.nothing_benchmarked) + int(o.json.has_value() || o.markdown.has_value());
+      if (modes != 1)
+        usage("`publish pr` takes exactly one of --pending, --nothing-benchmarked, or --json <PATH> with "
+              "--markdown <PATH>",
+              "--pending|--nothing-benchmarked|--json");
+      if ((o.json.has_value() || o.markdown.has_value()) && !(o.json && o.markdown))
+        usage("a pull-request result needs both --json <PATH> and --markdown <PATH>", o.json ? "--markdown" : "--json");
+      break;
+    }
+    case PublishTarget::failure:
+      forbid(o.pull_request.has_value(), "--pr <N>", "failure");
+      forbid(o.pending, "--pending", "failure");
+      forbid(o.nothing_benchmarked, "--nothing-benchmarked", "failure");
+      forbid(o.json.has_value(), "--json <PATH>", "failure");
+      forbid(o.markdown.has_value(), "--markdown <PATH>", "failure");
+      if (!o.run_url) usage("`publish failure` requires --run-url <URL> (the failed run)", "--run-url");
+      break;
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(ListSubject s) noexcept {
@@ -166,6 +204,9 @@ std::string_view command_name(const Command& command) noexcept {
         else if constexpr (std::is_same_v<T, BlessOptions>) return "bless";
         else if constexpr (std::is_same_v<T, UnblessOptions>) return "unbless";
         else if constexpr (std::is_same_v<T, SetupAzureOptions>) return "setup-azure";
+        else if constexpr (std::is_same_v<T, PublishOptions>) return "publish";
+        else if constexpr (std::is_same_v<T, BackfillRangeOptions>) return "backfill-range";
+        else if constexpr (std::is_same_v<T, AffectedOptions>) return "affected";
         else return "import";
       },
       command);
@@ -212,6 +253,11 @@ void validate(const Command& command) {
           validate_env(o.env);
         } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
           validate_setup_azure(o);
+        } else if constexpr (std::is_same_v<T, PublishOptions>) {
+          validate_publish(o);
+        } else if constexpr (std::is_same_v<T, AffectedOptions>) {
+          if (o.base.empty()) usage("a value is required for '--base <REF>'", "--base");
+          if (o.head.empty()) usage("a value is required for '--head <REF>'", "--head");
         } else if constexpr (std::is_same_v<T, ImportOptions>) {
           validate_env(o.env);
           if (o.target_dir.empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");

@@ -146,6 +146,13 @@ class BeastHttpClient final : public HttpClient {
     if (options_.max_in_flight == 0) options_.max_in_flight = 1;
     // The system trust store; OpenSSL consults SSL_CERT_FILE / SSL_CERT_DIR here.
     ssl_ctx_.set_default_verify_paths();
+    if (!options_.extra_ca_file.empty()) {
+      boost::system::error_code ec;
+      ssl_ctx_.load_verify_file(options_.extra_ca_file, ec);
+      if (ec)
+        throw Error(ErrorKind::config, "could not load the CA certificates in " + options_.extra_ca_file,
+                    options_.extra_ca_file, describe(ec), "pass a readable PEM file of CA certificates");
+    }
     ssl_ctx_.set_verify_mode(ssl::verify_peer);
   }
 

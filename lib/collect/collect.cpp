@@ -70,6 +70,11 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
              (req.strip_toolchain_overrides ? "; removed RUSTUP_TOOLCHAIN, CARGO" : ""));
   }
 
+  // The git state is probed before the benchmark command runs (the guide's probe → run →
+  // harvest): `cargo bench` creates Cargo.lock in a crate that neither commits nor ignores it,
+  // and that untracked file would otherwise make every fresh checkout a dirty snapshot.
+  const GitState git_before_run = svc.probe_git(req.repo_dir);
+
   std::vector<engines::Harvest> harvests;
   Timestamp first_start{};
   const auto began = std::chrono::steady_clock::now();
@@ -85,10 +90,10 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
       for (const auto& n : harvests.back().notes) svc.note(n.text());
   }
 
-  // Probed once, after all repetitions (formats.md §3.1).
+  // The rest is probed once, after all repetitions (formats.md §3.1).
   RunContext ctx;
   ctx.observation = first_start;
-  ctx.git = svc.probe_git(req.repo_dir);
+  ctx.git = git_before_run;
   ctx.env = svc.probe_ci();
   ctx.toolchain = svc.probe_toolchain();
   ctx.tool_version = std::string(tool_version);

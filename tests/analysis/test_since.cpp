@@ -96,3 +96,23 @@ TEST_CASE("prune has no default look-back", "[analysis][since]") {
   REQUIRE(given.cutoff);
   CHECK(format_rfc3339(*given.cutoff) == "2024-06-14T00:00:00Z");
 }
+
+TEST_CASE("a span alone resolves like --since's spans; instants and dates are not spans", "[analysis][since]") {
+  const Timestamp now = at("2026-03-31T12:00:00Z");
+  auto span = [&](const char* text) {
+    auto t = parse_span_before(text, now);
+    return t ? format_rfc3339(*t) : std::string("(not a span)");
+  };
+  CHECK(span("24 hours") == "2026-03-30T12:00:00Z");
+  CHECK(span("24 hours ago") == "2026-03-30T12:00:00Z");
+  CHECK(span("P14D") == "2026-03-17T12:00:00Z");
+  CHECK(span("1 month") == "2026-02-28T12:00:00Z");  // calendar month, day clamped
+  CHECK(span("P1M") == "2026-02-28T12:00:00Z");
+  CHECK(span("0 hours") == "2026-03-31T12:00:00Z");
+  CHECK(span("PT0S") == "2026-03-31T12:00:00Z");
+  CHECK(span("2026-03-01") == "(not a span)");
+  CHECK(span("2026-03-01T00:00:00Z") == "(not a span)");
+  CHECK(span("") == "(not a span)");
+  CHECK(span("a fortnight") == "(not a span)");
+  CHECK_THROWS_WITH(parse_span_before("100000 years", now), Catch::Contains("out of the representable range"));
+}

@@ -157,7 +157,9 @@ TEST_CASE("--local takes its value only with '=': a separate token is a position
 
 TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]") {
   TempDir dir;
-  // No Cargo.toml here: cargo itself fails, which proves the flags reached it unparsed.
+  // A git repository (collect probes its state before running anything) without a Cargo.toml:
+  // cargo itself fails, which proves the flags reached it unparsed.
+  REQUIRE(std::system(("git init -q '" + dir.path().string() + "'").c_str()) == 0);
   auto r = run_cli({"collect", "--no-store", "--", "--not-a-flag", "-x"}, dir.path());
   INFO("stderr: " << r.err);
   CHECK(r.exit_code == 1);

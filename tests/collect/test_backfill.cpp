@@ -1100,3 +1100,40 @@ TEST_CASE("--max-commits 0 and --best-of 0 are refused before touching the repos
   CHECK_THROWS_WITH(backfill(req, MapEnvironment{}, st, fake.services()), "--best-of must be at least 1");
   CHECK(worktree_dirs(t.tmp).empty());
 }
+
+TEST_CASE("a crate that neither commits nor ignores Cargo.lock stores clean runs when backfilled",
+          "[backfill][cargo]") {
+  // cargo bench creates Cargo.lock in each fresh worktree checkout; the git state is probed
+  // before the benchmark command runs (collect's probe → run → harvest), so it is not counted.
+  const auto& cr = crate_repo();
+  const auto root = scratch("lockless");
+  const auto repo = root / "repo";
+  git_init(repo);
+  copy_demo_crate(repo);
+  write_file(repo / ".gitignore", "/target\n");
+  const auto first = commit_all(repo, "lockless crate");
+  write_file(repo / "NOTES.md", "a note\n");
+  const auto second = commit_all(repo, "a note");
+  REQUIRE_FALSE(fs::exists(repo / "Cargo.lock"));
+
+  RealRun run(root / "tmp");
+  fs::create_directories(run.tmp);
+  LocalStore st(root / "store");
+  ProcessEnvironment env;
+  CrateRepo lockless = cr;
+  lockless.repo = repo;
+  auto req = real_request(lockless, first, "main");
+  auto res = backfill(req, env, st, real_services(env, run));
+  INFO(res.summary);
+  CHECK(res.exit_status == 0);
+  CHECK(res.stored == 2);
+  auto objs = criterion_objects(st);  // every key parses as a clean object
+  REQUIRE(objs.size() == 2);
+  for (const auto& commit : {first, second}) {
+    REQUIRE(objs.count(commit));
+    auto rec = decode_run(*st.get(objs[commit]), objs[commit]);
+    CHECK(rec.context.git.commit == commit);
+    CHECK_FALSE(rec.context.git.dirty);
+  }
+  CHECK(worktree_dirs(run.tmp).empty());
+}

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -262,4 +263,30 @@ TEST_CASE("the cargo bench command line follows the scope order of formats.md 3.
   env.set("CARGO_TARGET_DIR", "t/x");
   CHECK(target_root(env, "/r") == fs::path("/r/t/x"));
   CHECK(bench_environment("/t", true).at("CARGO") == std::nullopt);
+}
+
+TEST_CASE("the git state is probed before the benchmark command runs, so files it creates never make the run dirty",
+          "[collect]") {
+  Rig rig;
+  rig.env.set("CARGO_TARGET_DIR", (rig.repo / "target").string());
+  auto s = rig.services();
+  std::vector<std::string> order;
+  auto run = s.run_benchmarks;
+  s.run_benchmarks = [&order, run](const ProcessSpec& spec) {
+    order.push_back("run");
+    return run(spec);
+  };
+  // The probe reports what a real one would see: dirty once the run has created a file.
+  s.probe_git = [&order, &rig](const fs::path&) {
+    order.push_back("probe_git");
+    GitState g = rig.git;
+    g.dirty = std::find(order.begin(), order.end(), "run") != order.end();
+    return g;
+  };
+  auto req = rig.request();
+  req.best_of = 2;
+  auto out = collect(req, rig.env, &rig.store, s);
+  CHECK(order == std::vector<std::string>{"probe_git", "run", "run"});
+  CHECK_FALSE(out.git.dirty);
+  for (const auto& o : out.objects) CHECK(parse_data_key(o.key)->kind == ObjectKind::clean);
 }

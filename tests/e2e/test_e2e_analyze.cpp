@@ -501,3 +501,32 @@ TEST_CASE("analyze on a feature branch reports a branch excursion and admits bra
   REQUIRE(nd.exit_code == 0);
   CHECK(read_json(out).at("runs").as_int64() == runs_with_dirty - 1);
 }
+
+TEST_CASE("analyze --fail-on regression exits 2 after writing every output; findings stay advisory without it",
+          "[e2e][analyze]") {
+  History h;
+  const auto out = h.tmp.path() / "gate";
+  auto gated = run_cli(with({"analyze", "--local=" + h.store.string(), "--fail-on", "regression", "--no-text", "--json",
+                             (out / "a.json").string(), "--markdown-summary", (out / "s.md").string()},
+                            all_sets),
+                       h.repo);
+  INFO(gated.err);
+  CHECK(gated.exit_code == 2);
+  CHECK(contains(gated.err, "[bench-history] --fail-on regression: 1 regression reported; exiting with status 2"));
+  CHECK_FALSE(contains(gated.err, "Error:"));
+  // Every requested output was written before the gate tripped.
+  CHECK(read_json(out / "a.json").at("regressions").as_int64() == 1);
+  CHECK(fs::exists(out / "s.md"));
+
+  // The same analysis without the flag, and a gated one without regressions, exit 0.
+  CHECK(run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--json", (out / "b.json").string()},
+                     all_sets),
+                h.repo)
+            .exit_code == 0);
+  CHECK(run_cli(with({"analyze", "--local=" + h.store.string(), "--fail-on", "regression", "parse/small"}, all_sets),
+                h.repo)
+            .exit_code == 0);
+  auto bad = run_cli({"analyze", "--local=" + h.store.string(), "--fail-on", "improvement"}, h.repo);
+  CHECK(bad.exit_code == 1);
+  CHECK(contains(bad.err, "invalid value 'improvement' for '--fail-on <WHAT>'"));
+}

@@ -300,3 +300,37 @@ TEST_CASE("Two collects racing on one commit store exactly one object; the loser
   const auto rec = stored_record(store.path() / clean_key(repo));
   CHECK(result_ids(rec) == std::vector<std::string>{"count_words"});
 }
+
+TEST_CASE("a crate that neither commits nor ignores Cargo.lock stores a clean run from a fresh checkout",
+          "[e2e][collect][cargo]") {
+  // The guide's probe → run → harvest: `cargo bench` creates Cargo.lock here, and a probe after
+  // the run would see that untracked file and store a dirty snapshot on every CI checkout.
+  const auto& demo = demo_repo();  // fails with the cause when Debian's criterion is missing
+  const fs::path dir = fs::path(BH_E2E_WORK_DIR) / "lockless-repo";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* rel : {"Cargo.toml", ".cargo/config.toml", "src/lib.rs", "benches/wordcount.rs"}) {
+    fs::create_directories((dir / rel).parent_path());
+    fs::copy_file(fs::path(BH_SOURCE_DIR) / "examples" / "demo-crate" / rel, dir / rel);
+  }
+  e2e::write_file(dir / ".gitignore", "/target\n");  // Cargo.lock: neither committed nor ignored
+  e2e::git(dir, {"init", "-q"});
+  e2e::git(dir, {"add", "-A"});
+  e2e::git(dir, {"commit", "-q", "-m", "lockless crate"}, 1767225600);
+  const auto commit = e2e::git(dir, {"rev-parse", "HEAD"});
+  REQUIRE_FALSE(fs::exists(dir / "Cargo.lock"));
+
+  e2e::TempDir store("bhe2e-store");
+  auto r = run_cli({"collect", "--local=" + store.path().string(), "--", "count_words"}, dir, cargo_env());
+  INFO("stderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(dir / "Cargo.lock"));  // the run created it …
+  CHECK(contains(e2e::git(dir, {"status", "--porcelain"}), "?? Cargo.lock"));
+  // … and the stored run is still the commit's clean run.
+  const std::string key = "v1/lockless-repo/objects/criterion/" + demo.triple + "/" + demo.machine_key + "/" + commit +
+                          "/clean.json";
+  REQUIRE(e2e::files_under(store.path()) == std::vector<std::string>{key});
+  const auto rec = stored_record(store.path() / key);
+  CHECK(rec.at("context").at("git").at("dirty").as_bool() == false);
+  CHECK(rec.at("context").at("git").at("commit").as_string() == commit);
+}

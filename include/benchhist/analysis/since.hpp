@@ -23,6 +23,14 @@ namespace benchhist::analysis {
 // Error{usage} `<v> is out of the representable range` for spans past the timestamp range.
 Timestamp parse_since(std::string_view text, Timestamp now);
 
+// A relative span alone — the friendly and ISO 8601 forms parse_since accepts (a leading sign
+// and a trailing `ago` ignored) — resolved as `now` minus the span with the same
+// calendar-correct arithmetic. nullopt when `text` is not a span (timestamps and dates are
+// instants, not spans); Error{usage} `<v> is out of the representable range` as parse_since.
+// A zero span (`0 hours`, `P0D`) gives `now` itself. Used where an input must be a duration,
+// such as backfill's lookback and minimum age (docs/github.md).
+std::optional<Timestamp> parse_span_before(std::string_view text, Timestamp now);
+
 // `now` minus `months` calendar months (UTC, day clamped to the month's length).
 // Throws Error{usage} when the result is outside the representable range.
 Timestamp subtract_calendar_months(Timestamp now, long long months);

@@ -7,7 +7,8 @@
 namespace benchhist::app {
 
 // `analyze`: text on out (unless --no-text), --markdown/--json/--markdown-summary/--outcome files.
-void run_analyze(const AnalyzeOptions& options, const Invocation& inv);
+// Returns 0, or 2 when `--fail-on regression` was given and a regression is reported.
+int run_analyze(const AnalyzeOptions& options, const Invocation& inv);
 // `examine`: the per-commit data points of one benchmark and metric.
 void run_examine(const ExamineOptions& options, const Invocation& inv);
 // `list runs`: per-set run, series and commit counts.

@@ -33,8 +33,10 @@ struct Invocation {
 };
 
 // Validates and runs any command. Commands this build does not implement yet throw
-// Error `\`<command>\` is not available in this build yet` after validation.
-void run_command(const Command& command, const Invocation& inv);
+// Error `\`<command>\` is not available in this build yet` after validation. Returns the
+// process exit status of a command that ran: 0, or 2 when an opt-in gate tripped
+// (`analyze --fail-on regression` with a regression reported; every output is written first).
+int run_command(const Command& command, const Invocation& inv);
 
 // `install` (formats.md §6.5.1, §7.12): writes the starter configuration if absent.
 void run_install(const InstallOptions& options, const Invocation& inv);

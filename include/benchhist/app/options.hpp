@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "benchhist/app/automation_options.hpp"
 #include "benchhist/model/engine.hpp"
 
 namespace benchhist::app {
@@ -116,6 +117,10 @@ struct BackfillOptions {
   std::vector<std::string> cargo_args;
 };
 
+// `analyze --fail-on <WHAT>`: an opt-in gate beyond the guide (findings stay advisory by
+// default); when tripped the command exits with status 2 after writing every output.
+enum class FailOn { regression };
+
 struct AnalyzeOptions {
   EnvironmentOptions env;
   CacheOption cache;
@@ -126,6 +131,7 @@ struct AnalyzeOptions {
   bool no_dirty = false;
   std::optional<std::filesystem::path> markdown_summary;
   std::optional<std::filesystem::path> outcome;
+  std::optional<FailOn> fail_on;
 };
 
 struct ExamineOptions {
@@ -220,7 +226,8 @@ struct ImportOptions {
 
 using Command = std::variant<InstallOptions, CollectOptions, BackfillOptions, AnalyzeOptions,
                              ExamineOptions, ListOptions, PruneOptions, MachineKeyOptions,
-                             BlessOptions, UnblessOptions, SetupAzureOptions, ImportOptions>;
+                             BlessOptions, UnblessOptions, SetupAzureOptions, ImportOptions,
+                             PublishOptions, BackfillRangeOptions, AffectedOptions>;
 
 // The subcommand name of a command (`install`, `collect`, …).
 std::string_view command_name(const Command& command) noexcept;

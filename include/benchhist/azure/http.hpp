@@ -1,11 +1,12 @@
 #pragma once
-// A minimal HTTP/1.1 client for the Azure backend and the Entra ID credentials. The
-// implementation (Boost.Beast + OpenSSL) lives in lib/azure/http_client.cpp so that no
-// widely included header pulls in Beast/Asio.
+// A minimal HTTP/1.1 client for the Azure backend, the Entra ID credentials and the GitHub
+// REST API (publish/). The implementation (Boost.Beast + OpenSSL) lives in
+// lib/azure/http_client.cpp so that no widely included header pulls in Beast/Asio.
 //
 // TLS is always verified: the peer chain against the system trust store (OpenSSL's default
-// paths, so SSL_CERT_FILE / SSL_CERT_DIR are honoured) and the certificate's name or IP
-// address against the URL's host. There is deliberately no switch to turn this off.
+// paths, so SSL_CERT_FILE / SSL_CERT_DIR are honoured) plus an optional extra CA file, and
+// the certificate's name or IP address against the URL's host. There is deliberately no
+// switch to turn this off.
 
 #include <chrono>
 #include <cstddef>
@@ -63,6 +64,10 @@ struct HttpClientOptions {
   // keep-alive connections (Node/Azurite after 5 s), and a request racing that close cannot
   // tell whether it was processed.
   std::chrono::milliseconds idle_timeout{4'000};
+  // A PEM file of CA certificates trusted in addition to the system store (a private CA of a
+  // GitHub Enterprise Server, or a test's self-signed loopback certificate). Empty = none.
+  // An unreadable or invalid file fails make_http_client with Error{config}.
+  std::string extra_ca_file;
 };
 
 // Thread-safe: any number of threads may call send() at once.

@@ -69,7 +69,10 @@ struct CollectOutcome {
   std::string message() const;
 };
 
-// Runs the whole collection. `store` may be null only when !request.store. Errors: benchmark
+// Runs the whole collection. The git state is probed before the first repetition, so files
+// the benchmark command creates (Cargo.lock in a crate that does not commit it) never make a
+// fresh checkout's run dirty; toolchain, CI and hardware are probed after the repetitions.
+// `store` may be null only when !request.store. Errors: benchmark
 // command failures (`engine "cargo bench" failed with exit code <n>`), harvest/parse failures
 // naming the file, best-of inconsistencies, and the refuse-policy collision
 // `a result is already stored for this run at <key>; pass --overwrite to replace it`. With the

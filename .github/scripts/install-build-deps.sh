@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what building cargo-bench-history needs on a Linux runner, from the distribution's
+# packages: Debian 12 (the project's own set, Boost 1.81) or Ubuntu 24.04 and newer (Boost
+# 1.83+). Idempotent and quiet when everything is present. Fails with a message saying which
+# platforms work when the distribution cannot provide them.
+set -euo pipefail
+
+if [ "$(uname -s)" != Linux ]; then
+  echo "::error title=Unsupported platform::cargo-bench-history builds only on Linux runners (this is $(uname -s))" >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "::error title=Unsupported platform::cargo-bench-history's build needs apt (Debian 12, Ubuntu 24.04 or newer); this runner has none" >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+common=(meson ninja-build pkg-config g++ git ca-certificates libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev)
+if apt-cache show libboost1.81-dev >/dev/null 2>&1; then
+  # Debian 12: the 1.81 set, never libboost-dev (it pulls 1.74 and conflicts).
+  boost=(libboost1.81-dev libboost-json1.81-dev libboost-iostreams1.81-dev libboost-program-options1.81-dev)
+else
+  boost=(libboost-dev libboost-json-dev libboost-iostreams-dev libboost-program-options-dev)
+fi
+packages=("${common[@]}" "${boost[@]}")
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then exit 0; fi
+
+$sudo apt-get update -qq
+for p in "${missing[@]}"; do
+  if ! apt-cache show "$p" >/dev/null 2>&1; then
+    echo "::error title=Unsupported platform::this distribution has no package $p; cargo-bench-history builds on Debian 12 and Ubuntu 24.04 or newer (Boost.JSON 1.81+, toml++)" >&2
+    exit 1
+  fi
+done
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

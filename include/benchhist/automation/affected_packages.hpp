@@ -1,0 +1,32 @@
+#pragma once
+// Which workspace packages a pull request's benchmarks must cover (docs/github.md "Affected
+// packages"): every package containing a changed file, plus every workspace package that
+// depends on one of those, directly or through others; a change to a workspace-wide input —
+// the workspace's Cargo.toml or Cargo.lock, or a `.cargo/config.toml` (`.cargo/config`),
+// `rust-toolchain` or `rust-toolchain.toml` in the workspace root or any directory above it in
+// the repository — selects every package. Only packages with benchmark targets are selected,
+// and excluded packages never are. An empty selection means nothing is benchmarked.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "benchhist/automation/cargo_workspace.hpp"
+
+namespace benchhist::automation {
+
+struct AffectedSelection {
+  bool workspace_wide = false;               // a workspace-wide input changed
+  std::string workspace_wide_input;          // the first such path (repository-relative)
+  std::vector<std::string> changed_packages; // packages containing a changed file, sorted
+  std::vector<std::string> packages;         // the selection: sorted, with benchmarks, not excluded
+  std::string explanation;                   // one line
+};
+
+// `changed_paths` are repository-relative ('/'-separated) paths of the repository whose working
+// directory is `repo_workdir` (the workspace may sit in a subdirectory of it).
+AffectedSelection select_affected_packages(const CargoWorkspace& workspace, const std::filesystem::path& repo_workdir,
+                                           const std::vector<std::string>& changed_paths,
+                                           const std::vector<std::string>& excludes);
+
+}  // namespace benchhist::automation

@@ -1,0 +1,124 @@
+// Affected-package selection for pull requests (docs/github.md "Affected packages").
+
+#include "benchhist/automation/affected_packages.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace benchhist::automation {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `dir` relative to `root` with '/' separators ("" for the root itself); nullopt outside it.
+std::optional<std::string> relative_dir(const fs::path& dir, const fs::path& root) {
+  auto rel = dir.lexically_relative(root);
+  if (rel.empty()) return std::nullopt;
+  auto s = rel.generic_string();
+  if (s == ".") return std::string();
+  if (s == ".." || s.rfind("../", 0) == 0) return std::nullopt;
+  return s;
+}
+
+bool under(const std::string& path, const std::string& dir) {
+  return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::path& repo_workdir,
+                                           const std::vector<std::string>& changed_paths,
+                                           const std::vector<std::string>& excludes) {
+  AffectedSelection sel;
+  std::error_code ec;
+  fs::path workdir = fs::weakly_canonical(repo_workdir, ec);  // cargo reports canonical paths
+  workdir = (ec ? repo_workdir : workdir).lexically_normal();
+  if (!workdir.empty() && workdir.filename().empty()) workdir = workdir.parent_path();  // drop a trailing '/'
+  const auto ws_dir = relative_dir(ws.root, workdir).value_or(std::string());
+
+  // Workspace-wide inputs: the workspace manifest and lock file, and Cargo configuration or
+  // toolchain pins in the workspace root or any directory above it (both tools search upward).
+  std::set<std::string> wide;
+  wide.insert((ws_dir.empty() ? "" : ws_dir + "/") + "Cargo.toml");
+  wide.insert((ws_dir.empty() ? "" : ws_dir + "/") + "Cargo.lock");
+  for (std::string d = ws_dir;;) {
+    const std::string prefix = d.empty() ? "" : d + "/";
+    for (const char* f : {".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml"})
+      wide.insert(prefix + f);
+    if (d.empty()) break;
+    auto slash = d.rfind('/');
+    d = slash == std::string::npos ? std::string() : d.substr(0, slash);
+  }
+
+  // Each member's directory, relative to the repository.
+  std::vector<std::pair<std::string, const WorkspacePackage*>> dirs;
+  for (const auto& m : ws.members)
+    if (auto rel = relative_dir(m.manifest_dir, workdir)) dirs.emplace_back(*rel, &m);
+  // Longest directory first: a file belongs to the innermost package containing it.
+  std::sort(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+
+  std::set<std::string> changed;
+  for (const auto& path : changed_paths) {
+    if (wide.count(path)) {
+      if (!sel.workspace_wide) sel.workspace_wide_input = path;
+      sel.workspace_wide = true;
+      continue;
+    }
+    for (const auto& [dir, pkg] : dirs)
+      if (under(path, dir)) {
+        changed.insert(pkg->name);
+        break;
+      }
+  }
+  sel.changed_packages.assign(changed.begin(), changed.end());
+
+  std::set<std::string> affected;
+  if (sel.workspace_wide) {
+    for (const auto& m : ws.members) affected.insert(m.name);
+  } else {
+    std::map<std::string, std::vector<std::string>> dependents;
+    for (const auto& m : ws.members)
+      for (const auto& d : m.dependencies) dependents[d].push_back(m.name);
+    std::deque<std::string> queue(changed.begin(), changed.end());
+    affected = changed;
+    while (!queue.empty()) {
+      auto name = queue.front();
+      queue.pop_front();
+      for (const auto& dep : dependents[name])
+        if (affected.insert(dep).second) queue.push_back(dep);
+    }
+  }
+  const std::set<std::string> excluded(excludes.begin(), excludes.end());
+  std::vector<std::string> without_benchmarks;
+  for (const auto& m : ws.members) {
+    if (!affected.count(m.name) || excluded.count(m.name)) continue;
+    if (m.has_benchmarks) sel.packages.push_back(m.name);
+    else without_benchmarks.push_back(m.name);
+  }
+
+  if (sel.workspace_wide)
+    sel.explanation = sel.workspace_wide_input + " changed, which affects the whole workspace: " +
+                      (sel.packages.empty() ? std::string("but no package has benchmarks")
+                                            : "benchmarking " + join(sel.packages));
+  else if (sel.packages.empty())
+    sel.explanation = changed.empty()
+                          ? "no changed file is inside a workspace package, so nothing is benchmarked"
+                          : "the changed packages (" + join(sel.changed_packages) +
+                                ") and their dependents have no benchmarks, so nothing is benchmarked";
+  else
+    sel.explanation = "changed: " + join(sel.changed_packages) + "; benchmarking " + join(sel.packages) +
+                      " (the changed packages with benchmarks and every workspace package depending on them)";
+  if (!excludes.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + join(excludes);
+  return sel;
+}
+
+}  // namespace benchhist::automation

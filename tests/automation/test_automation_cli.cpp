@@ -1,0 +1,87 @@
+// `backfill-range` and `affected` through the real binary: their results as $GITHUB_OUTPUT
+// lines on stdout, the explanation on stderr, and their errors.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+
+#include "../cli/cli_support.hpp"
+#include "git_repo.hpp"
+
+using bhtest::contains;
+using bhtest::run_cli;
+
+namespace {
+
+long long now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+constexpr long long day = 86400;
+
+}  // namespace
+
+TEST_CASE("backfill-range prints the frozen range as step outputs, resolved from the current time",
+          "[automation][cli]") {
+  bhtest::TempRepo repo("range-cli");
+  const long long now = now_seconds();
+  repo.commit("c0", now - 20 * day);
+  const auto c1 = repo.commit("c1", now - 10 * day);
+  repo.commit("c2", now - 5 * day);
+  const auto c3 = repo.commit("c3", now - 2 * day);
+  repo.commit("c4", now - 3600);
+  auto r = run_cli({"backfill-range", "--lookback", "14 days", "--minimum-age", "24 hours", "--max-commits", "2",
+                    "--ignore-errors", "true", "--from", "", "--to", ""},
+                   repo.dir());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string expected_head = "eligible=true\nfrom=" + c1 + "\nto=" + c3 +
+                                    "\ncommits=3\nproject=repo\nmax-commits=2\nignore-errors=true\nexplanation=backfilling 3 "
+                                    "first-parent commits " + c1.substr(0, 12) + " → " + c3.substr(0, 12);
+  CHECK(r.out.rfind(expected_head, 0) == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 8);
+  CHECK(contains(r.err, "[bench-history] backfilling 3 first-parent commits"));
+
+  auto none = run_cli({"backfill-range", "--lookback", "P60D", "--minimum-age", "30 days"}, repo.dir());
+  REQUIRE(none.exit_code == 0);
+  CHECK(none.out.rfind("eligible=false\nfrom=\nto=\ncommits=0\nproject=repo\nmax-commits=\nignore-errors=false\n"
+                       "explanation=nothing to backfill: no first-parent commit of HEAD",
+                       0) == 0);
+
+  auto zero = run_cli({"backfill-range", "--lookback", "0 days", "--minimum-age", "0 days"}, repo.dir());
+  CHECK(zero.exit_code == 1);
+  CHECK(contains(zero.err, "Error: lookback must be a nonzero duration (got \"0 days\")"));
+  CHECK(zero.out.empty());
+  auto explicit_range = run_cli({"backfill-range", "--from", c1.substr(0, 8), "--to", "HEAD"}, repo.dir());
+  CHECK(explicit_range.exit_code == 0);
+  CHECK(contains(explicit_range.out, "\nfrom=" + c1 + "\n"));
+  CHECK(contains(explicit_range.out, "\ncommits=4\n"));
+}
+
+TEST_CASE("affected prints the packages a branch affects, or any=false", "[automation][cli]") {
+  bhtest::TempRepo repo("affected-cli");
+  repo.write(".cargo/config.toml", "[net]\noffline = true\n");
+  repo.write("Cargo.toml", "[workspace]\nmembers = [\"lib\", \"app\"]\nresolver = \"2\"\n");
+  repo.write(".gitignore", "/target\nCargo.lock\n");
+  repo.write("lib/Cargo.toml", "[package]\nname = \"lib\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  repo.write("lib/src/lib.rs", "pub fn f() {}\n");
+  repo.write("app/Cargo.toml",
+             "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[dependencies]\nlib = { path = \"../lib\" "
+             "}\n[[bench]]\nname = \"b\"\nharness = false\n");
+  repo.write("app/src/lib.rs", "pub fn g() { lib::f() }\n");
+  repo.write("app/benches/b.rs", "fn main() {}\n");
+  const auto base = repo.commit("base", 1767225600, "README.md", "x\n");
+  repo.git({"checkout", "-q", "-b", "change-lib"});
+  repo.commit("change lib", 1767312000, "lib/src/lib.rs", "pub fn f() { }\n");
+  auto r = run_cli({"affected", "--base", "main"}, repo.dir());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "any=true\npackages=app\ncount=1\nworkspace-wide=false\nmerge-base=" + base +
+                     "\nexplanation=changed: lib; benchmarking app (the changed packages with benchmarks and every "
+                     "workspace package depending on them)\n");
+  auto excluded = run_cli({"affected", "--base", "main", "--head", "change-lib", "--exclude", "app"}, repo.dir());
+  CHECK(contains(excluded.out, "any=false\npackages=\ncount=0\n"));
+  auto missing = run_cli({"affected"}, repo.dir());
+  CHECK(missing.exit_code == 1);
+  CHECK(contains(missing.err, "--base <REF>"));
+}

@@ -1,0 +1,220 @@
+// The GitHub automation files, checked offline: every reusable workflow, the build action, the
+// caller examples and the setup-hook example validate against the pinned
+// @action-validator/cli 0.6.0 schemas (npm, tests/automation/package-lock.json); the reusable
+// workflows take every input docs/github.md names; the caller files in docs/github.md are the
+// example files verbatim; and the helper scripts the workflows run do what they say.
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "benchhist/probe/process.hpp"
+
+namespace fs = std::filesystem;
+using benchhist::ProcessResult;
+using benchhist::ProcessSpec;
+
+namespace {
+
+const fs::path source{BH_SOURCE_DIR};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path validator() {
+  const auto v = source / "tests/automation/node_modules/.bin/action-validator";
+  if (!fs::exists(v))
+    throw std::runtime_error("action-validator is not installed at " + v.string() +
+                             ": run scripts/install-deps.sh (or `npm ci --prefix tests/automation`), which installs the "
+                             "pinned @action-validator/cli 0.6.0, and re-run the tests");
+  return v;
+}
+
+ProcessResult run(std::vector<std::string> argv, std::map<std::string, std::optional<std::string>> env = {},
+                  fs::path cwd = source) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = std::move(cwd);
+  spec.env_changes = std::move(env);
+  spec.capture_stdout = true;
+  spec.capture_stderr = true;
+  return benchhist::run_process(spec);
+}
+
+const std::vector<std::string> yaml_files = {
+    ".github/workflows/ci.yml",
+    ".github/workflows/history.yml",
+    ".github/workflows/pr.yml",
+    ".github/workflows/backfill.yml",
+    ".github/actions/build-tool/action.yml",
+    "examples/github/.github/workflows/benchmark-history.yml",
+    "examples/github/.github/workflows/benchmark-pr.yml",
+    "examples/github/.github/workflows/benchmark-backfill.yml",
+    "examples/github/.github/actions/bench-history-setup/action.yml",
+};
+
+const std::vector<std::string> common_inputs = {
+    "azure-client-id", "azure-tenant-id", "platforms", "working-directory", "config", "exclude", "bench", "best-of",
+    "all-features", "no-default-features", "features", "rustflags", "install-method", "source-path"};
+
+// The `on: workflow_call: inputs:` block of a workflow file.
+std::string inputs_block(const std::string& yml) {
+  const auto on = yml.find("\non:\n  workflow_call:\n    inputs:\n");
+  REQUIRE(on != std::string::npos);
+  const auto end = yml.find("\n\n", on + 1);
+  return yml.substr(on, end - on);
+}
+
+}  // namespace
+
+TEST_CASE("every workflow, action and example validates against the pinned schema validator", "[automation][workflows]") {
+  const auto v = validator();
+  for (const auto& f : yaml_files) {
+    INFO(f);
+    auto r = run({v.string(), f});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+}
+
+TEST_CASE("the validator rejects a broken workflow, so its approval means something", "[automation][workflows]") {
+  const auto v = validator();
+  const auto dir = fs::temp_directory_path() / ("bh-workflows-" + std::to_string(::getpid()));
+  fs::create_directories(dir / ".github/workflows");
+  auto yml = read(source / ".github/workflows/history.yml");
+  const auto at = yml.find("    runs-on: ubuntu-latest");
+  REQUIRE(at != std::string::npos);
+  yml.replace(at, 12, "    run-on:");
+  std::ofstream(dir / ".github/workflows/history.yml") << yml;
+  auto r = run({v.string(), (dir / ".github/workflows/history.yml").string()});
+  CHECK(r.exit_code == 1);
+  CHECK((r.out + r.err).find("Additional property 'run-on' is not allowed") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the reusable workflows take every input the guide names and the guide's permissions",
+          "[automation][workflows]") {
+  for (const char* name : {"history", "pr", "backfill"}) {
+    INFO(name);
+    const auto yml = read(source / ".github/workflows" / (std::string(name) + ".yml"));
+    const auto inputs = inputs_block(yml);
+    auto names = common_inputs;
+    if (std::string(name) == "backfill")
+      names.insert(names.end(), {"lookback", "minimum-age", "from", "to", "max-commits", "ignore-errors"});
+    if (std::string(name) == "pr") names.push_back("fail-on-regression");
+    for (const auto& input : names) {
+      INFO(input);
+      CHECK(inputs.find("\n      " + input + ":\n") != std::string::npos);
+    }
+    // No stored secret: Azure is reached with the job's OIDC token and two identifiers.
+    CHECK(yml.find("secrets") == std::string::npos);
+    CHECK(yml.find("AZURE_CLIENT_ID: ${{ inputs.azure-client-id }}") != std::string::npos);
+    // The optional setup hook comes from the invocation checkout.
+    CHECK(yml.find("if: hashFiles('repo/.github/actions/bench-history-setup/action.yml') != ''") != std::string::npos);
+    CHECK(yml.find("uses: ./repo/.github/actions/bench-history-setup") != std::string::npos);
+  }
+  const auto history = read(source / ".github/workflows/history.yml");
+  CHECK(history.find("collect --skip-existing") != std::string::npos);
+  CHECK(history.find("name: bench-history-report-${{ github.run_id }}") != std::string::npos);
+  CHECK(history.find("publish history") != std::string::npos);
+  CHECK(history.find("publish failure") != std::string::npos);
+  CHECK(history.find(">> \"$GITHUB_STEP_SUMMARY\"") != std::string::npos);
+  const auto pr = read(source / ".github/workflows/pr.yml");
+  CHECK(pr.find("collect --skip-existing") != std::string::npos);
+  CHECK(pr.find("name: pr-bench-history-report-${{ github.event.pull_request.number }}") != std::string::npos);
+  CHECK(pr.find("concurrency:\n  group: cargo-bench-history-pr-${{ github.repository }}-${{ "
+                "github.event.pull_request.number }}") != std::string::npos);
+  CHECK(pr.find("  cancel-in-progress: true\n") != std::string::npos);
+  CHECK(pr.find("github.event.pull_request.head.repo.full_name == github.repository") != std::string::npos);
+  CHECK(pr.find("--fail-on regression") != std::string::npos);
+  CHECK(pr.find("default: false") != std::string::npos);
+  const auto backfill = read(source / ".github/workflows/backfill.yml");
+  CHECK(backfill.find("timeout-minutes: 360") != std::string::npos);
+  CHECK(backfill.find("cancel-in-progress: false") != std::string::npos);
+  CHECK(backfill.find("upload-artifact") == std::string::npos);  // it only stores data
+  CHECK(backfill.find("publish") == std::string::npos);
+
+  const auto caller_permissions = [](const std::string& file) {
+    const auto yml = read(source / "examples/github/.github/workflows" / file);
+    const auto a = yml.find("    permissions:\n");
+    const auto b = yml.find("    uses:", a);
+    return yml.substr(a, b - a);
+  };
+  CHECK(caller_permissions("benchmark-history.yml") ==
+        "    permissions:\n      contents: read\n      actions: read\n      id-token: write\n      issues: write\n");
+  CHECK(caller_permissions("benchmark-pr.yml") ==
+        "    permissions:\n      contents: read\n      actions: read\n      id-token: write\n      pull-requests: write\n");
+  CHECK(caller_permissions("benchmark-backfill.yml") == "    permissions:\n      contents: read\n      id-token: write\n");
+}
+
+TEST_CASE("docs/github.md shows the caller files and the setup hook exactly as shipped", "[automation][workflows]") {
+  const auto doc = read(source / "docs/github.md");
+  for (const char* f : {"examples/github/.github/workflows/benchmark-history.yml",
+                        "examples/github/.github/workflows/benchmark-pr.yml",
+                        "examples/github/.github/workflows/benchmark-backfill.yml",
+                        "examples/github/.github/actions/bench-history-setup/action.yml"}) {
+    INFO(f);
+    CHECK(doc.find("```yaml\n" + read(source / f) + "```\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("platforms: Linux labels become the matrix; Windows, macOS and old Ubuntu fail at once saying why",
+          "[automation][workflows]") {
+  const std::string script = (source / ".github/scripts/platforms.sh").string();
+  auto ok = run({"bash", script}, {{"PLATFORMS", "ubuntu-latest, ubuntu-24.04-arm,ubuntu-latest\nself-hosted-linux"}});
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out == "matrix=[\"ubuntu-latest\",\"ubuntu-24.04-arm\",\"self-hosted-linux\"]\n");
+  for (const char* bad : {"ubuntu-latest,windows-latest", "macos-latest", "ubuntu-22.04"}) {
+    INFO(bad);
+    auto r = run({"bash", script}, {{"PLATFORMS", bad}});
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.empty());  // nothing reaches $GITHUB_OUTPUT
+    CHECK(r.err.find("::error title=Unsupported platform::platforms: ") != std::string::npos);
+  }
+  CHECK(run({"bash", script}, {{"PLATFORMS", "windows-latest"}}).err.find("builds only on Linux runners") != std::string::npos);
+  CHECK(run({"bash", script}, {{"PLATFORMS", " , "}}).err.find("platforms is empty") != std::string::npos);
+  CHECK(run({"bash", script}, {{"PLATFORMS", "ubuntu-latest;rm"}}).exit_code == 1);
+}
+
+TEST_CASE("scope-args.sh turns the measurement inputs into collect/backfill arguments", "[automation][workflows]") {
+  const std::string script = (source / ".github/scripts/scope-args.sh").string();
+  auto all = run({"bash", script}, {{"EXCLUDE", "a, b"}, {"BENCH", "x"}, {"FEATURES", "f1 f2"}, {"ALL_FEATURES", "true"},
+                                    {"NO_DEFAULT_FEATURES", "false"}, {"BEST_OF", "3"}, {"CONFIG", "ci.toml"},
+                                    {"PACKAGES", std::nullopt}});
+  CHECK(all.exit_code == 0);
+  CHECK(all.out == "--config\nci.toml\n--workspace\n--exclude\na\n--exclude\nb\n--bench\nx\n--features\nf1 f2\n"
+                   "--all-features\n--best-of\n3\n");
+  auto packages = run({"bash", script}, {{"PACKAGES", "parse report"}, {"EXCLUDE", "a"}, {"BEST_OF", "1"}});
+  CHECK(packages.out == "--package\nparse\n--package\nreport\n--best-of\n1\n");
+  auto bad = run({"bash", script}, {{"BEST_OF", "0"}});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("best-of must be a positive integer") != std::string::npos);
+}
+
+TEST_CASE("rustflags.sh appends to the encoded flags when set, else to RUSTFLAGS; empty changes nothing",
+          "[automation][workflows]") {
+  const std::string script = (source / ".github/scripts/rustflags.sh").string();
+  CHECK(run({"bash", script}, {{"INPUT_RUSTFLAGS", ""}, {"RUSTFLAGS", "-g"}}).out.empty());
+  CHECK(run({"bash", script}, {{"INPUT_RUSTFLAGS", "-C  target-cpu=native"}, {"RUSTFLAGS", "-g"},
+                               {"CARGO_ENCODED_RUSTFLAGS", std::nullopt}})
+            .out == "RUSTFLAGS=-g -C target-cpu=native\n");
+  CHECK(run({"bash", script}, {{"INPUT_RUSTFLAGS", "-Dwarnings"}, {"RUSTFLAGS", std::nullopt},
+                               {"CARGO_ENCODED_RUSTFLAGS", std::nullopt}})
+            .out == "RUSTFLAGS=-Dwarnings\n");
+  CHECK(run({"bash", script}, {{"INPUT_RUSTFLAGS", "-C opt-level=3"}, {"CARGO_ENCODED_RUSTFLAGS", "--cfg\x1f" "a b"}})
+            .out == "CARGO_ENCODED_RUSTFLAGS=--cfg\x1f" "a b\x1f-C\x1fopt-level=3\n");
+}
+
+TEST_CASE("the workflow scripts are shellcheck-clean", "[automation][workflows]") {
+  std::vector<std::string> argv{"shellcheck"};
+  for (const auto& e : fs::directory_iterator(source / ".github/scripts")) argv.push_back(e.path().string());
+  auto r = run(argv);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+}
