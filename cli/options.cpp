@@ -155,6 +155,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"markdown-summary", 0, Kind::value, "PATH", "Write a condensed Markdown summary to PATH"});
     c.opts.push_back({"outcome", 0, Kind::value, "PATH", "Write the analysis outcome token to PATH"});
+    c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML report with charts to PATH"});
     c.positionals = {{"PREFIX", "Benchmark-id prefixes to analyze [default: all benchmarks]", false, true}};
     specs.push_back(c);
   }
@@ -164,6 +165,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Qualified benchmark id", true});
     c.opts.push_back({"metric", 0, Kind::value, "NAME", "Metric name, e.g. instruction_count", true});
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
+    c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML page with the chart to PATH"});
     specs.push_back(c);
   }
   {
@@ -479,6 +481,7 @@ app::Command build(const Parsed& p) {
     o.no_dirty = p.flag("no-dirty");
     o.markdown_summary = p.path("markdown-summary");
     o.outcome = p.path("outcome");
+    o.html = p.path("html");
     return o;
   }
   if (name == "examine") {
@@ -491,6 +494,7 @@ app::Command build(const Parsed& p) {
     o.benchmark = *p.value("benchmark");
     o.metric = *p.value("metric");
     o.no_dirty = p.flag("no-dirty");
+    o.html = p.path("html");
     return o;
   }
   if (name == "list") {

@@ -126,6 +126,7 @@ struct AnalyzeOptions {
   bool no_dirty = false;
   std::optional<std::filesystem::path> markdown_summary;
   std::optional<std::filesystem::path> outcome;
+  std::optional<std::filesystem::path> html;  // self-contained HTML report with charts
 };
 
 struct ExamineOptions {
@@ -137,6 +138,7 @@ struct ExamineOptions {
   std::string benchmark;  // required, exact qualified id
   std::string metric;     // required, metric token
   bool no_dirty = false;
+  std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
 };
 
 enum class ListSubject { runs, discriminants, blessings };
