@@ -4,12 +4,12 @@
 // itself uses), so the test needs no npm package and no WebSocket client.
 //
 //   node html_browser.mjs --chromium /usr/bin/chromium --page /abs/report.html \
-//        --screenshot out.png [--width 1200] [--height 900] [--dark] [--interact]
+//        --screenshot out.png [--width 1200] [--height 900] [--dark] [--interact] [--pdf out.pdf]
 //
 // Reports: console errors and uncaught exceptions, every network request, the load time, each
 // finding's chart (present, drawn size, marks), the lazily drawn charts, and a screenshot's
 // pixel statistics (decoded here from the PNG with zlib). With --interact it also exercises the
-// series filter and the tap-to-show tooltip.
+// series filter and the tap-to-show tooltip; with --pdf it prints the page.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,6 +162,15 @@ async function main() {
   if (args.screenshot) writeFileSync(args.screenshot, png);
   result.screenshot = decodePng(png);
 
+  if (args.pdf) {
+    // Printing: the lazily drawn charts must all be drawn before the page is laid out for paper.
+    const pdf = await send('Page.printToPDF', { printBackground: false, preferCSSPageSize: false }, sessionId);
+    const bytes = Buffer.from(pdf.data, 'base64');
+    writeFileSync(args.pdf, bytes);
+    const text = bytes.toString('latin1');
+    result.pdf = { bytes: bytes.length, pages: (text.match(/\/Type\s*\/Page[^s]/g) || []).length,
+                   drawnAfterPrint: await evaluate("document.querySelectorAll('[data-drawn]').length") };
+  }
   if (args.interact) {
     // Scroll through the page so every lazily drawn chart comes into view, then check them.
     await evaluate(`(async () => { const step = innerHeight; for (let y = 0; y <= document.body.scrollHeight; y += step) {

@@ -240,8 +240,13 @@ TEST_CASE("the history HTML report is self-contained, deterministic and opens in
   CHECK(filter.at("restored").to_number<int>() == 3);
   CHECK(contains(std::string(b.at("tap").as_string()), " ns"));
 
-  // The dark scheme: same page, dark background, still drawn.
-  const auto dark = browse(out / "a.html", out / "a-dark.png", {"--dark"});
+  // The dark scheme: same page, dark background, still drawn; and printed, every small chart is
+  // drawn first.
+  const auto dark = browse(out / "a.html", out / "a-dark.png", {"--dark", "--pdf", (out / "a.pdf").string()});
+  const auto& pdf = dark.at("pdf").as_object();
+  CHECK(pdf.at("bytes").to_number<int>() > 10000);
+  CHECK(pdf.at("pages").to_number<int>() >= 1);
+  CHECK(pdf.at("drawnAfterPrint").to_number<int>() == 3);
   require_clean_load(dark, out / "a.html");
   const auto& bg = dark.at("screenshot").at("background").as_array();
   CHECK(bg[0].to_number<int>() + bg[1].to_number<int>() + bg[2].to_number<int>() < 120);
