@@ -144,8 +144,11 @@ bool reported(const HistoryFamily& family) {
 
 BranchSeriesInput branch_input(const BranchExample& e) {
   BranchSeriesInput in;
-  for (std::size_t i = 0; i < e.base.size(); ++i)
-    in.base.push_back({static_cast<std::int64_t>(i), "c" + std::to_string(i), e.base[i], std::nullopt});
+  for (std::size_t i = 0; i < e.base.size(); ++i) {
+    std::string commit(1, 'c');  // appended, not `"c" + …`: GCC 12 at -O3 warns falsely (-Wrestrict) on that
+    commit += std::to_string(i);
+    in.base.push_back({static_cast<std::int64_t>(i), std::move(commit), e.base[i], std::nullopt});
+  }
   in.base_history_count = e.base.size();
   in.tip = BranchObservation{e.tip, std::nullopt};
   in.kind = e.kind;

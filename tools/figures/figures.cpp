@@ -115,7 +115,7 @@ struct Verdict {
   std::string text;     // the Markdown paragraph under the figure
 };
 
-Verdict history_verdict(const ex::HistoryExample& e, const detect::HistoryFamily& family) {
+Verdict history_verdict(const detect::HistoryFamily& family) {
   const auto& j = family.judgements[0];
   if (const auto* f = finding_of(family)) {
     const auto& c = f->candidate;
@@ -164,7 +164,6 @@ Verdict history_verdict(const ex::HistoryExample& e, const detect::HistoryFamily
   text += ".";
   std::string caption = "Nothing reported: ";
   for (std::size_t i = 0; i < short_parts.size(); ++i) caption += (i ? ", " : "") + short_parts[i];
-  (void)e;
   return {caption, text};
 }
 
@@ -199,7 +198,7 @@ void history_figure(const ex::HistoryExample& e, Rendering& out) {
     if (c.method == detect::Method::change_point) overlay.split_index = c.point_index;
   }
   auto spec = report::chart_spec(points, points.size() - 1, e.kind, overlay, &line);
-  const auto verdict = history_verdict(e, family);
+  const auto verdict = history_verdict(family);
   spec.title = e.summary;
   spec.caption = {verdict.caption};
   out.files.push_back({std::string(figures_dir) + "/" + e.name + ".svg",
@@ -269,7 +268,7 @@ void ladder_blocks(Rendering& out) {
     const auto& e = ex::history_example(name);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];
-    std::string b = "*" + e.summary + ".* " + history_verdict(e, family).text + "\n\nChange point:\n\n" +
+    std::string b = "*" + e.summary + ".* " + history_verdict(family).text + "\n\nChange point:\n\n" +
                     ladder_table(j.change_point, change_point_gates) + "\nDrift:\n\n" +
                     ladder_table(j.drift, drift_gates);
     out.blocks.push_back({"ladder:" + std::string(name), b});
