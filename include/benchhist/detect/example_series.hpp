@@ -1,9 +1,9 @@
 #pragma once
 // The catalogue of named example series: the series the documentation's figures and tables
 // show (docs/detection.md, rendered by the `docs-figures` program) and the unit tests assert
-// verdicts on (tests/detect/test_example_series.cpp). One definition feeds both, so a change in
-// behaviour fails a test and leaves the documentation visibly out of date (`docs-figures
-// --check`) instead of quietly wrong.
+// verdicts on (tests/branch/test_example_series.cpp, one row per entry). One definition feeds
+// both, so a change in behaviour fails a test and leaves the documentation visibly out of date
+// (`docs-figures --check`) instead of quietly wrong.
 //
 // Generated series use the deterministic scatter of detect/selection.hpp
 // (scattered_levels: same seed name, same values on every platform). Judging goes through the
