@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
+#include "benchhist/detect/example_series.hpp"
 #include "figures.hpp"
 
 namespace fs = std::filesystem;
@@ -74,6 +76,30 @@ TEST_CASE("the figures and tables render byte-identically every time", "[figures
     if (f.path.size() > 4 && f.path.compare(f.path.size() - 4, 4, ".svg") == 0)
       CHECK(f.content.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
   for (const auto& blk : a.blocks) CHECK(blk.content.back() == '\n');
+}
+
+TEST_CASE("the figures and tables are drawn from the whole example catalogue the unit tests assert on, and from "
+          "nothing else",
+          "[figures]") {
+  namespace ex = benchhist::detect::examples;
+  const auto r = render_all();
+  std::set<std::string> catalogue;
+  for (const auto& e : ex::history_examples()) catalogue.insert(e.name);
+  for (const auto& e : ex::branch_examples()) catalogue.insert(e.name);
+  // Every catalogue entry is shown somewhere (tests/branch/test_example_series.cpp asserts each
+  // one's verdict), and nothing is shown that is not in the catalogue.
+  CHECK(std::set<std::string>(r.examples.begin(), r.examples.end()) == catalogue);
+  CHECK(r.examples.size() == catalogue.size());
+  // A series figure is named after its entry; only the example report's files are not.
+  for (const auto& f : r.files) {
+    const auto name = fs::path(f.path).stem().string();
+    INFO(f.path);
+    CHECK(f.path.rfind("docs/figures/", 0) == 0);
+    if (name.rfind("example-", 0) != 0) CHECK(catalogue.count(name) == 1);
+  }
+  // Each figure's block shows that figure.
+  for (const auto& b : r.blocks)
+    if (b.name.rfind("figure:", 0) == 0) CHECK(contains(b.content, "(figures/" + b.name.substr(7) + ".svg)"));
 }
 
 TEST_CASE("marker blocks are replaced in place and malformed markers are reported with the page", "[figures]") {

@@ -29,6 +29,15 @@ using report::format_value;
 
 namespace {
 
+// ---------------------------------------------------------------- catalogue access
+
+// A history example by name, recorded as used by the rendering (Rendering::examples).
+const ex::HistoryExample& use_history(Rendering& out, std::string_view name) {
+  const auto& e = ex::history_example(name);
+  out.examples.push_back(e.name);
+  return e;
+}
+
 // ---------------------------------------------------------------- gate ladders
 
 // The order each history detector applies its gates (lib/detect/history.cpp), so a table can
@@ -180,6 +189,7 @@ std::string figure_block(const std::string& name, const std::string& alt, const 
 }
 
 void history_figure(const ex::HistoryExample& e, Rendering& out) {
+  out.examples.push_back(e.name);
   const auto family = ex::judge(e, 2);
   const auto& j = family.judgements[0];
   std::vector<report::ChartPoint> points;
@@ -207,6 +217,7 @@ void history_figure(const ex::HistoryExample& e, Rendering& out) {
 }
 
 void branch_figure(const ex::BranchExample& e, Rendering& out) {
+  out.examples.push_back(e.name);
   const auto j = ex::judge(e);
   const std::size_t n = e.base.size();
   std::vector<report::ChartPoint> points;
@@ -265,7 +276,7 @@ void branch_figure(const ex::BranchExample& e, Rendering& out) {
 
 void ladder_blocks(Rendering& out) {
   for (const char* name : {"ladder-pass", "ladder-declined"}) {
-    const auto& e = ex::history_example(name);
+    const auto& e = use_history(out, name);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];
     std::string b = "*" + e.summary + ".* " + history_verdict(family).text + "\n\nChange point:\n\n" +
@@ -280,7 +291,7 @@ void floor_block(Rendering& out) {
                   ") | Absolute (demand \u2265 " + format_value(detect::absolute_floor(MetricKind::wall_time)) +
                   " ns) | Verdict |\n| --- | --- | --- | --- | --- |\n";
   for (const char* name : {"small-timing", "large-timing"}) {
-    const auto& e = ex::history_example(name);
+    const auto& e = use_history(out, name);
     const auto family = ex::judge(e, 2);
     const auto& l = family.judgements[0].change_point;
     const auto* rel = l.find("relative_floor");
@@ -297,23 +308,39 @@ void floor_block(Rendering& out) {
 }
 
 void arbitration_block(Rendering& out) {
-  std::string b = "| Series | Typical distance from the step | from the line | Model kept |\n| --- | --- | --- | --- |\n";
+  std::string b = "| Series | Typical distance from the step | from the line | Candidates | Model kept |\n"
+                  "| --- | --- | --- | --- | --- |\n";
   for (const char* name : {"clean-step", "multi-step", "slow-ramp"}) {
-    const auto& e = ex::history_example(name);
+    const auto& e = use_history(out, name);
     const auto cp = detect::change_point_cheap_gates(e.values, {}, e.kind);
     const auto dr = detect::drift_detector(e.values, {}, e.kind);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];
+    // Arbitration only happens when both ladders produced a candidate; say which did, so the
+    // table never implies a comparison that a gate had already made unnecessary.
+    std::string candidates;
+    const auto* cp_stop = first_declined(j.change_point);
+    const auto* dr_stop = first_declined(j.drift);
+    if (!cp_stop && !dr_stop)
+      candidates = "step and line";
+    else if (!cp_stop)
+      candidates = "step only (the line stopped at `" + dr_stop->name + "`)";
+    else if (!dr_stop)
+      candidates = "line only (the step stopped at `" + cp_stop->name + "`)";
+    else
+      candidates = "none";
     std::string kept = "neither";
     if (j.candidate) kept = j.candidate->method == detect::Method::change_point ? "step (change point)" : "line (drift)";
     b += "| `" + e.name + "` | " + (cp.step_residual ? format_value(*cp.step_residual) : std::string("\u2014")) + " | " +
-         (dr.line_residual ? format_value(*dr.line_residual) : std::string("\u2014")) + " | " + kept + " |\n";
+         (dr.line_residual ? format_value(*dr.line_residual) : std::string("\u2014")) + " | " + candidates + " | " +
+         kept + " |\n";
   }
   out.blocks.push_back({"arbitration", b});
 }
 
 void family_blocks(Rendering& out) {
-  auto row = [](const ex::HistoryExample& e) {
+  auto row = [&out](std::string_view name) {
+    const auto& e = use_history(out, name);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];
     const double bar = detect::bh_rank_threshold(1, family.result.family_size, detect::target_false_discovery_rate);
@@ -324,11 +351,11 @@ void family_blocks(Rendering& out) {
   const std::string head = "| Points | Judged family | Chance level | Rank-1 bar (q / m) | Verdict |\n"
                            "| --- | --- | --- | --- | --- |\n";
   std::string small = head;
-  for (const char* name : {"perfect-10-step-family-6", "perfect-10-step-family-7"}) small += row(ex::history_example(name));
+  for (const char* name : {"perfect-10-step-family-6", "perfect-10-step-family-7"}) small += row(name);
   out.blocks.push_back({"family-size", small});
   std::string lone = head;
   for (const char* name : {"lone-step-18-family-2000", "lone-step-20-family-2000", "lone-step-22-family-2000"})
-    lone += row(ex::history_example(name));
+    lone += row(name);
   out.blocks.push_back({"lone-step", lone});
 
   // The step-up procedure on five chance levels among 12 judged series.
@@ -401,6 +428,8 @@ Rendering render_all() {
   arbitration_block(out);
   family_blocks(out);
   example_report_blocks(out);
+  std::sort(out.examples.begin(), out.examples.end());
+  out.examples.erase(std::unique(out.examples.begin(), out.examples.end()), out.examples.end());
   return out;
 }
 

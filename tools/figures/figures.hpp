@@ -33,6 +33,9 @@ struct Block {
 struct Rendering {
   std::vector<File> files;
   std::vector<Block> blocks;
+  // The catalogue entries the figures and tables were drawn from (sorted, once each): the tests
+  // check it is the whole catalogue, so no entry is asserted without being shown or vice versa.
+  std::vector<std::string> examples;
 };
 
 // Everything, deterministically (identical bytes on every run and thread count).
