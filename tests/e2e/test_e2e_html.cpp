@@ -202,12 +202,23 @@ TEST_CASE("the history HTML report is self-contained, deterministic and opens in
   CHECK_FALSE(contains(html, "<header> parsing"));
   CHECK(contains(html, "eager &lt;header&gt; parsing &amp; more"));
 
-  // Deterministic: a second run writes the same bytes.
-  auto r2 = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--html", (out / "b.html").string()},
+  // Deterministic: a second run writes the same bytes. --html alone satisfies --no-text, and
+  // --verbose names the file written.
+  auto r2 = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--verbose", "--html",
+                          (out / "b.html").string()},
                          selection),
                     h.repo);
   REQUIRE(r2.exit_code == 0);
   CHECK(e2e::read_file(out / "b.html") == html);
+  CHECK(contains(r2.err, "wrote the HTML report to " + (out / "b.html").string()));
+  // Two outputs aimed at one file are refused before anything is analysed or written.
+  auto clash = run_cli(with({"analyze", "--local=" + h.store.string(), "--markdown", (out / "a.html").string(),
+                             "--html", (out / "a.html").string()},
+                            selection),
+                       h.repo);
+  CHECK(clash.exit_code == 1);
+  CHECK(contains(clash.err, "have conflicting output destinations"));
+  CHECK(e2e::read_file(out / "a.html") == html);
 
   const auto b = browse(out / "a.html", out / "a.png", {"--interact", "--filter", "blessed"});
   require_clean_load(b, out / "a.html");
