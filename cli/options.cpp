@@ -157,6 +157,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"outcome", 0, Kind::value, "PATH", "Write the analysis outcome token to PATH"});
     c.opts.push_back({"fail-on", 0, Kind::value, "WHAT",
                       "Exit with status 2 when the report has this (regression) [default: findings are advisory]"});
+    c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML report with charts to PATH"});
     c.positionals = {{"PREFIX", "Benchmark-id prefixes to analyze [default: all benchmarks]", false, true}};
     specs.push_back(c);
   }
@@ -166,6 +167,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Qualified benchmark id", true});
     c.opts.push_back({"metric", 0, Kind::value, "NAME", "Metric name, e.g. instruction_count", true});
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
+    c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML page with the chart to PATH"});
     specs.push_back(c);
   }
   {
@@ -540,6 +542,7 @@ app::Command build(const Parsed& p) {
         fail("invalid value '" + *f + "' for '--fail-on <WHAT>'\n  [possible values: regression]", p.spec);
       o.fail_on = app::FailOn::regression;
     }
+    o.html = p.path("html");
     return o;
   }
   if (name == "examine") {
@@ -552,6 +555,7 @@ app::Command build(const Parsed& p) {
     o.benchmark = *p.value("benchmark");
     o.metric = *p.value("metric");
     o.no_dirty = p.flag("no-dirty");
+    o.html = p.path("html");
     return o;
   }
   if (name == "list") {

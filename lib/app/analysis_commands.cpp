@@ -9,7 +9,9 @@
 #include "benchhist/app/analysis_commands.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/pipeline/chart_data.hpp"
 #include "benchhist/pipeline/examine.hpp"
+#include "benchhist/report/html_reporter.hpp"
 #include "benchhist/report/json_reporter.hpp"
 #include "benchhist/report/markdown_reporter.hpp"
 #include "benchhist/report/notes.hpp"
@@ -43,12 +45,16 @@ analysis::SelectionRequest selection_request(const std::string& project, const C
   return r;
 }
 
-void check_outputs(const OutputOptions& out, bool analyze_extras, bool has_extra) {
+enum class Extras { none, html, analyze };  // the file outputs a command has beyond the shared group
+
+void check_outputs(const OutputOptions& out, Extras extras, bool has_extra) {
   if (out.no_text && !out.markdown && !out.json && !has_extra)
     throw Error(ErrorKind::usage,
                 std::string("no output selected: --no-text suppresses the text report, so request at least one of "
                             "--markdown <path> or --json <path>") +
-                    (analyze_extras ? ", --markdown-summary <path> or --outcome <path>" : ""),
+                    (extras == Extras::analyze ? ", --markdown-summary <path>, --outcome <path> or --html <path>"
+                     : extras == Extras::html  ? " or --html <path>"
+                                               : ""),
                 "--no-text");
 }
 
@@ -71,10 +77,11 @@ void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbo
 int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_engines(o.filters);
-  check_outputs(o.output, true, o.markdown_summary || o.outcome);
+  check_outputs(o.output, Extras::analyze, o.markdown_summary || o.outcome || o.html);
   auto files = output_files(o.output, inv);
   if (o.markdown_summary) files.push_back({"Markdown summary", inv.cwd / *o.markdown_summary, {}});
   if (o.outcome) files.push_back({"outcome", inv.cwd / *o.outcome, {}});
+  if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
   preflight(files);
 
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
@@ -85,9 +92,10 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   req.benchmark_prefixes = o.prefixes;
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
-  const auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
+  auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
   if (inv.keep_until_exit) inv.keep_until_exit->push_back(result.reconstruction);
   finish_store(ctx, inv, v);
+  if (o.html) result.report.charts = pipeline::chart_data(result);
   const auto& report = result.report;
   if (v)
     for (const auto& line : report::verbose_notes(report)) inv.err << line << '\n';
@@ -96,6 +104,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
     if (f.label == "Markdown") f.content = report::MarkdownReporter().render(report);
     else if (f.label == "JSON") f.content = report::JsonReporter().render(report);
     else if (f.label == "Markdown summary") f.content = report::SummaryReporter().render(report);
+    else if (f.label == "HTML") f.content = report::HtmlReporter().render(report);
     else f.content = report::OutcomeReporter().render(report);
   }
   write_all(files, inv, v);
@@ -121,8 +130,9 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   if (!metric)
     throw Error(ErrorKind::usage,
                 "unknown metric \"" + o.metric + "\"; expected one of: " + std::string(metric_names_list), o.metric);
-  check_outputs(o.output, false, false);
+  check_outputs(o.output, Extras::html, o.html.has_value());
   auto files = output_files(o.output, inv);
+  if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
   preflight(files);
 
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
@@ -136,14 +146,16 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
   for (auto& f : files)
-    f.content = f.label == "JSON" ? report::render_examine_json(data) : report::render_examine_markdown(data);
+    f.content = f.label == "JSON"   ? report::render_examine_json(data)
+                : f.label == "HTML" ? report::render_examine_html(data)
+                                    : report::render_examine_markdown(data);
   write_all(files, inv, v);
   if (!o.output.no_text) inv.out << report::render_examine_text(data) << '\n';
 }
 
 void run_list_runs(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_outputs(o.output, false, false);
+  check_outputs(o.output, Extras::none, false);
   auto files = output_files(o.output, inv);
   preflight(files);
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);

@@ -75,12 +75,14 @@ report::FindingChart chart_of(const analysis::Series& s, std::size_t context_top
   report::FindingChart chart;
   for (const auto& p : s.points) {
     if (!chart.points.empty() && chart.points.back().index == p.topo)
-      chart.points.back().value = p.value;
+      chart.points.back() = {p.topo, p.value, p.dirty};
     else
-      chart.points.push_back({p.topo, p.value});
+      chart.points.push_back({p.topo, p.value, p.dirty});
   }
   chart.target_index = context_topo;
   chart.attributed_index = attributed;
+  if (s.analysed_first() < s.points.size()) chart.analysed_from = s.points[s.analysed_first()].topo;
+  if (s.blessing) chart.blessed_index = s.blessing->topo;
   return chart;
 }
 
@@ -219,13 +221,17 @@ detect::ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_re
 
 // Branch chart (formats.md §7.8): the base window levels at their base-line indices, then the
 // context value one past the base ref; missing recent base commits stay empty columns.
-report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_ref_index, double baseline, double tip) {
+report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_ref_index, double baseline, double tip,
+                                  std::optional<std::size_t> regime_start_position) {
   report::FindingChart chart;
   for (const auto& level : s.base_window) chart.points.push_back({level.topo, level.value});
-  chart.points.push_back({base_ref_index + 1, tip});
+  chart.points.push_back({base_ref_index + 1, tip, s.tip && s.tip->dirty});
   chart.target_index = base_ref_index + 1;
   chart.attributed_index = base_ref_index + 1;
   chart.baseline = baseline;
+  if (s.blessing) chart.blessed_index = s.blessing->topo;
+  if (regime_start_position && *regime_start_position < s.base_window.size())
+    chart.regime_start_index = s.base_window[*regime_start_position].topo;
   return chart;
 }
 
@@ -301,7 +307,8 @@ void judge_branch(const analysis::Reconstruction& recon, const analysis::Selecti
     d.matches_previous_regime = f.matches_previous_regime;
     d.included_in_historical_comparison = f.included_in_historical_comparison;
     rf.branch = d;
-    rf.chart = branch_chart(s, static_cast<std::size_t>(base_ref_index), f.baseline, f.latest);
+    rf.chart = branch_chart(s, static_cast<std::size_t>(base_ref_index), f.baseline, f.latest,
+                            judgements[i].current_regime_start_index);
     r.findings.push_back(std::move(rf));
 
     const auto lag = lag_of(s, base_ref_index, f.comparison_base_index, sel, loaded, store);

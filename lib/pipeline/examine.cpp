@@ -67,12 +67,14 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
     auto it = obs.begin();
     for (std::size_t topo = first; topo <= sel.context_topo() && topo < sel.line.size(); ++topo) {
       const auto& commit = sel.line[topo];
+      const auto committed =
+          commit.committer_time ? std::optional<std::string>(format_rfc3339(*commit.committer_time)) : std::nullopt;
       bool any = false;
       for (; it != obs.end() && it->topo == topo; ++it) {
-        es.rows.push_back({commit.id, topo, it->value, it->dirty, commit.subject});
+        es.rows.push_back({commit.id, topo, it->value, it->dirty, commit.subject, committed});
         any = true;
       }
-      if (!any) es.rows.push_back({commit.id, topo, std::nullopt, false, commit.subject});
+      if (!any) es.rows.push_back({commit.id, topo, std::nullopt, false, commit.subject, committed});
     }
     data.sets.push_back(std::move(es));
   }

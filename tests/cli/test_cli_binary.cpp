@@ -93,8 +93,8 @@ TEST_CASE("Every command prints its own help with its full flag set on stdout", 
       {"analyze", {"[PREFIX]...", "--cache[=<PATH>]", "--engine <NAME>", "--target-triple <TRIPLE>",
                    "--machine-key <KEY>", "--context <REF>", "--base <REF>", "--since <WHEN>",
                    "--no-text", "--markdown <PATH>", "--json <PATH>", "--no-dirty",
-                   "--markdown-summary <PATH>", "--outcome <PATH>"}},
-      {"examine", {"--benchmark <ID>", "--metric <NAME>", "--no-dirty"}},
+                   "--markdown-summary <PATH>", "--outcome <PATH>", "--html <PATH>"}},
+      {"examine", {"--benchmark <ID>", "--metric <NAME>", "--no-dirty", "--html <PATH>"}},
       {"list", {"<SUBJECT>", "runs, discriminants or blessings", "--all"}},
       {"prune", {"[COMMIT]...", "--dry-run", "--prune-base", "--clean", "--dirty", "--all",
                  "--include-blessings"}},
@@ -147,6 +147,8 @@ TEST_CASE("Conflicting or invalid arguments are usage errors naming the argument
                       {"--current-user", "--out-dir"});
   require_usage_error(run_cli({"setup-azure", "--location", "westeurope"}, d), {"--subscription-id"});
   require_usage_error(run_cli({"list", "discriminants", "--local="}, d), {"--local"});
+  require_usage_error(run_cli({"list", "runs", "--html", "x.html"}, d), {"unexpected argument '--html' found"});
+  require_usage_error(run_cli({"analyze", "--html"}, d), {"--html"});
 }
 
 TEST_CASE("--local takes its value only with '=': a separate token is a positional", "[cli]") {

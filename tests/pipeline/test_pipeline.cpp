@@ -11,7 +11,9 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/pipeline/chart_data.hpp"
 #include "benchhist/pipeline/examine.hpp"
+#include "benchhist/report/html_reporter.hpp"
 #include "benchhist/report/json_reporter.hpp"
 #include "benchhist/report/text_reporter.hpp"
 #include "benchhist/storage/key.hpp"
@@ -388,4 +390,100 @@ TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches t
   CHECK_THAT(*r.warning, Catch::StartsWith("Warning: "));
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].benchmark.qualified() == "a/x");
+}
+
+namespace {
+
+const report::SeriesSketch* sketch_of(const report::ChartData& d, const std::string& bench) {
+  for (const auto& s : d.judged)
+    if (s.benchmark.qualified() == bench) return &s;
+  return nullptr;
+}
+
+std::size_t index_of(const std::vector<analysis::CommitInfo>& line, const std::string& id) {
+  for (std::size_t i = 0; i < line.size(); ++i)
+    if (line[i].id == id) return i;
+  FAIL("commit " << id << " is not on the line");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("the HTML report's chart data is the commit line and every judged series, and the page is identical on "
+          "any thread count",
+          "[pipeline][html]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.threads = 1;
+  auto one = pipeline::analyze(req, *git, store);
+  req.threads = 4;
+  auto four = pipeline::analyze(req, *git, store);
+
+  const auto d = pipeline::chart_data(one);
+  // The line the chart indices refer to: the context's first-parent line, with subjects and times.
+  REQUIRE(d.line.size() == one.selection.line.size());
+  const auto at30 = index_of(one.selection.line, h.commits[30]);
+  CHECK(d.line[at30].id == h.commits[30]);
+  CHECK(d.line[at30].subject == "change 30");
+  CHECK(d.line[at30].committed.has_value());
+  // Every judged series once, the ghost not among them, each finding linked both ways.
+  CHECK(d.judged.size() == one.report.census.judged);
+  CHECK(sketch_of(d, "old/gone") == nullptr);
+  const auto* small = sketch_of(d, "parse/small");
+  REQUIRE(small);
+  REQUIRE(small->finding);
+  CHECK(one.report.findings[*small->finding].benchmark.qualified() == "parse/small");
+  CHECK(small->points.size() == 44);  // commit 12 has no run: a gap, not a point
+  CHECK(small->target_index == one.selection.context_topo());
+  const auto* flat = sketch_of(d, "parse/flat");
+  REQUIRE(flat);
+  CHECK_FALSE(flat->finding);
+  // The finding's own chart carries what the graphical chart marks beyond the text chart.
+  REQUIRE(one.report.findings[0].chart);
+  CHECK(one.report.findings[0].chart->analysed_from.has_value());
+  CHECK(one.report.findings[0].chart->attributed_index == at30);
+
+  one.report.charts = d;
+  four.report.charts = pipeline::chart_data(four);
+  const auto html = report::HtmlReporter().render(one.report);
+  CHECK(report::HtmlReporter().render(four.report) == html);
+}
+
+TEST_CASE("in branch mode the chart data is the base line then the context commit, where every tip value sits",
+          "[pipeline][branch][html]") {
+  BranchHistory h;
+  LocalStore store(h.dir / "store");
+  write_branch_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.selection.context_ref = "feature";
+  const auto result = pipeline::analyze(req, *git, store);
+  REQUIRE(result.report.mode == report::AnalysisMode::branch);
+  const auto d = pipeline::chart_data(result);
+  const auto& base = result.selection.base_line;
+  REQUIRE(d.line.size() == base.size() + 1);
+  CHECK(d.line.back().id == h.tip);
+  CHECK(d.line.back().subject == "feature tip");
+  CHECK(d.judged.size() == 3);
+  for (const auto& s : d.judged) {
+    INFO(s.benchmark.qualified());
+    REQUIRE_FALSE(s.points.empty());
+    CHECK(s.target_index == base.size());
+    CHECK(s.points.back().index == base.size());
+    for (std::size_t i = 0; i + 1 < s.points.size(); ++i) CHECK(s.points[i].index < base.size());
+  }
+  CHECK(sketch_of(d, "a/x")->points.back().value == 140.0);
+  CHECK_FALSE(sketch_of(d, "a/z")->finding);
+  // The regression's chart marks where the current base regime starts: the step at main's commit 30.
+  const auto& up = result.report.findings[0].benchmark.qualified() == "a/x" ? result.report.findings[0]
+                                                                             : result.report.findings[1];
+  REQUIRE(up.chart);
+  REQUIRE(up.chart->regime_start_index);
+  CHECK(*up.chart->regime_start_index == index_of(base, h.main_commits[30]));
+  CHECK(up.chart->target_index == base.size());
 }

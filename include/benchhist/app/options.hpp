@@ -132,6 +132,7 @@ struct AnalyzeOptions {
   std::optional<std::filesystem::path> markdown_summary;
   std::optional<std::filesystem::path> outcome;
   std::optional<FailOn> fail_on;
+  std::optional<std::filesystem::path> html;  // self-contained HTML report with charts
 };
 
 struct ExamineOptions {
@@ -143,6 +144,7 @@ struct ExamineOptions {
   std::string benchmark;  // required, exact qualified id
   std::string metric;     // required, metric token
   bool no_dirty = false;
+  std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
 };
 
 enum class ListSubject { runs, discriminants, blessings };

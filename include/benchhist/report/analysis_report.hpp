@@ -95,6 +95,7 @@ Outcome outcome_of(std::size_t finding_count, CoverageState coverage) noexcept;
 struct ChartPoint {
   std::size_t index = 0;
   double value = 0;
+  bool dirty = false;  // from a dirty snapshot: the HTML report marks it, the text chart ignores it
   friend bool operator==(const ChartPoint&, const ChartPoint&) = default;
 };
 
@@ -107,6 +108,10 @@ struct FindingChart {
   std::size_t target_index = 0;             // history: context commit index (trailing gaps)
   std::optional<std::size_t> attributed_index;  // column of the attributed commit, if known
   std::optional<double> baseline;           // branch only: the first column
+  // What the graphical charts mark beyond the text chart (report/chart_spec.hpp):
+  std::optional<std::size_t> analysed_from{};     // history: first analysed index (drift window start)
+  std::optional<std::size_t> blessed_index{};     // index of the re-baselining blessing's commit
+  std::optional<std::size_t> regime_start_index{};  // branch: first index of the current base regime
 };
 
 // Branch-excursion details (formats.md §7.5 `branch`, detection.md §10.5).
@@ -222,6 +227,35 @@ struct SelectionFacts {
   std::string since_reason;                  // e.g. `history-mode default six-month look-back`
 };
 
+// ---- Chart data (graphical reports only) ------------------------------------------------
+
+// A first-parent commit as the graphical reports label it (tooltips, axis labels).
+struct LineCommit {
+  std::string id;                        // full id
+  std::optional<std::string> committed;  // committer time, RFC 3339
+  std::string subject;
+};
+
+// One judged series as the HTML report's series table draws it.
+struct SeriesSketch {
+  DiscriminantSet set;
+  BenchmarkId benchmark;
+  MetricKind kind = MetricKind::wall_time;
+  std::vector<ChartPoint> points;     // history: every point; branch: base levels, then the tip
+  std::size_t target_index = 0;       // the analyzed context commit's index (trailing gap)
+  std::optional<std::size_t> finding; // index into AnalysisReport::findings
+};
+
+// What only the graphical reports need: the commit line the chart indices refer to and every
+// judged series. Text, Markdown and JSON never read it, so the pipeline fills it on request
+// (pipeline::chart_data) rather than on every analysis.
+struct ChartData {
+  // Index = chart index. History: the context's first-parent line. Branch: the base ref's
+  // first-parent line, then the context commit (at base-ref index + 1, where its value sits).
+  std::vector<LineCommit> line;
+  std::vector<SeriesSketch> judged;  // in series key order
+};
+
 // ---- The report ------------------------------------------------------------------------
 
 struct RunSpan {
@@ -247,6 +281,7 @@ struct AnalysisReport {
   std::optional<std::string> hint;     // empty-outcome hint (§7.13)
   std::optional<std::string> warning;  // dirty-base-tip warning (§7.13)
   VerboseDetails verbose;
+  std::optional<ChartData> charts{};  // graphical reports only (see ChartData)
 
   Outcome outcome() const noexcept { return outcome_of(findings.size(), census.coverage()); }
   bool notable() const noexcept { return !findings.empty(); }

@@ -18,6 +18,7 @@ struct ExamineRow {
   std::optional<double> value;      // nullopt: the commit has no observation (`n/a` row)
   bool dirty = false;               // observation from a dirty snapshot
   std::string title;                // full commit subject
+  std::optional<std::string> committed{};  // committer time, RFC 3339 (HTML tooltips)
 };
 
 struct ExamineSet {
