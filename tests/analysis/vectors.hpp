@@ -10,7 +10,7 @@
 namespace bh_test {
 
 inline boost::json::array load_vectors(const std::string& file) {
-  const std::string path = std::string(BH_SHARED_DIR) + "/spec/vectors/" + file;
+  const std::string path = std::string(BH_TEST_DATA_DIR) + "/vectors/" + file;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
   std::stringstream ss;

@@ -58,7 +58,7 @@ inline std::string quote_decimals(const std::string& text) {
 }
 
 inline json::array load_vectors(const std::string& file) {
-  const std::string path = std::string(BH_SHARED_DIR) + "/spec/vectors/" + file;
+  const std::string path = std::string(BH_TEST_DATA_DIR) + "/vectors/" + file;
   std::ifstream in(path, std::ios::binary);
   if (!in) FAIL("cannot open vector file " << path);
   std::stringstream ss;

@@ -3,7 +3,7 @@
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
-#include "spec_text.hpp"
+#include "common/test_data.hpp"
 
 using namespace benchhist;
 
@@ -42,11 +42,11 @@ Error decode_error(const std::string& json, const std::string& key) {
 }  // namespace
 
 TEST_CASE("encode_blessing reproduces the formats.md 2.5 project-level example byte for byte", "[blessing_json]") {
-  CHECK(encode_blessing(spec_example_blessing()) == testing::formats_json_example("### 2.5 Blessing records"));
+  CHECK(encode_blessing(spec_example_blessing()) == testing::example("formats/blessing-record.json"));
 }
 
 TEST_CASE("the formats.md 2.5 example decodes under its project-level key", "[blessing_json]") {
-  const std::string text = testing::formats_json_example("### 2.5 Blessing records");
+  const std::string text = testing::example("formats/blessing-record.json");
   CHECK(unix_nanos(spec_example_blessing().issued_at) == 1787306400123456789);
   CHECK(decode_blessing(text, project_key) == spec_example_blessing());
 }

@@ -10,7 +10,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
-#include "spec_text.hpp"
+#include "common/test_data.hpp"
 
 using namespace benchhist;
 
@@ -46,14 +46,14 @@ void expect_decode_or_error(const std::string& text, F decode) {
 }  // namespace
 
 TEST_CASE("mutated run records decode or fail with a decode error, never anything else", "[robustness]") {
-  const std::string base = testing::formats_json_example("### 2.1 Run record (schema_version 5)");
+  const std::string base = testing::example("formats/run-record-v5.json");
   std::mt19937 rng(7);
   for (int i = 0; i < 3000; ++i)
     expect_decode_or_error(mutate(base, rng), [](const std::string& t) { decode_run(t, "k"); });
 }
 
 TEST_CASE("mutated blessing records decode or fail with a decode error, never anything else", "[robustness]") {
-  const std::string base = testing::formats_json_example("### 2.5 Blessing records");
+  const std::string base = testing::example("formats/blessing-record.json");
   const std::string key = project_blessing_key("p", "c", 1);
   std::mt19937 rng(11);
   for (int i = 0; i < 3000; ++i)

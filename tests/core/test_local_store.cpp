@@ -15,7 +15,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/storage/local_store.hpp"
-#include "spec_text.hpp"
+#include "common/test_data.hpp"
 #include "temp_dir.hpp"
 
 using namespace benchhist;
@@ -86,7 +86,7 @@ TEST_CASE("put then get returns the JSON text and the file on disk is gzip", "[l
   CHECK(store.describe() == "local store at " + (dir.path() / "store").string());
   CHECK(store.put(key_a, "{\"a\": 1}", CollisionPolicy::refuse) == PutOutcome::stored);
   CHECK(store.get(key_a) == std::optional<std::string>("{\"a\": 1}"));
-  const std::string raw = testing::read_text_file((dir.path() / "store" / key_a).string());
+  const std::string raw = testing::read_file((dir.path() / "store" / key_a).string());
   CHECK(raw == gzip_compress("{\"a\": 1}"));
   CHECK(store.path_of(key_a) == dir.path() / "store" / key_a);
   CHECK(files_under(dir.path() / "store") == std::vector<std::string>{key_a});  // no temp debris
@@ -187,14 +187,14 @@ TEST_CASE("get refuses a truncated gzip file and a plaintext JSON file, naming t
   write_raw(truncated, gz.substr(0, gz.size() / 2));
   write_raw(plain, "{\"schema_version\": 5}");
   for (const auto& [key, path] : {std::pair{key_a, truncated}, std::pair{key_b, plain}}) {
-    const std::string before = testing::read_text_file(path.string());
+    const std::string before = testing::read_file(path.string());
     const Error e = expect_error([&] { store.get(key); });
     CHECK(e.kind() == ErrorKind::decode);
     CHECK(e.message() == "could not decompress local storage object at " + path.string());
     CHECK(e.subject() == path.string());
     CHECK_FALSE(e.cause().empty());
     CHECK_FALSE(e.hint().empty());
-    CHECK(testing::read_text_file(path.string()) == before);
+    CHECK(testing::read_file(path.string()) == before);
   }
   CHECK(store.list("v1/").size() == 2);  // still listed: nothing was moved or deleted
 }
@@ -459,7 +459,7 @@ TEST_CASE("stored files interoperate with the system gzip tool", "[local_store]"
   }
   testing::TempDir dir;
   LocalStore store(dir.path());
-  const std::string json = testing::formats_json_example("### 2.1 Run record (schema_version 5)");
+  const std::string json = testing::example("formats/run-record-v5.json");
   store.put(key_a, json, CollisionPolicy::refuse);
   CHECK(run_capture("gzip -dc '" + store.path_of(key_a).string() + "'") == json);
 

@@ -5,7 +5,8 @@
 
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
-#include "spec_text.hpp"
+#include "benchhist/version.hpp"
+#include "common/test_data.hpp"
 
 using namespace benchhist;
 
@@ -93,12 +94,12 @@ Error decode_error(const std::string& json, const std::string& key = "v1/p/objec
 }  // namespace
 
 TEST_CASE("encode_run reproduces the formats.md 2.1 example byte for byte", "[run_json]") {
-  const std::string expected = testing::formats_json_example("### 2.1 Run record (schema_version 5)");
+  const std::string expected = testing::example("formats/run-record-v5.json");
   CHECK(encode_run(spec_example_run()) == expected);
 }
 
 TEST_CASE("the formats.md 2.1 example decodes to the run it describes", "[run_json]") {
-  const std::string text = testing::formats_json_example("### 2.1 Run record (schema_version 5)");
+  const std::string text = testing::example("formats/run-record-v5.json");
   CHECK(decode_run(text, "k") == spec_example_run());
 }
 
@@ -293,4 +294,8 @@ TEST_CASE("a repeated member is refused rather than silently resolved", "[run_js
   two.results.push_back(two.results[0]);
   two.results[1].id = BenchmarkId({"other"});
   CHECK(decode_run(encode_run(two), "k") == two);
+}
+
+TEST_CASE("the tool version recorded in runs is meson's project version", "[version]") {
+  CHECK(benchhist::tool_version == BH_PROJECT_VERSION);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // A fake `cargo` for the end-to-end suites: the CLI runs `$CARGO bench …` when CARGO is set
 // (formats.md §3.1), so this script stands in for a real benchmark run. It replays the real
-// producer files from BH_SHARED_DIR/fixtures/engines into `$CARGO_TARGET_DIR` with fresh mtimes
+// producer files from BH_TEST_DATA_DIR/fixtures/engines into `$CARGO_TARGET_DIR` with fresh mtimes
 // (Gungraun summaries, Criterion `new/` dirs, alloc_tracker and all_the_time flat files).
 //
 // Controls (environment of the CLI, inherited by the child):
@@ -71,7 +71,7 @@ inline std::filesystem::path install_fake_cargo(const std::filesystem::path& dir
 }
 
 inline std::string fixtures_dir() {
-  return (std::filesystem::path(BH_SHARED_DIR) / "fixtures" / "engines").string();
+  return (std::filesystem::path(BH_TEST_DATA_DIR) / "fixtures" / "engines").string();
 }
 
 }  // namespace e2e

@@ -154,7 +154,7 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   // A stale Criterion case from an earlier run (a benchmark renamed since): its new/ directory
   // is older than the freshness cutoff (§3.3), so it must not be harvested.
   const fs::path stale = cargo_target / "criterion" / "renamed_away" / "new";
-  const fs::path fixture = fs::path(BH_SHARED_DIR) / "fixtures" / "engines" / "criterion" / "std_instant";
+  const fs::path fixture = fs::path(BH_TEST_DATA_DIR) / "fixtures" / "engines" / "criterion" / "std_instant";
   fs::create_directories(stale);
   for (const char* f : {"benchmark.json", "estimates.json"}) {
     fs::copy_file(fixture / f, stale / f, fs::copy_options::overwrite_existing);

@@ -1,5 +1,5 @@
 // End to end with a FAKE cargo (fake_cargo.hpp) replaying the real engine output files of
-// BH_SHARED_DIR/fixtures/engines: the real binary harvests every engine (formats.md §3.2),
+// BH_TEST_DATA_DIR/fixtures/engines: the real binary harvests every engine (formats.md §3.2),
 // stores one object per engine with the §3.11 values, and refuses bad input (malformed or
 // truncated files, NaN, negative values, a failing `cargo bench`) with one clear message naming
 // the file, exit 1, nothing stored and earlier runs untouched.

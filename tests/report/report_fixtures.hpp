@@ -1,6 +1,6 @@
 #pragma once
-// Hand-made AnalysisReports shared by the report tests, and access to the verbatim examples
-// of the user guide (read from BH_SHARED_DIR at test time, never copied into the repo).
+// Hand-made AnalysisReports shared by the report tests; the verbatim report examples they
+// must reproduce are files under tests/data/examples (common/test_data.hpp).
 
 #include <fstream>
 #include <sstream>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchhist/report/analysis_report.hpp"
+#include "common/test_data.hpp"
 
 namespace report_test {
 
@@ -148,27 +149,6 @@ inline AnalysisReport branch_report() {
   r.findings = {f, g};
   r.warning = "Warning: this analysis included dirty runs on top of the base branch.";
   return r;
-}
-
-// Every lookup of the guide: the lines after `marker` (skipping one blank line) through
-// the first line equal to `last` (inclusive), or up to the next blank line when `last` is
-// empty.
-inline std::string guide_block(const std::string& marker, const std::string& last) {
-  std::ifstream in(std::string(BH_SHARED_DIR) + "/spec/user-guide.txt");
-  std::string line;
-  std::vector<std::string> lines;
-  while (std::getline(in, line)) lines.push_back(line);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i] != marker) continue;
-    std::string out;
-    for (std::size_t j = i + 2; j < lines.size(); ++j) {
-      if (last.empty() && lines[j].empty()) break;
-      out += lines[j] + "\n";
-      if (!last.empty() && lines[j] == last) break;
-    }
-    return out;
-  }
-  return "<marker not found: " + marker + ">";
 }
 
 // Lines right-trimmed (the guide's rendering trims trailing blanks of chart rows).

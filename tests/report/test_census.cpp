@@ -13,7 +13,7 @@ using namespace report_test;
 namespace {
 
 boost::json::value load_vectors(const std::string& file) {
-  std::ifstream in(std::string(BH_SHARED_DIR) + "/spec/vectors/" + file);
+  std::ifstream in(std::string(BH_TEST_DATA_DIR) + "/vectors/" + file);
   std::stringstream ss;
   ss << in.rdbuf();
   return boost::json::parse(ss.str());
@@ -82,33 +82,6 @@ TEST_CASE("comparison-base lags are deduplicated and ordered by distance then mi
 
 namespace {
 
-// The n-th ```json block after `marker` in formats.md.
-std::string formats_json_block(const std::string& marker, int nth) {
-  std::ifstream in(std::string(BH_SHARED_DIR) + "/spec/formats.md");
-  std::string line, out;
-  bool seen = false, inside = false;
-  int block = 0;
-  while (std::getline(in, line)) {
-    if (!seen) {
-      seen = line.find(marker) != std::string::npos;
-      continue;
-    }
-    if (!inside && line == "```json") {
-      inside = true;
-      continue;
-    }
-    if (inside && line == "```") {
-      if (block == nth) return out;
-      out.clear();
-      inside = false;
-      ++block;
-      continue;
-    }
-    if (inside) out += line + "\n";
-  }
-  return "<not found>";
-}
-
 AnalysisReport spec_branch_report() {
   auto r = branch_report();
   r.findings.resize(1);
@@ -120,15 +93,14 @@ AnalysisReport spec_branch_report() {
 }  // namespace
 
 TEST_CASE("the JSON report matches formats.md's seed example by value", "[json]") {
-  const auto expected = boost::json::parse(formats_json_block("Seed example (history mode; note no `improvements`)", 0));
+  const auto expected = boost::json::parse(benchhist::testing::example("formats/report-history-seed.json"));
   const auto actual = boost::json::parse(JsonReporter().render(seed_findings_report()));
   CHECK(actual == expected);
 }
 
 TEST_CASE("branch findings and sets match formats.md's hand-written examples by value", "[json][branch]") {
-  const std::string marker = "Hand-written branch-mode finding and set";
-  const auto finding = boost::json::parse(formats_json_block(marker, 0));
-  const auto set = boost::json::parse(formats_json_block(marker, 1));
+  const auto finding = boost::json::parse(benchhist::testing::example("formats/report-branch-finding.json"));
+  const auto set = boost::json::parse(benchhist::testing::example("formats/report-branch-set.json"));
   const auto doc = boost::json::parse(JsonReporter().render(spec_branch_report())).as_object();
   CHECK(doc.at("findings").as_array().at(0) == finding);
   CHECK(doc.at("sets").as_array().at(0) == set);

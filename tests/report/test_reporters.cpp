@@ -8,10 +8,11 @@
 #include "report_fixtures.hpp"
 
 using namespace report_test;
+using benchhist::testing::example;
 
 TEST_CASE("the text report reproduces the seed's history example with both charts", "[text]") {
   const auto text = TextReporter().render(seed_findings_report());
-  const auto guide = guide_block("Text \u2014 the default output, printed to standard output.", "  97 \u2524\u2570\u256f");
+  const auto guide = example("guide/report-findings.txt");
   CHECK(rtrim_lines(text) == rtrim_lines(guide));
   CHECK(text.back() == '\n');
   CHECK(text.substr(text.size() - 2) != "\n\n");
@@ -19,25 +20,24 @@ TEST_CASE("the text report reproduces the seed's history example with both chart
 
 TEST_CASE("the JSON report reproduces the seed's findings example byte for byte", "[json]") {
   const auto json = JsonReporter().render(seed_findings_report());
-  std::string guide = guide_block("JSON \u2014 the same analysis, written by --json.", "}");
+  std::string guide = example("guide/report-findings.json");
   guide.pop_back();  // the document has no trailing newline (formats.md §9 #12)
   CHECK(json == guide);
 }
 
 TEST_CASE("the silent text report reproduces the seed's coverage example", "[text]") {
   const auto text = TextReporter().render(seed_silent_report());
-  CHECK(text == guide_block("A report with nothing to say still says how far that silence reaches:", ""));
+  CHECK(text == example("guide/report-silent.txt"));
 }
 
 TEST_CASE("the silent Markdown report reproduces the seed's example and ends with Coverage", "[markdown]") {
   const auto md = MarkdownReporter().render(seed_silent_report());
-  CHECK(md == guide_block("Full Markdown report \u2014 written by --markdown.",
-                          "| with too few points in the analyzed window | 3 |"));
+  CHECK(md == example("guide/report-silent.md"));
 }
 
 TEST_CASE("the silent JSON report reproduces the seed's census example", "[json]") {
   const auto json = JsonReporter().render(seed_silent_report());
-  std::string guide = guide_block("JSON report \u2014 the same analysis from --json, with counts under census.", "}");
+  std::string guide = example("guide/report-silent.json");
   guide.pop_back();
   CHECK(json == guide);
 }
