@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential meson ninja-build pkg-config git ca-certificates openssl
-  libboost1.81-dev libboost-json1.81-dev libboost-iostreams1.81-dev libboost-program-options1.81-dev
+  libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev catch2 libbenchmark-dev
   librust-criterion-dev valgrind shellcheck
   chromium  # the HTML report opened in a real headless browser (tests/e2e/test_e2e_html.cpp)

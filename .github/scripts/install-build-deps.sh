@@ -19,9 +19,9 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 common=(meson ninja-build pkg-config g++ git ca-certificates libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev)
 if apt-cache show libboost1.81-dev >/dev/null 2>&1; then
   # Debian 12: the 1.81 set, never libboost-dev (it pulls 1.74 and conflicts).
-  boost=(libboost1.81-dev libboost-json1.81-dev libboost-iostreams1.81-dev libboost-program-options1.81-dev)
+  boost=(libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev)
 else
-  boost=(libboost-dev libboost-json-dev libboost-iostreams-dev libboost-program-options-dev)
+  boost=(libboost-dev libboost-json-dev libboost-program-options-dev)
 fi
 packages=("${common[@]}" "${boost[@]}")
 

@@ -2,6 +2,7 @@
 // Test helpers: temporary directories and running the real CLI binary as a subprocess with a
 // chosen working directory and environment changes, capturing stdout and stderr separately.
 
+#include "common/files.hpp"
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,37 +19,9 @@
 
 namespace bhtest {
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& name = "bhcli") {
-    std::string tmpl = (std::filesystem::temp_directory_path() / (name + "-XXXXXX")).string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline std::string read_file(const std::filesystem::path& p) {
-  std::ifstream is(p, std::ios::binary);
-  std::stringstream ss;
-  ss << is.rdbuf();
-  return ss.str();
-}
-
-inline void write_file(const std::filesystem::path& p, const std::string& text) {
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream os(p, std::ios::binary | std::ios::trunc);
-  os << text;
-}
+using benchhist::testing::TempDir;
+using benchhist::testing::read_file;
+using benchhist::testing::write_file;
 
 struct CliResult {
   int exit_code = -1;

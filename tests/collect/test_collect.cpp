@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <atomic>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,33 +15,24 @@
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/storage/local_store.hpp"
+#include "common/files.hpp"
 
 namespace fs = std::filesystem;
 using namespace benchhist;
 
 namespace {
 
-const fs::path fixtures = fs::path(BH_SHARED_DIR) / "fixtures" / "engines";
+using benchhist::testing::read_file;
+using benchhist::testing::write_file;
 
+const fs::path fixtures = fs::path(BH_TEST_DATA_DIR) / "fixtures" / "engines";
+
+// Directories live until the suite exits (the TempDirs are destroyed then), so cases may keep
+// paths without owning them and nothing is left in /tmp.
 fs::path temp_dir(const std::string& name) {
-  static std::atomic<int> counter{0};
-  auto p = fs::temp_directory_path() / ("bh-collect-" + name + "-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  static std::vector<std::unique_ptr<benchhist::testing::TempDir>> dirs;
+  dirs.push_back(std::make_unique<benchhist::testing::TempDir>("bh-collect-" + name));
+  return dirs.back()->path();
 }
 
 std::string all_the_time_json(double slope) {

@@ -6,6 +6,7 @@
 // collection race) and a git helper with pinned identities and dates so repositories are
 // reproducible.
 
+#include "common/files.hpp"
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,37 +26,9 @@ namespace e2e {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& name = "bhe2e") {
-    std::string tmpl = (fs::temp_directory_path() / (name + "-XXXXXX")).string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-inline std::string read_file(const fs::path& p) {
-  std::ifstream is(p, std::ios::binary);
-  std::stringstream ss;
-  ss << is.rdbuf();
-  return ss.str();
-}
-
-inline void write_file(const fs::path& p, const std::string& text) {
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::ofstream os(p, std::ios::binary | std::ios::trunc);
-  os << text;
-}
+using benchhist::testing::TempDir;
+using benchhist::testing::read_file;
+using benchhist::testing::write_file;
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;

@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers for the engine suites: a private temporary target root and file writers.
 
+#include "common/files.hpp"
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -17,44 +18,14 @@ namespace enginetest {
 namespace fs = std::filesystem;
 
 inline std::string fixture_path(std::string_view rel) {
-  return std::string(BH_SHARED_DIR) + "/fixtures/engines/" + std::string(rel);
+  return std::string(BH_TEST_DATA_DIR) + "/fixtures/engines/" + std::string(rel);
 }
 
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("test cannot read " + p.string());
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using benchhist::testing::TempDir;
+using benchhist::testing::read_file;
+using benchhist::testing::write_file;
 
-inline std::string fixture(std::string_view rel) { return slurp(fixture_path(rel)); }
-
-// A fresh directory under the system temp dir, removed on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "bh-engines-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-inline void write_file(const fs::path& p, std::string_view text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("test cannot write " + p.string());
-}
+inline std::string fixture(std::string_view rel) { return read_file(fixture_path(rel)); }
 
 inline void set_mtime(const fs::path& p, benchhist::Timestamp t) {
   fs::last_write_time(p, benchhist::engines::to_file_time(t));
