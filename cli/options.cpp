@@ -709,7 +709,7 @@ app::Command build(const Parsed& p) {
 
 std::string top_level_help() {
   std::string h =
-      "Keep a long-lived history of Rust benchmark results and detect regressions and drift\n"
+      "Keep a long-lived history of benchmark results (Rust engines, Google Benchmark) and detect regressions and drift\n"
       "\n"
       "Usage: cargo bench-history <COMMAND> [OPTIONS]\n"
       "\n"

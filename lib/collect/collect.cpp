@@ -103,6 +103,8 @@ RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, 
   if (explicit_triple) {
     t.triple = *explicit_triple;
     t.source = TripleSource::option;
+    // A cargo bench run still records the toolchain that built it (metadata, formats.md §2.1).
+    if (!bench_command) t.rustc_version = rustc().rustc_version;
     return t;
   }
   // A --bench-command project is built by its own compiler, which may target another platform

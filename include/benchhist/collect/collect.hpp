@@ -64,7 +64,7 @@ enum class TripleSource { toolchain_host, cxx_compiler, option };
 struct RunTriple {
   std::string triple;                        // raw (keys sanitize it); empty = unknown
   TripleSource source = TripleSource::toolchain_host;
-  std::optional<std::string> rustc_version;  // only when rustc was the source
+  std::optional<std::string> rustc_version;  // when rustc built the run (cargo bench, or its host was the source)
   std::string cxx_compiler;                  // the compiler asked, when it was the source
 
   // `toolchain host`, `C++ compiler: c++ -dumpmachine`, `--target-triple`.
