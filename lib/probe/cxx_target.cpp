@@ -30,7 +30,7 @@ std::string strip_version(const std::string& os) {
 
 bool is_os(const std::string& s) {
   const std::string os = strip_version(s);
-  for (std::string_view known : {"linux", "darwin", "macos", "windows", "mingw32", "freebsd", "netbsd", "openbsd",
+  for (std::string_view known : {"linux", "darwin", "macos", "windows", "mingw", "freebsd", "netbsd", "openbsd",
                                  "dragonfly", "android", "ios", "solaris", "illumos", "haiku", "none", "wasi", "emscripten",
                                  "cygwin", "msys"})
     if (os == known) return true;
@@ -55,7 +55,7 @@ std::string normalize_target_triple(std::string_view raw_in) {
   std::string os = strip_version(parts[i++]);
   std::string env = i < parts.size() ? parts[i] : std::string();
 
-  if (os == "mingw32" || os == "cygwin" || os == "msys") return arch + "-pc-windows-gnu";
+  if (os == "mingw" || os == "cygwin" || os == "msys") return arch + "-pc-windows-gnu";  // mingw32 minus its "version"
   if (os == "windows") return arch + "-pc-windows-" + (env.empty() ? std::string("msvc") : env);
   if (os == "darwin" || os == "macos") return arch + "-apple-darwin";
   if (os == "linux") {
