@@ -74,7 +74,7 @@ void add_cache(std::vector<Opt>& o) {
 }
 void add_filters(std::vector<Opt>& o) {
   o.push_back({"engine", 0, Kind::multi, "NAME",
-               "Engine filter (criterion, callgrind, alloc_tracker, all_the_time, or all); repeatable"});
+               "Engine filter (criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, or all); repeatable"});
   o.push_back({"target-triple", 0, Kind::multi, "TRIPLE",
                "Target triple filter, or all [default: the toolchain host]; repeatable"});
   o.push_back({"machine-key", 0, Kind::multi, "KEY",
@@ -113,6 +113,15 @@ void add_features(std::vector<Opt>& o) {
   o.push_back({"no-default-features", 0, Kind::flag, "", "Disable the default features"});
 }
 
+// collect/backfill: any benchmark command instead of cargo bench (docs/bench-command.md).
+void add_bench_command(std::vector<Opt>& o) {
+  o.push_back({"bench-command", 0, Kind::value, "COMMAND",
+               "Run this shell command instead of cargo bench; its Google Benchmark JSON reports go to "
+               "$BENCHHIST_OUTPUT_DIR [default: [collect] bench_command]"});
+  o.push_back({"target-triple", 0, Kind::value, "TRIPLE",
+               "Target triple to record and partition by [default: the C++ compiler's (--bench-command) or the toolchain host]"});
+}
+
 const std::string since_help =
     "Keep commits at or after WHEN: RFC 3339, YYYY-MM-DD, or a span such as \"6 months\" "
     "[default: six months in history mode]";
@@ -134,6 +143,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"overwrite", 0, Kind::flag, "", "Replace an existing stored result"});
     c.opts.push_back({"skip-existing", 0, Kind::flag, "", "Succeed without writing when a result exists (conflicts with --overwrite)"});
     c.opts.push_back({"best-of", 0, Kind::value, "N", "Run the suite N times and keep the per-metric minimum [default: 1]"});
+    add_bench_command(c.opts);
     specs.push_back(c);
   }
   {
@@ -145,6 +155,7 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"ignore-errors", 0, Kind::flag, "", "Continue past commits whose benchmarks fail"});
     c.opts.push_back({"best-of", 0, Kind::value, "N", "Run the suite N times per commit and keep the per-metric minimum [default: 1]"});
     c.opts.push_back({"max-commits", 0, Kind::value, "N", "Attempt at most N commits in this pass [default: unlimited]"});
+    add_bench_command(c.opts);
     c.positionals = {{"FROM", "Oldest commit of the range (inclusive)", true, false},
                      {"TO", "Newest commit of the range (inclusive)", true, false}};
     specs.push_back(c);
@@ -283,14 +294,17 @@ std::vector<CommandSpec> build_specs() {
     specs.push_back(c);
   }
   {
-    CommandSpec c{"import", "Harvest an existing target directory without running benchmarks", {}, {}, false, true};
+    CommandSpec c{"import", "Store results produced elsewhere: a target directory or Google Benchmark JSON reports",
+                  {}, {}, false, false};
     add_environment(c.opts);
-    c.opts.push_back({"target-dir", 0, Kind::value, "PATH", "Target directory to harvest", true});
-    c.opts.push_back({"target-triple", 0, Kind::value, "TRIPLE", "Target triple to record"});
-    c.opts.push_back({"commit", 0, Kind::value, "COMMIT", "Commit to record the results at"});
+    c.opts.push_back({"target-dir", 0, Kind::value, "PATH", "Target directory whose engine output to store (criterion, callgrind, alloc_tracker, all_the_time)"});
+    c.opts.push_back({"target-triple", 0, Kind::value, "TRIPLE",
+                      "Target triple to record and partition by [default: as collect would probe it]"});
+    c.opts.push_back({"commit", 0, Kind::value, "REF", "Commit to record the results at [default: HEAD]"});
     c.opts.push_back({"dirty", 0, Kind::flag, "", "Store as a dirty snapshot"});
     c.opts.push_back({"overwrite", 0, Kind::flag, "", "Replace an existing stored result"});
-    c.opts.push_back({"skip-existing", 0, Kind::flag, "", "Succeed without writing when a result exists"});
+    c.opts.push_back({"skip-existing", 0, Kind::flag, "", "Succeed without writing when a result exists (conflicts with --overwrite)"});
+    c.positionals = {{"REPORT", "Google Benchmark JSON report files (or directories holding them)", false, true}};
     specs.push_back(c);
   }
   return specs;
@@ -510,6 +524,8 @@ app::Command build(const Parsed& p) {
     o.skip_existing = p.flag("skip-existing");
     o.best_of = p.number("best-of", 1);
     o.cargo_args = p.trailing;
+    o.bench_command = p.value("bench-command");
+    o.target_triple = p.value("target-triple");
     return o;
   }
   if (name == "backfill") {
@@ -524,6 +540,8 @@ app::Command build(const Parsed& p) {
     o.best_of = p.number("best-of", 1);
     if (p.vm.count("max-commits")) o.max_commits = p.number("max-commits", 0);
     o.cargo_args = p.trailing;
+    o.bench_command = p.value("bench-command");
+    o.target_triple = p.value("target-triple");
     return o;
   }
   if (name == "analyze") {
@@ -677,7 +695,8 @@ app::Command build(const Parsed& p) {
   }
   app::ImportOptions o;
   o.env = environment(p);
-  o.target_dir = *p.path("target-dir");
+  o.target_dir = p.path("target-dir");
+  for (const auto& r : p.positionals) o.reports.emplace_back(r);
   o.target_triple = p.value("target-triple");
   o.commit = p.value("commit");
   o.dirty = p.flag("dirty");
@@ -690,7 +709,7 @@ app::Command build(const Parsed& p) {
 
 std::string top_level_help() {
   std::string h =
-      "Keep a long-lived history of Rust benchmark results and detect regressions and drift\n"
+      "Keep a long-lived history of benchmark results (Rust engines, Google Benchmark) and detect regressions and drift\n"
       "\n"
       "Usage: cargo bench-history <COMMAND> [OPTIONS]\n"
       "\n"

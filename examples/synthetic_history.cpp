@@ -88,6 +88,7 @@ std::vector<MetricKind> metrics_of(Engine e) {
       return {MetricKind::conditional_branches, MetricKind::indirect_branches, MetricKind::instruction_count};
     case Engine::alloc_tracker: return {MetricKind::allocated_bytes, MetricKind::allocation_count};
     case Engine::all_the_time: return {MetricKind::processor_time};
+    case Engine::google_benchmark: return {MetricKind::wall_time, MetricKind::processor_time};
   }
   return {};
 }

@@ -5,8 +5,13 @@
 
 #include "benchhist/app/collect_command.hpp"
 #include "benchhist/collect/backfill.hpp"
+#include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/probe/ci_provider.hpp"
+#include "benchhist/probe/hardware.hpp"
+#include "benchhist/probe/toolchain.hpp"
+#include "benchhist/version.hpp"
 #include "command_support.hpp"
 
 namespace benchhist::app {
@@ -27,6 +32,17 @@ BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, co
   return s;
 }
 
+// --bench-command wins over [collect] bench_command (docs/bench-command.md).
+std::optional<std::string> bench_command(const std::optional<std::string>& option, const Config& config,
+                                         const Invocation& inv, bool verbose) {
+  if (option) {
+    note(inv, verbose, "benchmark command from --bench-command");
+    return option;
+  }
+  if (config.bench_command) note(inv, verbose, "benchmark command from [collect] bench_command in " + config.path.string());
+  return config.bench_command;
+}
+
 }  // namespace
 
 void run_backfill(const BackfillOptions& o, const Invocation& inv) {
@@ -44,6 +60,8 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   req.overwrite = o.overwrite;
   req.ignore_errors = o.ignore_errors;
   req.max_commits = o.max_commits;
+  req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
+  req.target_triple = o.target_triple;
   auto services = BackfillServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
@@ -68,6 +86,8 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   req.policy = o.overwrite ? CollisionPolicy::overwrite
                            : o.skip_existing ? CollisionPolicy::skip_existing : CollisionPolicy::refuse;
   req.store = !o.no_store;
+  req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
+  req.target_triple = o.target_triple;
 
   auto services = CollectServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
@@ -80,6 +100,61 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
       announce(inv, buf);
     };
   const auto outcome = collect(req, inv.env, ctx.store.get(), services);
+  inv.out << outcome.message() << '\n';
+}
+
+void run_import(const ImportOptions& o, const Invocation& inv) {
+  const bool v = o.env.verbose;
+  // import resolves relative paths against --repo, like collect (formats.md §6.3).
+  const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
+
+  // Every named path is checked before storage is opened: a typo must not "import nothing".
+  ImportRequest req;
+  if (o.target_dir) {
+    req.target_dir = (base / *o.target_dir).lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(*req.target_dir, ec))
+      throw Error(ErrorKind::not_found, "the target directory " + req.target_dir->string() + " does not exist",
+                  req.target_dir->string(), {}, "pass the directory the benchmarks wrote into (CARGO_TARGET_DIR) as --target-dir");
+  }
+  for (const auto& r : o.reports) {
+    const auto path = (base / r).lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+      throw Error(ErrorKind::not_found, "the report " + path.string() + " does not exist", path.string(), {},
+                  "pass the path of a Google Benchmark JSON report (--benchmark_out=<file> --benchmark_out_format=json)");
+    req.google_benchmark_paths.push_back(path);
+  }
+  auto ctx = open_context(o.env, nullptr, inv, base, true);
+  req.project = ctx.project;
+
+  // The commit must resolve through git; the branch is not recorded (formats.md §6.5.12).
+  const std::string ref = o.commit.value_or("HEAD");
+  const auto git = analysis::open_git_topology(base);
+  const auto commit = git->resolve(ref);
+  if (!commit)
+    throw Error(ErrorKind::git, "could not resolve \"" + ref + "\" while resolving --commit", base.string(), {},
+                "pass a commit id, tag or branch that exists in " + base.string() + " (fetch it first if needed)");
+  RunContext& c = req.context;
+  c.observation = now();
+  c.git.commit = *commit;
+  c.git.dirty = o.dirty;
+  c.env = detect_ci_provider(inv.env);
+  const RunTriple triple = resolve_run_triple(
+      o.target_triple, !req.google_benchmark_paths.empty(), [] { return probe_toolchain(); },
+      [&inv] { return probe_cxx_target(inv.env); });
+  c.toolchain.target_triple = triple.triple;
+  c.toolchain.rustc_version = triple.rustc_version;
+  c.tool_version = std::string(tool_version);
+  c.machine = describe_hardware(inv.sys_root);
+  announce(inv, "importing at " + *commit + (o.dirty ? " (dirty snapshot)" : "") + ": target-triple=" +
+                    (triple.triple.empty() ? std::string("unknown") : triple.triple) + " (" + triple.describe() +
+                    "); machine-key=" + c.machine->fingerprint + " (auto-detected)");
+  req.policy = o.overwrite ? CollisionPolicy::overwrite
+                           : o.skip_existing ? CollisionPolicy::skip_existing : CollisionPolicy::refuse;
+  std::function<void(std::string_view)> notes;
+  if (v) notes = [&inv](std::string_view s) { announce(inv, s); };
+  const auto outcome = import_results(req, *ctx.store, notes);
   inv.out << outcome.message() << '\n';
 }
 

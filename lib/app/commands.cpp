@@ -159,6 +159,8 @@ int run_command(const Command& command, const Invocation& inv) {
           run_prune(o, inv);
         } else if constexpr (std::is_same_v<T, BackfillOptions>) {
           run_backfill(o, inv);
+        } else if constexpr (std::is_same_v<T, ImportOptions>) {
+          run_import(o, inv);
         } else if constexpr (std::is_same_v<T, PublishOptions>) {
           run_publish(o, inv);
         } else if constexpr (std::is_same_v<T, BackfillRangeOptions>) {

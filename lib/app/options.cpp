@@ -45,6 +45,28 @@ void validate_path_flag(const OptionalPathFlag& flag, std::string_view name) {
 
 void validate_env(const EnvironmentOptions& env) { validate_path_flag(env.local, "--local"); }
 
+// --bench-command replaces cargo bench, so cargo's own selection options mean nothing with it.
+void validate_bench_command(const std::optional<std::string>& command, const BenchmarkScope& scope,
+                            const Features& features, const std::vector<std::string>& cargo_args) {
+  if (!command) return;
+  if (command->find_first_not_of(" \t\r\n") == std::string::npos)
+    usage("a value is required for '--bench-command <COMMAND>' but none was supplied", "--bench-command");
+  const char* b = "--bench-command <COMMAND>";
+  if (scope.workspace) conflict(b, "--workspace");
+  if (!scope.packages.empty()) conflict(b, "--package <NAME>");
+  if (!scope.excludes.empty()) conflict(b, "--exclude <NAME>");
+  if (!scope.benches.empty()) conflict(b, "--bench <NAME>");
+  if (!features.features.empty()) conflict(b, "--features <FEATURES>");
+  if (features.all_features) conflict(b, "--all-features");
+  if (features.no_default_features) conflict(b, "--no-default-features");
+  if (!cargo_args.empty()) conflict(b, "-- <ARGS>...");
+}
+
+void validate_triple(const std::optional<std::string>& triple) {
+  if (triple && ascii::trim(*triple).empty())
+    usage("a value is required for '--target-triple <TRIPLE>' but none was supplied", "--target-triple");
+}
+
 void validate_scope(const BenchmarkScope& scope) {
   if (scope.workspace && !scope.packages.empty()) conflict("--workspace", "--package <NAME>");
   if (!scope.excludes.empty() && !scope.packages.empty())
@@ -221,9 +243,13 @@ void validate(const Command& command) {
           validate_scope(o.scope);
           if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
           require_positive(o.best_of, "--best-of <N>");
+          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
+          validate_triple(o.target_triple);
         } else if constexpr (std::is_same_v<T, BackfillOptions>) {
           validate_env(o.env);
           validate_scope(o.scope);
+          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
+          validate_triple(o.target_triple);
           if (o.from.empty()) usage("a value is required for '<FROM>' (--from)", "--from");
           if (o.to.empty()) usage("a value is required for '<TO>' (--to)", "--to");
           require_positive(o.best_of, "--best-of <N>");
@@ -260,8 +286,15 @@ void validate(const Command& command) {
           if (o.head.empty()) usage("a value is required for '--head <REF>'", "--head");
         } else if constexpr (std::is_same_v<T, ImportOptions>) {
           validate_env(o.env);
-          if (o.target_dir.empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
+          if (o.target_dir && o.target_dir->empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
+          if (!o.target_dir && o.reports.empty())
+            usage("import needs something to store: pass --target-dir <PATH> and/or Google Benchmark report files",
+                  "--target-dir");
+          for (const auto& r : o.reports)
+            if (r.empty()) usage("a report path must not be empty", "[REPORT]");
           if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
+          validate_triple(o.target_triple);
+          if (o.commit && o.commit->empty()) usage("a value is required for '--commit <REF>'", "--commit");
         }
       },
       command);

@@ -11,6 +11,7 @@
 #include <set>
 #include <system_error>
 
+#include "benchhist/engines/output_locations.hpp"
 #include "benchhist/storage/key.hpp"
 
 namespace benchhist {
@@ -277,8 +278,13 @@ bool is_duplicate_result_error(const Error& e) {
 std::optional<std::string> backfill_failure_reason(const Error& e) {
   // Benchmark command failures and unparseable harvested output belong to the commit (§8.4
   // step 5); "failed to run the benchmark command" (spawn) and best-of inconsistencies do not.
+  // The command is `cargo bench` or the --bench-command text, so it is matched by shape.
   const auto& m = e.message();
-  if (starts_with(m, "engine \"cargo bench\" failed with exit code ") ||
+  const bool command_failed =
+      e.kind() == ErrorKind::benchmark && starts_with(m, "engine \"") &&
+      (m.find("\" failed with exit code ") != std::string::npos ||
+       m.ends_with("\" terminated without an exit code") || m.find("\" has an invalid command") != std::string::npos);
+  if (command_failed || starts_with(m, "engine \"cargo bench\" failed with exit code ") ||
       starts_with(m, "engine \"cargo bench\" terminated without an exit code") ||
       starts_with(m, "engine \"cargo bench\" has an invalid command") ||
       starts_with(m, "failed to parse benchmark output: "))
@@ -400,14 +406,19 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     // §8.2 skip pre-check.
     std::set<std::string> recorded;
     if (!req.overwrite) {
-      const auto tc = svc.probe_toolchain(project_dir);
+      std::function<std::optional<CxxTarget>()> cxx;
+      if (svc.probe_cxx_target) cxx = [&] { return svc.probe_cxx_target(project_dir); };
+      const RunTriple tc = resolve_run_triple(
+          req.target_triple, req.bench_command.has_value(), [&] { return svc.probe_toolchain(project_dir); }, cxx);
       const auto mk = svc.machine_key();
-      announce("scanning for already-backfilled commits: target-triple=" + tc.target_triple +
-                   " (toolchain host of the newest checkout in the range); machine-key=" + mk + " (auto-detected)");
-      const auto triple_seg = sanitize_segment(tc.target_triple);
+      announce("scanning for already-backfilled commits: target-triple=" + tc.triple + " (" +
+               (tc.source == TripleSource::toolchain_host ? std::string("toolchain host of the newest checkout in the range")
+                                                          : tc.describe()) +
+               "); machine-key=" + mk + " (auto-detected)");
+      const auto triple_seg = sanitize_segment(tc.triple);
       const auto mk_seg = sanitize_segment(mk);
       const auto project_seg = sanitize_segment(req.project);
-      for (Engine engine : {Engine::callgrind, Engine::criterion, Engine::alloc_tracker, Engine::all_the_time}) {
+      for (Engine engine : engines::harvest_order) {
         const auto pp = partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
         const auto keys = store.list(pp);
         std::size_t clean = 0, added = 0;
@@ -530,6 +541,8 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
         creq.repo_dir = project_dir;
         creq.project = req.project;
         creq.scope = req.scope;
+        creq.bench_command = req.bench_command;
+        creq.target_triple = req.target_triple;
         creq.best_of = req.best_of;
         creq.policy = req.overwrite ? CollisionPolicy::overwrite : CollisionPolicy::refuse;
         creq.store = true;

@@ -81,6 +81,7 @@ BackfillServices BackfillServices::system(const Environment& env) {
     o.isolate_from_launcher = true;
     return benchhist::probe_toolchain(o);
   };
+  s.probe_cxx_target = [&env](const std::filesystem::path& dir) { return benchhist::probe_cxx_target(env, dir); };
   s.machine_key = [] { return describe_hardware().fingerprint; };
   s.collect_services = [](const std::filesystem::path& dir, const Environment& commit_env) {
     auto cs = CollectServices::system(commit_env);

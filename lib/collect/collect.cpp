@@ -1,16 +1,22 @@
 #include "benchhist/collect/collect.hpp"
 
+#include <stdlib.h>
+
 #include <chrono>
 #include <set>
 
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/engines/best_of.hpp"
 #include "benchhist/engines/harvest.hpp"
+#include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/machine_key.hpp"
 #include "benchhist/probe/hardware.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/version.hpp"
+
+#include <cerrno>
+#include <cstring>
 
 namespace benchhist {
 namespace {
@@ -19,24 +25,53 @@ std::string plural(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-void check_exit(const ProcessResult& r) {
+// `command` is `cargo bench` or the --bench-command text (formats.md §6.6 wording).
+void check_exit(const ProcessResult& r, const std::string& command) {
   if (!r.exited)
-    throw Error(ErrorKind::benchmark, "engine \"cargo bench\" terminated without an exit code", {},
+    throw Error(ErrorKind::benchmark, "engine \"" + command + "\" terminated without an exit code", {},
                 "signal " + std::to_string(r.signal),
                 "the benchmark process was killed; rerun collect once the cause is fixed");
   if (r.exit_code != 0)
     throw Error(ErrorKind::benchmark,
-                "engine \"cargo bench\" failed with exit code " + std::to_string(r.exit_code), {}, {},
+                "engine \"" + command + "\" failed with exit code " + std::to_string(r.exit_code), {}, {},
                 "fix the failing benchmark (its output is above) and run collect again; nothing was stored");
 }
 
-std::string object_key(const CollectRequest& req, Engine engine, const RunContext& ctx) {
+std::string object_key(const std::string& project, Engine engine, const RunContext& ctx) {
   const std::string commit = ctx.git.commit.value_or("unknown");
   if (ctx.git.dirty)
-    return dirty_key(req.project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit,
+    return dirty_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit,
                      unix_seconds(ctx.observation));
-  return clean_key(req.project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit);
+  return clean_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit);
 }
+
+// A fresh, empty directory for one repetition's Google Benchmark reports (BENCHHIST_OUTPUT_DIR):
+// nothing an earlier run wrote can be in it, so no stale report can be harvested. Removed
+// after the harvest, except when the harvest failed: the error names a file in it.
+class OutputDir {
+ public:
+  explicit OutputDir(const Environment& env) {
+    const std::filesystem::path tmp = env.non_empty("TMPDIR").value_or("/tmp");
+    std::string tmpl = (tmp / "benchhist-output-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+      throw Error(ErrorKind::io, "failed to create the benchmark output directory under " + tmp.string(), tmp.string(),
+                  std::strerror(errno), "check that TMPDIR (or /tmp) exists and is writable");
+    path_ = tmpl;
+  }
+  ~OutputDir() {
+    if (keep_) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+  const std::filesystem::path& path() const noexcept { return path_; }
+  void keep() noexcept { keep_ = true; }
+
+ private:
+  std::filesystem::path path_;
+  bool keep_ = false;
+};
 
 Error collision(const std::string& key) {
   return Error(ErrorKind::already_exists,
@@ -52,21 +87,100 @@ Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& cont
   return run;
 }
 
+std::string RunTriple::describe() const {
+  switch (source) {
+    case TripleSource::toolchain_host: return "toolchain host";
+    case TripleSource::cxx_compiler: return "C++ compiler: " + cxx_compiler + " -dumpmachine";
+    case TripleSource::option: return "--target-triple";
+  }
+  return "toolchain host";
+}
+
+RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, bool bench_command,
+                             const std::function<ToolchainInfo()>& rustc,
+                             const std::function<std::optional<CxxTarget>()>& cxx) {
+  RunTriple t;
+  if (explicit_triple) {
+    t.triple = *explicit_triple;
+    t.source = TripleSource::option;
+    // A cargo bench run still records the toolchain that built it (metadata, formats.md §2.1).
+    if (!bench_command) t.rustc_version = rustc().rustc_version;
+    return t;
+  }
+  // A --bench-command project is built by its own compiler, which may target another platform
+  // than whatever rustc happens to be installed (docs/bench-command.md).
+  if (bench_command && cxx)
+    if (auto c = cxx()) {
+      t.triple = c->triple;
+      t.source = TripleSource::cxx_compiler;
+      t.cxx_compiler = c->compiler;
+      return t;
+    }
+  const ToolchainInfo tc = rustc();
+  t.triple = tc.target_triple;
+  t.rustc_version = tc.rustc_version;
+  return t;
+}
+
+void store_results(const std::string& project, const std::vector<engines::EngineHarvest>& engines,
+                   const RunContext& ctx, CollisionPolicy policy, bool write, ObjectStore* store,
+                   const std::function<void(std::string_view)>& note, CollectOutcome& out) {
+  if (write && !store) throw Error(ErrorKind::internal, "collect was asked to store but has no store");
+  std::vector<std::pair<Engine, const std::vector<BenchmarkResult>*>> engines_with_cases;
+  for (const auto& eh : engines)
+    if (!eh.results.empty()) engines_with_cases.emplace_back(eh.engine, &eh.results);
+
+  // Refuse is checked for every engine before anything is written, so a refused collection
+  // leaves the store exactly as it was (a lost race is still caught by the write-once put).
+  if (write && policy == CollisionPolicy::refuse) {
+    for (const auto& [engine, results] : engines_with_cases) {
+      const auto key = object_key(project, engine, ctx);
+      const auto dir = key.substr(0, key.rfind('/') + 1);
+      for (const auto& existing : store->list(dir))
+        if (existing == key) throw collision(key);
+    }
+  }
+
+  for (const auto& [engine, results] : engines_with_cases) {
+    StoredObject obj{engine, object_key(project, engine, ctx), results->size(), std::nullopt};
+    if (write) {
+      try {
+        obj.outcome = store->put(obj.key, encode_run(make_run(*results, ctx)), policy);
+      } catch (const Error& e) {
+        if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
+        throw;
+      }
+      if (note) note(std::string(to_string(engine)) + " stored at " + obj.key);
+    }
+    out.objects.push_back(std::move(obj));
+  }
+  if (store) store->flush();
+}
+
 CollectOutcome collect(const CollectRequest& req, const Environment& env, ObjectStore* store,
                        const CollectServices& svc) {
   if (req.best_of < 1) throw Error(ErrorKind::usage, "--best-of must be at least 1");
   if (req.store && !store) throw Error(ErrorKind::internal, "collect was asked to store but has no store");
+  if (req.bench_command && req.bench_command->find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(ErrorKind::usage, "the benchmark command is empty", "--bench-command", {},
+                "pass --bench-command '<shell command>' (or set [collect] bench_command), or drop it to run cargo bench");
 
   const auto root = target_root(env, req.repo_dir);
   ProcessSpec spec;
-  spec.argv = cargo_bench_argv(req.scope, req.strip_toolchain_overrides ? "cargo" : cargo_program(env));
+  if (req.bench_command)
+    spec.argv = {"/bin/sh", "-c", *req.bench_command};
+  else
+    spec.argv = cargo_bench_argv(req.scope, req.strip_toolchain_overrides ? "cargo" : cargo_program(env));
+  const std::string command_label = req.bench_command ? *req.bench_command : std::string("cargo bench");
   spec.cwd = req.repo_dir;
   spec.env_changes = bench_environment(root, req.strip_toolchain_overrides);
   spec.capture_stdout = false;
   spec.capture_stderr = false;
   if (svc.note) {
-    svc.note("benchmark command: " + describe_command(spec.argv) + " (in " + req.repo_dir.string() + ")");
+    svc.note("benchmark command: " + (req.bench_command ? "/bin/sh -c '" + *req.bench_command + "'" : describe_command(spec.argv)) +
+             " (in " + req.repo_dir.string() + ")");
     svc.note("injected environment: GUNGRAUN_SAVE_SUMMARY=pretty-json, CARGO_TARGET_DIR=" + root.string() +
+             ", BENCHHIST_OUTPUT_DIR=<a fresh directory per repetition>" +
              (req.strip_toolchain_overrides ? "; removed RUSTUP_TOOLCHAIN, CARGO" : ""));
   }
 
@@ -82,10 +196,20 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
     if (svc.progress)
       svc.progress(rep, req.best_of,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    OutputDir output(env);
+    spec.env_changes["BENCHHIST_OUTPUT_DIR"] = output.path().string();
+    if (svc.note) svc.note("repetition " + std::to_string(rep) + ": BENCHHIST_OUTPUT_DIR=" + output.path().string());
     const Timestamp start = svc.clock();
     if (rep == 1) first_start = start;
-    check_exit(svc.run_benchmarks(spec));
-    harvests.push_back(engines::harvest_all(root, start));
+    check_exit(svc.run_benchmarks(spec), command_label);
+    engines::HarvestOptions options;
+    options.google_benchmark_paths = {output.path()};
+    try {
+      harvests.push_back(engines::harvest_all(root, start, options));
+    } catch (const Error&) {
+      output.keep();  // the error names a report in it
+      throw;
+    }
     if (svc.note)
       for (const auto& n : harvests.back().notes) svc.note(n.text());
   }
@@ -95,13 +219,16 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
   ctx.observation = first_start;
   ctx.git = git_before_run;
   ctx.env = svc.probe_ci();
-  ctx.toolchain = svc.probe_toolchain();
+  const RunTriple triple = resolve_run_triple(req.target_triple, req.bench_command.has_value(), svc.probe_toolchain,
+                                              svc.probe_cxx_target);
+  ctx.toolchain.target_triple = triple.triple;
+  ctx.toolchain.rustc_version = triple.rustc_version;
   ctx.tool_version = std::string(tool_version);
   ctx.machine = svc.probe_hardware();
   ctx.best_of = req.best_of;
   if (svc.note) svc.note("hardware fingerprint components: " + machine_key_components_line(machine_key_inputs(*ctx.machine)));
   svc.announce("collecting: target-triple=" + (ctx.toolchain.target_triple.empty() ? std::string("unknown") : ctx.toolchain.target_triple) +
-               " (toolchain host); machine-key=" + ctx.machine->fingerprint + " (auto-detected)");
+               " (" + triple.describe() + "); machine-key=" + ctx.machine->fingerprint + " (auto-detected)");
 
   const auto reduced = engines::reduce_best_of(harvests);
   if (svc.note)
@@ -114,36 +241,41 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
   out.repetitions = req.best_of;
   out.observation = first_start;
   out.stored = req.store;
+  store_results(req.project, reduced.engines, ctx, req.policy, req.store, store, svc.note, out);
+  return out;
+}
 
-  std::vector<std::pair<Engine, const std::vector<BenchmarkResult>*>> engines_with_cases;
-  for (const auto& eh : reduced.engines)
-    if (!eh.results.empty()) engines_with_cases.emplace_back(eh.engine, &eh.results);
-
-  // Refuse is checked for every engine before anything is written, so a refused collection
-  // leaves the store exactly as it was (a lost race is still caught by the write-once put).
-  if (req.store && req.policy == CollisionPolicy::refuse) {
-    for (const auto& [engine, results] : engines_with_cases) {
-      const auto key = object_key(req, engine, ctx);
-      const auto dir = key.substr(0, key.rfind('/') + 1);
-      for (const auto& existing : store->list(dir))
-        if (existing == key) throw collision(key);
-    }
+CollectOutcome import_results(const ImportRequest& req, ObjectStore& store,
+                              const std::function<void(std::string_view)>& note) {
+  if (!req.target_dir && req.google_benchmark_paths.empty())
+    throw Error(ErrorKind::usage, "import needs something to harvest", "--target-dir", {},
+                "pass --target-dir <PATH> and/or Google Benchmark report files");
+  engines::HarvestOptions options;
+  options.freshness_gate = false;  // the results were produced elsewhere, at another time
+  options.google_benchmark_paths = req.google_benchmark_paths;
+  engines::Harvest h;
+  if (req.target_dir) {
+    h = engines::harvest_all(*req.target_dir, req.context.observation, options);
+  } else {
+    // Only report files: the four target-root engines are not looked for.
+    const auto gate = engines::FreshnessGate::disabled();
+    for (Engine e : engines::harvest_order)
+      h.engines.push_back(e == Engine::google_benchmark
+                              ? engines::harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
+                              : engines::EngineHarvest{e, {}});
   }
-
-  for (const auto& [engine, results] : engines_with_cases) {
-    StoredObject obj{engine, object_key(req, engine, ctx), results->size(), std::nullopt};
-    if (req.store) {
-      try {
-        obj.outcome = store->put(obj.key, encode_run(make_run(*results, ctx)), req.policy);
-      } catch (const Error& e) {
-        if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
-        throw;
-      }
-      if (svc.note) svc.note(std::string(to_string(engine)) + " stored at " + obj.key);
-    }
-    out.objects.push_back(std::move(obj));
-  }
-  if (store) store->flush();
+  if (note)
+    for (const auto& n : h.notes) note(n.text());
+  CollectOutcome out;
+  out.git = req.context.git;
+  out.toolchain = req.context.toolchain;
+  out.machine_key = req.context.machine ? req.context.machine->fingerprint : std::string();
+  out.repetitions = 1;
+  out.observation = req.context.observation;
+  out.stored = true;
+  RunContext ctx = req.context;
+  ctx.best_of = 1;
+  store_results(req.project, h.engines, ctx, req.policy, true, &store, note, out);
   return out;
 }
 

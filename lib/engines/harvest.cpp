@@ -4,8 +4,11 @@
 #include "benchhist/engines/alloc_tracker.hpp"
 #include "benchhist/engines/callgrind.hpp"
 #include "benchhist/engines/criterion.hpp"
+#include "benchhist/engines/google_benchmark.hpp"
 #include "benchhist/engines/output_locations.hpp"
 #include "common.hpp"
+
+#include <map>
 
 namespace benchhist::engines {
 namespace fs = std::filesystem;
@@ -97,6 +100,7 @@ std::string HarvestNote::text() const {
     case HarvestDecision::incomplete:
       return eng + ": skipped incomplete case " + path.string() + ": " + detail;
     case HarvestDecision::no_output: return eng + ": no output (" + path.string() + " does not exist)";
+    case HarvestDecision::not_measured: return eng + ": " + path.string() + ": " + detail;
   }
   return eng + ": " + path.string();
 }
@@ -129,6 +133,42 @@ EngineHarvest harvest_engine(Engine engine, const fs::path& target_root, const F
     case Engine::criterion: harvest_criterion(root, gate, out, notes); break;
     case Engine::alloc_tracker: harvest_flat(engine, root, gate, out, notes, read_alloc_tracker); break;
     case Engine::all_the_time: harvest_flat(engine, root, gate, out, notes, read_all_the_time); break;
+    case Engine::google_benchmark:
+      throw Error(ErrorKind::internal, "google_benchmark reports are not under the target root",
+                  target_root.string(), {}, "call harvest_google_benchmark with the report paths");
+  }
+  return out;
+}
+
+EngineHarvest harvest_google_benchmark(const std::vector<fs::path>& paths, const FreshnessGate& gate,
+                                       std::vector<HarvestNote>& notes) {
+  constexpr Engine e = Engine::google_benchmark;
+  EngineHarvest out;
+  out.engine = e;
+  std::map<BenchmarkId, fs::path> seen;  // identity → the file it came from
+  for (const fs::path& path : paths) {
+    const auto files = list_google_benchmark_files(path);
+    if (files.empty()) {
+      std::error_code ec;
+      if (!fs::exists(path, ec)) notes.push_back(note(e, HarvestDecision::no_output, path, std::nullopt));
+      else notes.push_back(note(e, HarvestDecision::not_measured, path, std::nullopt, "no *.json report was written here"));
+    }
+    for (const fs::path& file : files) {
+      Timestamp t;
+      if (!admit(e, file, file, gate, notes, t)) continue;
+      GoogleBenchmarkReport report = read_google_benchmark(file);
+      for (auto& r : report.results) {
+        auto [it, fresh] = seen.try_emplace(r.id, file);
+        if (!fresh)
+          detail::throw_parse_error(
+              file, "benchmark '" + r.id.qualified() + "' is also reported by " + it->second.string(),
+              "give every benchmark binary's report its own benchmarks (or its own filter), or write one "
+              "report per binary; two results for one benchmark would make one of them silently lost");
+        out.results.push_back(std::move(r));
+      }
+      notes.push_back(note(e, HarvestDecision::included, file, t));
+      for (auto& n : report.notes) notes.push_back(note(e, HarvestDecision::not_measured, file, t, std::move(n)));
+    }
   }
   return out;
 }
@@ -137,7 +177,9 @@ Harvest harvest_all(const fs::path& target_root, Timestamp run_start, const Harv
   const FreshnessGate gate = options.freshness_gate ? FreshnessGate::for_run_start(run_start) : FreshnessGate::disabled();
   Harvest h;
   h.cutoff = gate.cutoff();
-  for (Engine e : harvest_order) h.engines.push_back(harvest_engine(e, target_root, gate, h.notes));
+  for (Engine e : harvest_order)
+    h.engines.push_back(e == Engine::google_benchmark ? harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
+                                                      : harvest_engine(e, target_root, gate, h.notes));
   return h;
 }
 

@@ -27,7 +27,7 @@ std::string_view JsonValue::type_name(Type t) noexcept {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  Parser(std::string_view text, const JsonReadOptions& options) : s_(text), options_(options) {}
 
   JsonValue document() {
     validate_utf8();
@@ -130,7 +130,9 @@ class Parser {
         break;
       case 'n': expect_literal("null"); break;
       default:
-        if (c == '-' || (c >= '0' && c <= '9')) {
+        if (options_.non_finite_literals && non_finite_literal(v)) {
+          break;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
           number(v);
         } else if (c == 'N' || c == 'I') {
           fail("non-finite numbers (NaN, Infinity) are not valid JSON");
@@ -139,6 +141,25 @@ class Parser {
         }
     }
     return v;
+  }
+
+  // NaN, -NaN, Infinity, -Infinity at pos_ (only with JsonReadOptions::non_finite_literals).
+  bool non_finite_literal(JsonValue& v) {
+    const bool negative = s_[pos_] == '-';
+    const std::size_t at = pos_ + (negative ? 1 : 0);
+    for (std::string_view lit : {std::string_view("NaN"), std::string_view("Infinity")}) {
+      if (s_.substr(at, lit.size()) != lit) {
+        if (at + lit.size() > s_.size() && at < s_.size() && lit.starts_with(s_.substr(at))) truncated();
+        continue;
+      }
+      v.type_ = JsonValue::Type::number;
+      v.text_ = std::string(s_.substr(pos_, at - pos_ + lit.size()));
+      const double d = lit == "NaN" ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+      v.number_ = negative ? -d : d;
+      pos_ = at + lit.size();
+      return true;
+    }
+    return false;
   }
 
   void object(JsonValue& v, int depth) {
@@ -362,10 +383,11 @@ class Parser {
   }
 
   std::string_view s_;
+  JsonReadOptions options_;
   std::size_t pos_ = 0;
 };
 
-JsonValue parse_json(std::string_view text) { return Parser(text).document(); }
+JsonValue parse_json(std::string_view text, const JsonReadOptions& options) { return Parser(text, options).document(); }
 
 namespace {
 std::string member_path(std::string_view where, std::string_view name) {

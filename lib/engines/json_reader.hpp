@@ -62,9 +62,16 @@ class JsonValue {
   std::vector<JsonValue> items_;
 };
 
+struct JsonReadOptions {
+  // Accept the bare literals NaN, Infinity and -Infinity (and -NaN) as non-finite numbers.
+  // Not JSON, but Google Benchmark's reporter writes them for non-finite values
+  // (docs/google-benchmark.md); every other engine keeps the strict grammar.
+  bool non_finite_literals = false;
+};
+
 // Parses one complete JSON document (RFC 8259; UTF-8 validated; nesting depth ≤ 128).
 // Throws JsonProblem naming the line and column of the first problem.
-JsonValue parse_json(std::string_view text);
+JsonValue parse_json(std::string_view text, const JsonReadOptions& options = {});
 
 // Typed access helpers: `where` is a JSON-pointer-like path used in the problem text,
 // e.g. `/profiles/0/summaries`.

@@ -104,6 +104,37 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const fs::path& root) {
   return out;
 }
 
+namespace {
+void walk_json_files(const fs::path& dir, std::vector<fs::path>& out) {
+  for (const auto& e : entries_of(dir, Engine::google_benchmark)) {
+    const fs::file_type t = own_type(e, Engine::google_benchmark);
+    if (t == fs::file_type::directory)
+      walk_json_files(e.path(), out);
+    else if (t == fs::file_type::regular && e.path().extension() == ".json")
+      out.push_back(e.path());
+  }
+}
+}  // namespace
+
+std::vector<fs::path> list_google_benchmark_files(const fs::path& path) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  // A path named explicitly is taken as the user gave it (a symlink to a report is fine);
+  // only what is found below a directory must be a real file.
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    detail::throw_harvest_error(Engine::google_benchmark, path, "cannot inspect the path: " + ec.message());
+  if (ec) return out;
+  if (st.type() == fs::file_type::regular) {
+    out.push_back(path);
+    return out;
+  }
+  if (st.type() != fs::file_type::directory) return out;
+  walk_json_files(path, out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<fs::path> list_flat_json_files(const fs::path& root, Engine engine) {
   std::vector<fs::path> out;
   if (!harvestable_root(root, engine)) return out;

@@ -158,6 +158,24 @@ void parse_analysis(const fs::path& origin, const toml::table& analysis, Config&
   }
 }
 
+void parse_collect(const fs::path& origin, const toml::table& collect, Config& out) {
+  // Our own table (docs/bench-command.md), strict like [analysis].
+  for (const auto& [k, v] : collect) {
+    const std::string key(k.str());
+    if (key != "bench_command") {
+      schema_error(origin, "collect." + key, &v, "unknown key (expected `bench_command`)",
+                   "remove or rename `" + key + "` in [collect]");
+    }
+    std::string command = require_string(origin, "collect.bench_command", v);
+    if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+      // An empty command would "succeed" having measured nothing.
+      schema_error(origin, "collect.bench_command", &v, "the benchmark command must not be empty",
+                   "write the shell command that runs your benchmarks, or remove the key to run cargo bench");
+    }
+    out.bench_command = std::move(command);
+  }
+}
+
 }  // namespace
 
 std::string AzureStorageConfig::effective_endpoint() const {
@@ -190,6 +208,7 @@ Config parse_config(std::string_view text, const fs::path& origin) {
   if (const auto* analysis = root.get("analysis")) {
     parse_analysis(origin, require_table(origin, "analysis", *analysis), out);
   }
+  if (const auto* collect = root.get("collect")) parse_collect(origin, require_table(origin, "collect", *collect), out);
   return out;
 }
 

@@ -242,7 +242,7 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
     list_discriminant_sets(store, "p", f);
     FAIL("an unknown engine must be rejected");
   } catch (const Error& err) {
-    CHECK(err.message() == "unknown engine \"iai\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time");
+    CHECK(err.message() == "unknown engine \"iai\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark");
   }
 }
 
@@ -290,15 +290,12 @@ TEST_CASE("Commands run through the library write to the given streams", "[app][
     run_command(l, inv);
     CHECK(out.str() == "Discriminant sets:\n  - criterion/t/m\n\n");
   }
-  SECTION("unimplemented commands throw after validation") {
-    try {
-      ImportOptions import;
-      import.target_dir = "target";
-      run_command(import, inv);
-      FAIL("import is not implemented in this build");
-    } catch (const Error& e) {
-      CHECK(e.message() == "`import` is not available in this build yet");
-    }
+  SECTION("import validates before it touches storage") {
+    ImportOptions import;
+    CHECK_THROWS_WITH(run_command(import, inv), Catch::Contains("import needs something to store"));
+    import.target_dir = "target";
+    import.env.local = OptionalPathFlag::with(dir.path() / "s");
+    CHECK_THROWS_WITH(run_command(import, inv), Catch::Contains("target directory"));
     CHECK(out.str().empty());
   }
 }

@@ -11,4 +11,8 @@ void run_collect(const CollectOptions& options, const Invocation& inv);
 // on inv.out; a run stopped by a benchmark failure or an interrupt throws its summary as Error.
 void run_backfill(const BackfillOptions& options, const Invocation& inv);
 
+// `import` (formats.md §6.5.12, docs/import.md): results produced elsewhere stored for
+// `--commit` (default HEAD) without running anything; the stdout message is collect's.
+void run_import(const ImportOptions& options, const Invocation& inv);
+
 }  // namespace benchhist::app

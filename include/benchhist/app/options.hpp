@@ -102,6 +102,10 @@ struct CollectOptions {
   bool skip_existing = false;  // existing object → success; conflicts with overwrite
   std::uint32_t best_of = 1;   // ≥ 1
   std::vector<std::string> cargo_args;  // after `--`
+  // `--bench-command '<shell command>'` instead of cargo bench (overrides [collect]
+  // bench_command); conflicts with the scope, features and `--` arguments.
+  std::optional<std::string> bench_command;
+  std::optional<std::string> target_triple;  // `--target-triple`: partition and record
 };
 
 struct BackfillOptions {
@@ -115,6 +119,8 @@ struct BackfillOptions {
   std::uint32_t best_of = 1;                 // ≥ 1
   std::optional<std::uint32_t> max_commits;  // ≥ 1; nullopt = unlimited
   std::vector<std::string> cargo_args;
+  std::optional<std::string> bench_command;  // as CollectOptions::bench_command
+  std::optional<std::string> target_triple;  // as CollectOptions::target_triple
 };
 
 // `analyze --fail-on <WHAT>`: an opt-in gate beyond the guide (findings stay advisory by
@@ -215,12 +221,13 @@ struct SetupAzureOptions {
   bool verbose = false;
 };
 
-// Hidden `import` (reference only, formats.md §6.5.12).
+// `import` (formats.md §6.5.12, docs/import.md): store results produced elsewhere.
 struct ImportOptions {
   EnvironmentOptions env;
-  std::filesystem::path target_dir;  // required
+  std::optional<std::filesystem::path> target_dir;  // a target directory of the four engines
+  std::vector<std::filesystem::path> reports;       // Google Benchmark report files or directories
   std::optional<std::string> target_triple;
-  std::optional<std::string> commit;
+  std::optional<std::string> commit;  // nullopt = HEAD
   bool dirty = false;
   bool overwrite = false;
   bool skip_existing = false;

@@ -31,6 +31,8 @@ struct BackfillRequest {
   std::string from;                // FROM as typed (oldest, inclusive)
   std::string to;                  // TO as typed (newest, inclusive)
   BenchScope scope;                // scope + features groups + passthrough (`-- <ARGS>…`)
+  std::optional<std::string> bench_command;  // instead of cargo bench (docs/bench-command.md)
+  std::optional<std::string> target_triple;  // --target-triple: partition and record
   std::uint32_t best_of = 1;       // --best-of (≥ 1)
   bool overwrite = false;          // --overwrite: no skip pre-check, replace stored objects
   bool ignore_errors = false;      // --ignore-errors: continue past per-commit failures
@@ -72,6 +74,8 @@ struct BackfillServices {
   std::function<ProcessResult(const ProcessSpec&)> run_command;
   // `rustc -vV` in `project_dir` with RUSTUP_TOOLCHAIN and CARGO removed (§4.2).
   std::function<ToolchainInfo(const std::filesystem::path& project_dir)> probe_toolchain;
+  // `$CXX -dumpmachine` in `project_dir` for --bench-command backfills (may be empty).
+  std::function<std::optional<CxxTarget>(const std::filesystem::path& project_dir)> probe_cxx_target;
   // The auto-detected machine key of this machine (§4.5).
   std::function<std::string()> machine_key;
   // The collect services for one commit, rooted at the worktree's project directory, with

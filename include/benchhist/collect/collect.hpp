@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "benchhist/collect/bench_command.hpp"
+#include "benchhist/engines/harvest.hpp"
 #include "benchhist/model/run.hpp"
+#include "benchhist/probe/cxx_target.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/probe/process.hpp"
 #include "benchhist/storage/object_store.hpp"
@@ -24,6 +26,11 @@ struct CollectRequest {
   std::filesystem::path repo_dir;  // where `cargo bench` runs and git is probed (absolute)
   std::string project;             // resolved project id (raw; keys sanitize it)
   BenchScope scope;
+  // `--bench-command` / `[collect] bench_command`: run this through `/bin/sh -c` instead of
+  // `cargo bench` (the scope is then unused; docs/bench-command.md).
+  std::optional<std::string> bench_command;
+  // `--target-triple`: the partition's and the record's triple, instead of probing one.
+  std::optional<std::string> target_triple;
   std::uint32_t best_of = 1;
   CollisionPolicy policy = CollisionPolicy::refuse;
   bool store = true;                      // false: --no-store
@@ -36,6 +43,8 @@ struct CollectServices {
   std::function<ProcessResult(const ProcessSpec&)> run_benchmarks;
   std::function<GitState(const std::filesystem::path& repo_dir)> probe_git;
   std::function<ToolchainInfo()> probe_toolchain;
+  // `$CXX -dumpmachine` for --bench-command runs (may be empty: then only rustc is asked).
+  std::function<std::optional<CxxTarget>()> probe_cxx_target;
   std::function<EnvContext()> probe_ci;
   std::function<MachineDescription()> probe_hardware;
   // Announcements and verbose notes, already without the `[bench-history] ` prefix.
@@ -48,6 +57,26 @@ struct CollectServices {
   // process's own environment, the CI variables and /proc + /sys.
   static CollectServices system(const Environment& env);
 };
+
+// Where a run's target triple came from, and the words the partition announcement uses.
+enum class TripleSource { toolchain_host, cxx_compiler, option };
+
+struct RunTriple {
+  std::string triple;                        // raw (keys sanitize it); empty = unknown
+  TripleSource source = TripleSource::toolchain_host;
+  std::optional<std::string> rustc_version;  // when rustc built the run (cargo bench, or its host was the source)
+  std::string cxx_compiler;                  // the compiler asked, when it was the source
+
+  // `toolchain host`, `C++ compiler: c++ -dumpmachine`, `--target-triple`.
+  std::string describe() const;
+};
+
+// The triple of a run (docs/bench-command.md): `--target-triple` when given; for a
+// --bench-command run the C++ compiler when it answers, else rustc's host; for cargo bench
+// rustc's host. `cxx` may be empty.
+RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, bool bench_command,
+                             const std::function<ToolchainInfo()>& rustc,
+                             const std::function<std::optional<CxxTarget>()>& cxx);
 
 struct StoredObject {
   Engine engine = Engine::criterion;
@@ -83,5 +112,26 @@ CollectOutcome collect(const CollectRequest& request, const Environment& env, Ob
 
 // Builds the stored Run of one engine (formats.md §2.1).
 Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& context);
+
+// The storing half of collect, shared with `import`: one object per engine with cases under
+// the context's partition and commit (dirty key when context.git.dirty), with the collision
+// policy (refuse checks every key before writing anything). `store` may be null only when
+// !write. Fills the outcome's objects; the rest of the outcome is the caller's.
+void store_results(const std::string& project, const std::vector<engines::EngineHarvest>& engines,
+                   const RunContext& context, CollisionPolicy policy, bool write, ObjectStore* store,
+                   const std::function<void(std::string_view)>& note, CollectOutcome& outcome);
+
+// `import` (docs/import.md): store results produced elsewhere — the four engines under
+// `target_dir` and Google Benchmark reports under `google_benchmark_paths` — with the
+// freshness gate disabled, for a commit the caller resolved. best_of is recorded as 1.
+struct ImportRequest {
+  std::string project;
+  std::optional<std::filesystem::path> target_dir;
+  std::vector<std::filesystem::path> google_benchmark_paths;
+  RunContext context;  // git (commit, branch null, dirty), toolchain, env, machine, observation
+  CollisionPolicy policy = CollisionPolicy::refuse;
+};
+CollectOutcome import_results(const ImportRequest& request, ObjectStore& store,
+                              const std::function<void(std::string_view)>& note);
 
 }  // namespace benchhist

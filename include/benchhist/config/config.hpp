@@ -31,6 +31,9 @@ struct Config {
   // [analysis] ignore: benchmark-id prefixes excluded from `analyze` (raw string-prefix
   // match against the qualified id; formats.md §5, §9 #1).
   std::vector<std::string> ignore_prefixes;
+  // [collect] bench_command: the shell command collect and backfill run instead of
+  // `cargo bench`; `--bench-command` overrides it (docs/bench-command.md).
+  std::optional<std::string> bench_command;
   std::filesystem::path path;  // the file this came from (or would have)
   bool file_found = false;     // false: default location absent → empty configuration
 };

@@ -1,6 +1,8 @@
 #pragma once
-// Harvesting every engine's output under one target root after one repetition of the
-// benchmark command (formats.md §3.2–§3.7), with the per-file decisions `--verbose` reports.
+// Harvesting every engine's output after one repetition of the benchmark command: the four
+// Rust engines under the target root (formats.md §3.2–§3.7) and the Google Benchmark reports
+// under the paths the run names (docs/google-benchmark.md), with the per-file decisions
+// `--verbose` reports.
 
 #include <filesystem>
 #include <optional>
@@ -20,6 +22,8 @@ enum class HarvestDecision {
   dropped,     // parsed, but no usable per-iteration slope (alloc_tracker/all_the_time)
   incomplete,  // a stale Criterion `new/` directory missing one of its two files; ignored
   no_output,   // the engine's output root does not exist (or is not a real directory)
+  not_measured,  // google_benchmark: a benchmark (or metric) of an included report stored
+                 // nothing — errored, skipped, non-finite; `detail` says which and why
 };
 
 // One include/exclude decision. `path` is the file (the `new/` directory for Criterion cases,
@@ -43,11 +47,14 @@ struct EngineHarvest {
 
 struct HarvestOptions {
   bool freshness_gate = true;  // false: admit every file (`import`, §6.5.12)
+  // Where Google Benchmark reports are looked for: files, or directories searched for
+  // `*.json` (list_google_benchmark_files). Empty: the engine is not harvested.
+  std::vector<std::filesystem::path> google_benchmark_paths;
 };
 
 struct Harvest {
   std::optional<Timestamp> cutoff;     // nullopt when the gate was disabled
-  std::vector<EngineHarvest> engines;  // always all four, in harvest_order
+  std::vector<EngineHarvest> engines;  // always every engine, in harvest_order
   std::vector<HarvestNote> notes;      // in processing order
 
   // The engine's results (empty when it produced nothing).
@@ -55,16 +62,24 @@ struct Harvest {
   std::size_t case_count() const noexcept;
 };
 
-// Harvests one engine into `notes`. Parse errors propagate as Error{decode, "failed to parse
+// Harvests one of the four target-root engines into `notes`. Parse errors propagate as Error{decode, "failed to parse
 // benchmark output: <path>"}; unreadable directories/files as Error{io, "failed to harvest
 // <engine> benchmark output"}. A fresh Criterion `new/` missing one of its files is a decode
 // error naming the missing file: a half-written case from this run means the run is broken.
 EngineHarvest harvest_engine(Engine engine, const std::filesystem::path& target_root,
                              const FreshnessGate& gate, std::vector<HarvestNote>& notes);
 
-// Harvests all four engines under `target_root` (the CARGO_TARGET_DIR the benchmark command
-// ran with) for a repetition that started at `run_start` (the clock read immediately before
-// launching it). Engines that produced nothing contribute empty lists, silently.
+// Harvests the Google Benchmark reports under `paths` (each file gated by its own mtime).
+// Every admitted `*.json` file must be a report (else the parse error naming it); a benchmark
+// identity found in two files → Error{decode, "failed to parse benchmark output: <second
+// file>"} naming both, since keeping either would silently drop the other.
+EngineHarvest harvest_google_benchmark(const std::vector<std::filesystem::path>& paths, const FreshnessGate& gate,
+                                       std::vector<HarvestNote>& notes);
+
+// Harvests the four engines under `target_root` (the CARGO_TARGET_DIR the benchmark command
+// ran with) and Google Benchmark under options.google_benchmark_paths, for a repetition that
+// started at `run_start` (the clock read immediately before launching it). Engines that
+// produced nothing contribute empty lists, silently.
 Harvest harvest_all(const std::filesystem::path& target_root, Timestamp run_start,
                     const HarvestOptions& options = {});
 

@@ -13,11 +13,18 @@
 
 namespace benchhist::engines {
 
-// Engines are harvested in this order (§3.2).
-inline constexpr std::array<Engine, 4> harvest_order{Engine::callgrind, Engine::criterion,
-                                                     Engine::alloc_tracker, Engine::all_the_time};
+// Engines are harvested in this order (§3.2); Google Benchmark, which writes outside the
+// target root, comes last.
+inline constexpr std::array<Engine, 5> harvest_order{Engine::callgrind, Engine::criterion, Engine::alloc_tracker,
+                                                     Engine::all_the_time, Engine::google_benchmark};
 
-// The directory name under the target root: callgrind output lives in `gungraun/`.
+// The four engines whose output lives under the target root.
+inline constexpr std::array<Engine, 4> target_root_engines{Engine::callgrind, Engine::criterion,
+                                                           Engine::alloc_tracker, Engine::all_the_time};
+
+// The directory name under the target root: callgrind output lives in `gungraun/`. (Google
+// Benchmark reports are not under the target root: they are harvested from the paths a run
+// or `import` names, see list_google_benchmark_files.)
 constexpr std::string_view output_dir_name(Engine e) noexcept {
   return e == Engine::callgrind ? std::string_view("gungraun") : to_string(e);
 }
@@ -49,5 +56,11 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const std::filesystem::pa
 // alloc_tracker / all_the_time: immediate regular files of `root` whose extension is exactly
 // `json` (flat; subdirectories ignored). `engine` only names the engine in errors.
 std::vector<std::filesystem::path> list_flat_json_files(const std::filesystem::path& root, Engine engine);
+
+// google_benchmark: the report files under one path — the path itself when it is a regular
+// file, else every regular file whose extension is exactly `json` anywhere below the
+// directory (recursive; a symlinked file or directory is neither accepted nor followed). A
+// missing path lists nothing.
+std::vector<std::filesystem::path> list_google_benchmark_files(const std::filesystem::path& path);
 
 }  // namespace benchhist::engines

@@ -1,5 +1,6 @@
 #pragma once
-// The four benchmark engines whose output the tool harvests (formats.md §1.1, §3).
+// The benchmark engines whose output the tool harvests: the four Rust engines of formats.md
+// §1.1/§3 and Google Benchmark's JSON reporter (docs/google-benchmark.md).
 
 #include <array>
 #include <optional>
@@ -9,11 +10,11 @@
 
 namespace benchhist {
 
-enum class Engine { criterion, callgrind, alloc_tracker, all_the_time };
+enum class Engine { criterion, callgrind, alloc_tracker, all_the_time, google_benchmark };
 
 // Canonical order: the order used in error messages and listings of valid names.
-inline constexpr std::array<Engine, 4> all_engines{Engine::criterion, Engine::callgrind,
-                                                   Engine::alloc_tracker, Engine::all_the_time};
+inline constexpr std::array<Engine, 5> all_engines{Engine::criterion, Engine::callgrind, Engine::alloc_tracker,
+                                                   Engine::all_the_time, Engine::google_benchmark};
 
 constexpr std::string_view to_string(Engine e) noexcept {
   switch (e) {
@@ -21,6 +22,7 @@ constexpr std::string_view to_string(Engine e) noexcept {
     case Engine::callgrind: return "callgrind";
     case Engine::alloc_tracker: return "alloc_tracker";
     case Engine::all_the_time: return "all_the_time";
+    case Engine::google_benchmark: return "google_benchmark";
   }
   return "criterion";
 }
@@ -32,6 +34,6 @@ inline std::optional<Engine> parse_engine(std::string_view name) noexcept {
   return std::nullopt;
 }
 
-inline constexpr std::string_view engine_names_list = "criterion, callgrind, alloc_tracker, all_the_time";
+inline constexpr std::string_view engine_names_list = "criterion, callgrind, alloc_tracker, all_the_time, google_benchmark";
 
 }  // namespace benchhist

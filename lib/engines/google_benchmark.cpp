@@ -1,0 +1,244 @@
+#include "benchhist/engines/google_benchmark.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace benchhist::engines {
+namespace {
+
+using detail::JsonProblem;
+using detail::JsonValue;
+
+// The measured fields this engine stores, in stored-metric order (formats.md §2.3 order).
+struct Field {
+  std::string_view name;
+  MetricKind kind;
+  bool is_time;  // converted from time_unit to nanoseconds
+};
+constexpr Field stored_fields[] = {
+    {"real_time", MetricKind::wall_time, true},
+    {"cpu_time", MetricKind::processor_time, true},
+    {"allocs_per_iter", MetricKind::allocation_count, false},
+    {"max_bytes_used", MetricKind::peak_outstanding_bytes, false},
+};
+
+double nanoseconds_per(const std::string& unit, const std::string& where) {
+  if (unit == "ns") return 1.0;
+  if (unit == "us") return 1e3;
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  throw JsonProblem(where + "/time_unit is \"" + unit + "\"; expected one of ns, us, ms, s");
+}
+
+// One row's value of a stored field: absent → nullopt; NaN/±Infinity → NaN (the metric is
+// dropped for the benchmark); wrongly typed or negative → JsonProblem.
+std::optional<double> field_value(const JsonValue& row, const Field& f, double scale, const std::string& where) {
+  const JsonValue* m = row.find(f.name);
+  if (!m) return std::nullopt;
+  const std::string at = where + "/" + std::string(f.name);
+  if (!m->is_number())
+    throw JsonProblem(at + " must be a number but is " + std::string(JsonValue::type_name(m->type())));
+  if (!std::isfinite(m->number())) return std::numeric_limits<double>::quiet_NaN();
+  const double v = detail::checked_number(*m, at);
+  return f.is_time ? v * scale : v;
+}
+
+bool flag(const JsonValue& row, std::string_view name, const std::string& where) {
+  const JsonValue* m = row.find(name);
+  if (!m || m->is_null()) return false;
+  if (m->type() != JsonValue::Type::boolean)
+    throw JsonProblem(where + "/" + std::string(name) + " must be a boolean but is " +
+                      std::string(JsonValue::type_name(m->type())));
+  return m->boolean();
+}
+
+struct Row {
+  std::vector<std::optional<double>> values;  // per stored_fields entry
+  std::optional<std::uint64_t> repetition_index;
+};
+
+struct Group {
+  std::string run_name;
+  std::vector<Row> iterations;
+  std::optional<Row> median_aggregate;
+  std::optional<std::string> not_measured;  // "error: <message>" / "skipped: <message>"
+};
+
+BenchmarkId identity(const std::string& run_name) {
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  for (;;) {
+    const auto slash = run_name.find('/', start);
+    std::string seg = run_name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (!seg.empty()) segments.push_back(std::move(seg));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  if (segments.empty()) segments.push_back(run_name);
+  return BenchmarkId(std::move(segments));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  // Even counts: the mean of the two middle values, as Google Benchmark's own median.
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+GoogleBenchmarkReport read_report(const JsonValue& doc) {
+  detail::require_object(doc, "");
+  // Both members are what makes this a Google Benchmark report rather than some other JSON.
+  detail::require_object(detail::require_member(doc, "context", ""), "/context");
+  const JsonValue& rows = detail::require_member(doc, "benchmarks", "");
+  if (!rows.is_array())
+    throw JsonProblem("/benchmarks must be an array but is " + std::string(JsonValue::type_name(rows.type())));
+
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t, std::less<>> index;
+  std::size_t complexity_rows = 0, aggregate_rows = 0;
+  for (std::size_t i = 0; i < rows.items().size(); ++i) {
+    const std::string where = "/benchmarks/" + std::to_string(i);
+    const JsonValue& row = detail::require_object(rows.items()[i], where);
+    const std::string name = detail::require_string(row, "name", where);
+    const std::string run_name = detail::optional_string(row, "run_name", where).value_or(name);
+    const std::optional<std::string> aggregate_name = detail::optional_string(row, "aggregate_name", where);
+    // Reports older than run_type mark aggregates only by their aggregate_name.
+    const std::string run_type =
+        detail::optional_string(row, "run_type", where).value_or(aggregate_name ? "aggregate" : "iteration");
+    if (run_type != "iteration" && run_type != "aggregate")
+      throw JsonProblem(where + "/run_type is \"" + run_type + "\"; expected \"iteration\" or \"aggregate\"");
+
+    if (run_type == "aggregate" && (aggregate_name == "BigO" || aggregate_name == "RMS")) {
+      ++complexity_rows;  // a fitted coefficient and an error percentage, not a per-iteration time
+      continue;
+    }
+    auto [it, fresh] = index.try_emplace(run_name, groups.size());
+    if (fresh) groups.push_back(Group{run_name, {}, std::nullopt, std::nullopt});
+    Group& g = groups[it->second];
+
+    if (flag(row, "error_occurred", where)) {
+      if (!g.not_measured)
+        g.not_measured = "error: " + detail::optional_string(row, "error_message", where).value_or("(no message)");
+      continue;
+    }
+    if (flag(row, "skipped", where)) {
+      if (!g.not_measured)
+        g.not_measured = "skipped: " + detail::optional_string(row, "skip_message", where).value_or("(no message)");
+      continue;
+    }
+
+    if (run_type == "aggregate") {
+      ++aggregate_rows;
+      if (aggregate_name != "median") continue;  // mean, stddev, cv and user statistics are never stored
+    }
+
+    const double scale = nanoseconds_per(detail::optional_string(row, "time_unit", where).value_or("ns"), where);
+    Row r;
+    for (const Field& f : stored_fields) r.values.push_back(field_value(row, f, scale, where));
+    if (run_type == "aggregate") {
+      if (g.median_aggregate)
+        throw JsonProblem("benchmark \"" + run_name + "\" has two median aggregate rows (" + where +
+                          "); was it registered twice under one name?");
+      g.median_aggregate = std::move(r);
+      continue;
+    }
+    if (const JsonValue* idx = row.find("repetition_index")) {
+      if (!idx->is_number() || !idx->unsigned_integer())
+        throw JsonProblem(where + "/repetition_index must be a non-negative integer");
+      r.repetition_index = *idx->unsigned_integer();
+      for (const Row& seen : g.iterations)
+        if (seen.repetition_index == r.repetition_index)
+          throw JsonProblem("benchmark \"" + run_name + "\" reports repetition " + idx->text() + " twice (" + where +
+                            "); was it registered twice under one name?");
+    }
+    g.iterations.push_back(std::move(r));
+  }
+
+  GoogleBenchmarkReport out;
+  for (const Group& g : groups) {
+    if (g.not_measured) {
+      out.notes.push_back(g.run_name + " stored nothing (" + *g.not_measured + ")");
+      continue;
+    }
+    std::vector<const Row*> source;
+    bool from_aggregate = false;
+    if (!g.iterations.empty()) {
+      for (const Row& r : g.iterations) source.push_back(&r);
+    } else if (g.median_aggregate) {
+      source.push_back(&*g.median_aggregate);
+      from_aggregate = true;
+    } else {
+      out.notes.push_back(g.run_name + " stored nothing (no iteration rows and no median aggregate)");
+      continue;
+    }
+
+    BenchmarkResult result;
+    result.id = identity(g.run_name);
+    for (std::size_t k = 0; k < std::size(stored_fields); ++k) {
+      std::vector<double> samples;
+      std::size_t present = 0;
+      bool non_finite = false;
+      for (const Row* r : source) {
+        if (!r->values[k]) continue;
+        ++present;
+        if (std::isnan(*r->values[k])) non_finite = true;
+        else samples.push_back(*r->values[k]);
+      }
+      if (present == 0) continue;  // the field is not in this report (no memory manager)
+      const std::string field(stored_fields[k].name);
+      if (non_finite) {
+        out.notes.push_back(g.run_name + ": " + field + " is not a finite number; " +
+                            std::string(to_string(stored_fields[k].kind)) + " not stored");
+        continue;
+      }
+      if (present != source.size()) {
+        out.notes.push_back(g.run_name + ": " + field + " is missing from some repetitions; " +
+                            std::string(to_string(stored_fields[k].kind)) + " not stored");
+        continue;
+      }
+      MetricValue m;
+      m.kind = stored_fields[k].kind;
+      m.value = median(samples);
+      if (samples.size() >= 2)
+        m.interval = Interval{*std::min_element(samples.begin(), samples.end()),
+                              *std::max_element(samples.begin(), samples.end())};
+      result.metrics.push_back(m);
+    }
+    if (result.metrics.empty()) {
+      out.notes.push_back(g.run_name + " stored nothing (no finite real_time or cpu_time)");
+      continue;
+    }
+    if (from_aggregate)
+      out.notes.push_back(g.run_name + ": only aggregate rows were written; stored the median aggregate without an interval");
+    out.results.push_back(std::move(result));
+  }
+  if (complexity_rows)
+    out.notes.push_back("ignored " + std::to_string(complexity_rows) + " complexity row(s) (BigO, RMS)");
+  if (aggregate_rows && !std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.iterations.empty(); }))
+    out.notes.push_back("ignored the aggregate rows of benchmarks with iteration rows (the median is computed from the repetitions)");
+  return out;
+}
+
+}  // namespace
+
+GoogleBenchmarkReport parse_google_benchmark(std::string_view json, const std::filesystem::path& file) {
+  return detail::with_parse_context(file, [&] {
+    detail::JsonReadOptions options;
+    options.non_finite_literals = true;  // the reporter writes bare NaN / Infinity
+    return read_report(detail::parse_json(json, options));
+  });
+}
+
+GoogleBenchmarkReport read_google_benchmark(const std::filesystem::path& file) {
+  return parse_google_benchmark(detail::read_text_file(file, Engine::google_benchmark), file);
+}
+
+}  // namespace benchhist::engines
