@@ -7,17 +7,14 @@
 #include "benchhist/engines/best_of.hpp"
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/probe/machine_key.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/probe/hardware.hpp"
+#include "benchhist/probe/machine_key.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/version.hpp"
 
 namespace benchhist {
 namespace {
-
-std::string plural(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
 
 void check_exit(const ProcessResult& r) {
   if (!r.exited)

@@ -97,7 +97,7 @@ ChangePointStage change_point_cheap_gates(std::span<const double> x,
     }
   }
   Candidate c;
-  c.method = Method::change_point;
+  c.method = FindingMethod::change_point;
   c.direction = direction_of(delta);
   c.baseline = baseline;
   c.latest = latest;
@@ -140,7 +140,7 @@ DriftStage drift_detector(std::span<const double> x, std::span<const std::option
     }
   }
   Candidate c;
-  c.method = Method::drift;
+  c.method = FindingMethod::drift;
   c.direction = direction_of(delta);
   c.baseline = baseline;
   c.latest = latest;

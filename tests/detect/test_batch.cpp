@@ -12,6 +12,7 @@
 #include "benchhist/detect/selection.hpp"
 #include "benchhist/detect/stats.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 
 namespace {
@@ -165,7 +166,7 @@ TEST_CASE("findings rank by relative move, then method, then set, id and kind", 
   using benchhist::DiscriminantSet;
   using benchhist::Engine;
   using benchhist::MetricKind;
-  auto finding = [](std::size_t series, Method m, double rel) {
+  auto finding = [](std::size_t series, FindingMethod m, double rel) {
     Finding f;
     f.series = series;
     f.candidate.method = m;
@@ -183,20 +184,20 @@ TEST_CASE("findings rank by relative move, then method, then set, id and kind", 
       {DiscriminantSet{Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a", "b"}),
        MetricKind::instruction_count},
   };
-  std::vector<Finding> fs{finding(0, Method::change_point, 0.10), finding(1, Method::change_point, 0.10),
-                          finding(2, Method::change_point, 0.10), finding(3, Method::change_point, 0.10),
-                          finding(4, Method::drift, 0.10), finding(4, Method::change_point, -0.50)};
+  std::vector<Finding> fs{finding(0, FindingMethod::change_point, 0.10), finding(1, FindingMethod::change_point, 0.10),
+                          finding(2, FindingMethod::change_point, 0.10), finding(3, FindingMethod::change_point, 0.10),
+                          finding(4, FindingMethod::drift, 0.10), finding(4, FindingMethod::change_point, -0.50)};
   std::sort(fs.begin(), fs.end(), [&](const Finding& a, const Finding& b) { return finding_ranks_before(a, b, keys); });
   // |-0.5| first; then among the 10% moves change points before the drift, ordered by
   // engine token (all_the_time < callgrind < criterion), id segments, then kind order.
-  std::vector<std::pair<std::size_t, Method>> order;
+  std::vector<std::pair<std::size_t, FindingMethod>> order;
   for (const auto& f : fs) order.emplace_back(f.series, f.candidate.method);
-  CHECK(order == std::vector<std::pair<std::size_t, Method>>{{4, Method::change_point},
-                                                             {1, Method::change_point},
-                                                             {3, Method::change_point},
-                                                             {2, Method::change_point},
-                                                             {0, Method::change_point},
-                                                             {4, Method::drift}});
+  CHECK(order == std::vector<std::pair<std::size_t, FindingMethod>>{{4, FindingMethod::change_point},
+                                                             {1, FindingMethod::change_point},
+                                                             {3, FindingMethod::change_point},
+                                                             {2, FindingMethod::change_point},
+                                                             {0, FindingMethod::change_point},
+                                                             {4, FindingMethod::drift}});
 }
 
 TEST_CASE("ranking keys must match the judged series", "[detect][ranking]") {

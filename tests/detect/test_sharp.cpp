@@ -11,6 +11,7 @@
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 
 namespace {
@@ -137,7 +138,7 @@ TEST_CASE("a lone clear step in a family of 2,000 is reported, and was not by th
   const auto reference = judge_history_family(inputs, 2, {}, detail::Departures::reference());
   REQUIRE(product.result.findings.size() == 1);
   CHECK(product.result.findings[0].series == 0);
-  CHECK(product.result.findings[0].candidate.method == Method::change_point);
+  CHECK(product.result.findings[0].candidate.method == FindingMethod::change_point);
   CHECK(product.result.findings[0].candidate.point_index == 130);
   CHECK(reference.result.findings.empty());
   // Same judgement on any thread count.

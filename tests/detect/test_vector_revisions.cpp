@@ -11,6 +11,7 @@
 #include "history_check.hpp"
 #include "revisions.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 using namespace bhtest;
 
@@ -39,7 +40,7 @@ json::object candidate_json(const Candidate& c) {
                  {"delta", number(c.delta)},
                  {"relative_delta", number(c.relative_delta)},
                  {"commit", "commit" + std::to_string(c.point_index)}};
-  if (c.method == Method::change_point) o["commit_index"] = static_cast<std::int64_t>(c.view_index);
+  if (c.method == FindingMethod::change_point) o["commit_index"] = static_cast<std::int64_t>(c.view_index);
   if (c.window_start_index) o["window_start"] = "commit" + std::to_string(*c.window_start_index);
   o["chance_level"] = number(c.chance_level);
   return o;

@@ -11,7 +11,7 @@
 //      formed"); it also says which series are included_in_historical_comparison.
 //      The sentence is prose and lives with the reports (report/prose.hpp).
 //      rank_branch_findings() orders the findings for the report (§13.1).
-//   3. detect/lag.hpp: comparison_base_lag() per finding, set_lags() per set (§11).
+//   3. detect/lag.hpp: comparison_base_lag() per finding; ordered_lags() (model/verdict.hpp) per set (§11).
 // Building blocks (exposed so tests can pin them): select_current_regime (§10.3),
 // evaluate_excursion (§10.4), is_stable_regime (§10.6 step 1), candidate_commits (§10.6 step 2).
 //
@@ -39,8 +39,7 @@
 namespace benchhist::detect {
 
 // §0.3 branch constants.
-inline constexpr std::size_t max_branch_base_commits = 128;              // MAX_BRANCH_BASE_COMMITS
-inline constexpr std::size_t min_branch_base_commits = 10;               // MIN_SERIES_POINTS
+inline constexpr std::size_t min_branch_base_commits = min_series_points;
 inline constexpr std::size_t min_branch_regime_selection_commits = 20;   // 2 x MIN_SERIES_POINTS
 inline constexpr std::size_t branch_min_regime = 5;                      // MIN_REGIME (levels)
 inline constexpr double branch_practical_relative = 0.05;                // inclusive >=

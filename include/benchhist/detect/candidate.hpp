@@ -4,26 +4,13 @@
 
 #include <cstddef>
 #include <optional>
-#include <string_view>
+
+#include "benchhist/model/verdict.hpp"
 
 namespace benchhist::detect {
 
-enum class Method { change_point, drift };  // ranking order: change_point first (§13.1)
-enum class Direction { regression, improvement };
-
-constexpr std::string_view to_string(Method m) noexcept {
-  return m == Method::change_point ? "change_point" : "drift";
-}
-constexpr std::string_view to_string(Direction d) noexcept {
-  return d == Direction::regression ? "regression" : "improvement";
-}
-// Every metric is lower-is-better: a positive move is a regression (§0.3).
-constexpr Direction direction_of(double delta) noexcept {
-  return delta > 0 ? Direction::regression : Direction::improvement;
-}
-
 struct Candidate {
-  Method method = Method::change_point;
+  FindingMethod method = FindingMethod::change_point;  // change_point or drift
   Direction direction = Direction::regression;
   double baseline = 0;
   double latest = 0;

@@ -15,10 +15,10 @@
 #include "benchhist/model/benchmark_id.hpp"
 #include "benchhist/model/discriminant.hpp"
 #include "benchhist/model/metric.hpp"
+#include "benchhist/model/series.hpp"
 
 namespace benchhist::detect {
 
-inline constexpr std::size_t max_series_points = 1000;          // MAX_SERIES_POINTS
 inline constexpr double max_change_chance_level = 0.05;          // alpha, strict <
 inline constexpr double history_detector_count = 2;              // chance levels doubled
 inline constexpr double target_false_discovery_rate = 0.10;      // q
@@ -119,19 +119,6 @@ std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> s
 // §9 step-up on chance levels (input order kept); thresholds are (k/m)*q.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
 double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
-
-// Identity of a series for ranking (§13.1): set, id, kind.
-struct SeriesKey {
-  DiscriminantSet set;
-  BenchmarkId id;
-  MetricKind kind = MetricKind::wall_time;
-  friend auto operator<=>(const SeriesKey& a, const SeriesKey& b) {
-    if (auto c = a.set <=> b.set; c != 0) return c;
-    if (auto c = a.id <=> b.id; c != 0) return c;
-    return a.kind <=> b.kind;
-  }
-  friend bool operator==(const SeriesKey&, const SeriesKey&) = default;
-};
 
 struct Finding {
   std::size_t series = 0;  // index into the judged batch
