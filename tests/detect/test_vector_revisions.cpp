@@ -126,14 +126,14 @@ json::value selection_json(const json::object& c, Departures d) {
   const auto& in = c.at("input");
   const auto values = in.as_object().contains("values") ? numbers(in.at("values")) : expand_rle(in.at("values_rle"));
   const auto& cal = in.at("calibration");
-  SelectionCalibration sc;
+  SplitCalibration sc;
   sc.order_budget = static_cast<std::uint64_t>(num(cal.at("permutation_order_budget")));
   sc.analytic_weight = num(cal.at("analytic_weight"));
   sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
   sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
   sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
   sc.sharp_certificate = d.sharp_certificate;
-  const auto r = selection_adjusted_change_point(values, sc);
+  const auto r = split_corrected_change_point(values, sc);
   if (!r) return json::value();
   return json::object{{"index", static_cast<std::int64_t>(r->index)},
                       {"tainted_p", number(r->tainted_p)},
@@ -144,7 +144,7 @@ json::value selection_json(const json::object& c, Departures d) {
 // The evaluator for a case, or nullptr when S1/S2 cannot reach it (other ops and modes).
 std::function<json::value(const json::object&, Departures)> evaluator(const std::string& file, const json::object& c) {
   if (file == "stats_primitives.json")
-    return str(c.at("op")) == "selection_adjusted_change_point" ? selection_json : nullptr;
+    return str(c.at("op")) == "split_corrected_change_point" ? selection_json : nullptr;
   if (str(c.at("mode")) != "history") return nullptr;
   return c.contains("batch") ? batch_json : history_json;
 }

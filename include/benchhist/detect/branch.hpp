@@ -54,19 +54,20 @@ inline constexpr std::size_t max_branch_multiway_seeds = 1024;
 inline constexpr std::size_t max_branch_pairwise_seeds = 512;
 inline constexpr double mann_kendall_stability_alpha = 0.05;             // §10.6 step 1 (not doubled)
 
-// One base level (§2.7): a base-line commit's clean runs collapsed to their median.
+// One base level (§2.7): a base-line commit's clean runs collapsed to their median. Values
+// and intervals are in the series metric's unit (unit_of(kind): ns, bytes or a count).
 struct BranchBaseLevel {
   std::int64_t topo = 0;                  // first-parent index on the base line
   std::string commit;
-  double value = 0;
-  std::optional<Interval> interval;
+  double value = 0;                       // in unit_of(kind)
+  std::optional<Interval> interval;       // same unit
   friend bool operator==(const BranchBaseLevel&, const BranchBaseLevel&) = default;
 };
 
 // The context commit's latest run (§2.7).
 struct BranchObservation {
-  double value = 0;
-  std::optional<Interval> interval;
+  double value = 0;                  // in unit_of(kind)
+  std::optional<Interval> interval;  // same unit
   friend bool operator==(const BranchObservation&, const BranchObservation&) = default;
 };
 
@@ -194,3 +195,7 @@ std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> j
 
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/branch_impl.hpp"
+#endif

@@ -12,10 +12,10 @@ namespace benchhist::detect {
 struct Candidate {
   FindingMethod method = FindingMethod::change_point;  // change_point or drift
   Direction direction = Direction::regression;
-  double baseline = 0;
-  double latest = 0;
-  double delta = 0;
-  double relative_delta = 0;
+  double baseline = 0;        // in the series' unit (unit_of(kind))
+  double latest = 0;          // same unit
+  double delta = 0;           // latest - baseline, same unit
+  double relative_delta = 0;  // delta / baseline (a fraction: 0.25 = +25 %)
   // change_point: tau within the analysed view; drift: index of the newest analysed point
   // within the view.
   std::size_t view_index = 0;

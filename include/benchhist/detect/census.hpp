@@ -31,3 +31,7 @@ struct ReasonInputs {
 std::optional<UnjudgedReason> unjudged_reason(const ReasonInputs& in) noexcept;
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/census_impl.hpp"
+#endif

@@ -40,3 +40,7 @@ ComparisonBaseLag comparison_base_lag(std::int64_t base_ref_index, std::int64_t 
                                       const SiblingFetch& fetch = {});
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/lag_impl.hpp"
+#endif
