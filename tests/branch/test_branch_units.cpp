@@ -168,7 +168,7 @@ TEST_CASE("non-finite base levels and tips are refused naming the commit", "[bra
 TEST_CASE("an excursion below the range uses the low edge and both interval gates", "[branch]") {
   const std::vector<double> refs(10, 100.0);
   const std::vector<std::optional<Interval>> ivs(10, Interval{98.0, 102.0});
-  const auto e = evaluate_excursion(70.0, Interval{69.0, 71.0}, refs, ivs, MetricKind::wall_time);
+  const auto e = detail::evaluate_excursion(70.0, Interval{69.0, 71.0}, refs, ivs, MetricKind::wall_time);
   CHECK(e.relation == Relation::below);
   CHECK(e.edge == 100.0);
   CHECK(e.excess == -30.0);
@@ -176,7 +176,7 @@ TEST_CASE("an excursion below the range uses the low edge and both interval gate
   REQUIRE(e.gates.gates().size() == 5);
   CHECK(e.gates.gates()[3].name == "interval_disjoint");
   // A tip interval reaching into the references' lows is not disjoint.
-  const auto overlap = evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
+  const auto overlap = detail::evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
   CHECK(overlap.gates.first_declined() == std::optional<std::string>("interval_disjoint"));
 }
 

@@ -117,6 +117,7 @@ inline void check_input(const BranchSeriesInput& in) {
 
 }  // namespace detail
 
+namespace detail {
 BENCHHIST_DETECT_INLINE RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
                                       MetricKind kind) {
   if (topo.size() != values.size())
@@ -172,7 +173,9 @@ BENCHHIST_DETECT_INLINE RegimeSelection select_current_regime(std::span<const do
   r.unresolved = detail::unresolved_tail(sv.subspan(from), kind);
   return r;
 }
+}  // namespace detail
 
+namespace detail {
 BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
                              std::span<const std::optional<Interval>> reference_intervals, MetricKind kind) {
   if (references.empty())
@@ -235,7 +238,9 @@ BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::option
   e.passed = true;
   return e;
 }
+}  // namespace detail
 
+namespace detail {
 BENCHHIST_DETECT_INLINE bool is_stable_regime(std::span<const double> regime_values) {
   const auto mk = mann_kendall(regime_values);
   if (!(mk.p_value < mann_kendall_stability_alpha)) return true;
@@ -245,13 +250,16 @@ BENCHHIST_DETECT_INLINE bool is_stable_regime(std::span<const double> regime_val
   const double mid = median(std::vector<double>(regime_values.begin(), regime_values.end()));
   return !(std::fabs(relative(rise, mid)) >= branch_practical_relative);
 }
+}  // namespace detail
 
+namespace detail {
 BENCHHIST_DETECT_INLINE std::vector<std::int64_t> candidate_commits(std::span<const BranchBaseLevel> base, std::size_t start) {
   std::vector<std::int64_t> out;
   for (std::size_t p = start; p < base.size(); ++p)
     if (p % 2 == 1) out.push_back(base[p].topo);
   return out;
 }
+}  // namespace detail
 
 BENCHHIST_DETECT_INLINE BranchJudgement judge_branch(const BranchSeriesInput& in) {
   BranchJudgement j;
@@ -274,7 +282,7 @@ BENCHHIST_DETECT_INLINE BranchJudgement judge_branch(const BranchSeriesInput& in
     values[i] = in.base[i].value;
     topo[i] = in.base[i].topo;
   }
-  j.regime = select_current_regime(values, topo, in.kind);
+  j.regime = detail::select_current_regime(values, topo, in.kind);
   if (j.regime.unresolved) {
     j.unjudged = UnjudgedReason::current_base_regime_unresolved;
     return j;
@@ -289,15 +297,15 @@ BENCHHIST_DETECT_INLINE BranchJudgement judge_branch(const BranchSeriesInput& in
     any_iv = any_iv || in.base[p].interval.has_value();
   }
   if (!any_iv) ref_iv.clear();
-  j.excursion = evaluate_excursion(in.tip->value, in.tip->interval, refs, ref_iv, in.kind);
+  j.excursion = detail::evaluate_excursion(in.tip->value, in.tip->interval, refs, ref_iv, in.kind);
   j.current_regime_start_index = start;
   if (!j.regime.selector_boundaries.empty()) j.current_regime_start_commit = in.base[start].commit;
   const double y = in.tip->value;
   j.matches_previous_regime =
       j.regime.previous_range && j.regime.previous_range->first <= y && y <= j.regime.previous_range->second;
-  j.stable_for_comparison = is_stable_regime(refs);
+  j.stable_for_comparison = detail::is_stable_regime(refs);
   j.comparison_base_index = in.base.back().topo;
-  j.candidate_commits = candidate_commits(in.base, start);
+  j.candidate_commits = detail::candidate_commits(in.base, start);
 
   if (j.excursion.passed) {
     BranchFinding f;
