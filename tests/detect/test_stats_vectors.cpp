@@ -99,7 +99,7 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
       INFO("input " << inputs[i]);
       CHECK(clamp_p(inputs[i]) == outputs[i]);
     }
-  } else if (op == "split_corrected_change_point") {
+  } else if (op == "selection_adjusted_change_point") {
     const auto values = in.as_object().contains("values") ? numbers(in.at("values")) : bhtest::expand_rle(in.at("values_rle"));
     const auto& cal = in.at("calibration");
     SplitCalibration sc;

@@ -144,7 +144,7 @@ json::value selection_json(const json::object& c, Departures d) {
 // The evaluator for a case, or nullptr when S1/S2 cannot reach it (other ops and modes).
 std::function<json::value(const json::object&, Departures)> evaluator(const std::string& file, const json::object& c) {
   if (file == "stats_primitives.json")
-    return str(c.at("op")) == "split_corrected_change_point" ? selection_json : nullptr;
+    return str(c.at("op")) == "selection_adjusted_change_point" ? selection_json : nullptr;
   if (str(c.at("mode")) != "history") return nullptr;
   return c.contains("batch") ? batch_json : history_json;
 }
