@@ -12,9 +12,11 @@
 #include <span>
 #include <vector>
 
+#include "benchhist/detect/detail/config.hpp"
 #include "benchhist/detect/stats.hpp"
 
 namespace benchhist::detect::detail {
+BENCHHIST_DETAIL_BEGIN
 
 // Analytic bound (§5.4)
 
@@ -129,4 +131,5 @@ inline double analytic_bound(std::span<const std::int64_t> doubled, double p_obs
                                tie_term_from_doubled_ranks(sorted));
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace benchhist::detect::detail

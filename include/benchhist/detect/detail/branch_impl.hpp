@@ -20,6 +20,7 @@
 
 namespace benchhist::detect {
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 
 // §10.3 "strongest split of a segment".
 struct SegmentSplit {
@@ -28,7 +29,7 @@ struct SegmentSplit {
 };
 
 // The practical half of "supported": relative move, absolute floor, near-complete separation.
-inline bool practically_separated(double before_median, double after_median, double superiority_after_above,
+BENCHHIST_DETAIL_INLINE bool practically_separated(double before_median, double after_median, double superiority_after_above,
                            double floor) {
   const double d = after_median - before_median;
   const double oriented = d > 0 ? superiority_after_above : 1.0 - superiority_after_above;
@@ -36,7 +37,7 @@ inline bool practically_separated(double before_median, double after_median, dou
          oriented >= min_base_split_separation;
 }
 
-inline std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKind kind, double alpha) {
+BENCHHIST_DETAIL_INLINE std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKind kind, double alpha) {
   if (v.size() < 2 * branch_min_regime) return std::nullopt;
   // The split location is Pettitt's (§5.2 step 1); the orbit only decides support, so it runs
   // only when the cheap practical conditions already hold (same verdict, much less work).
@@ -68,7 +69,7 @@ inline std::optional<SegmentSplit> strongest_split(std::span<const double> v, Me
 }
 
 // §10.3 segmentation: recurse on both sides of every split, supported or not.
-inline void collect(std::span<const double> v, std::size_t offset, MetricKind kind, double alpha,
+BENCHHIST_DETAIL_INLINE void collect(std::span<const double> v, std::size_t offset, MetricKind kind, double alpha,
              std::vector<std::size_t>& out) {
   const auto split = strongest_split(v, kind, alpha);
   if (!split) return;
@@ -78,7 +79,7 @@ inline void collect(std::span<const double> v, std::size_t offset, MetricKind ki
 }
 
 // §10.3 unresolved check on selector levels `s` (from the newest boundary, or all of them).
-inline bool unresolved_tail(std::span<const double> s, MetricKind kind) {
+BENCHHIST_DETAIL_INLINE bool unresolved_tail(std::span<const double> s, MetricKind kind) {
   const double floor = absolute_floor(kind);
   for (std::size_t trailing = min_unresolved_branch_regime_points; trailing <= max_unresolved_branch_regime_points;
        ++trailing) {
@@ -93,13 +94,13 @@ inline bool unresolved_tail(std::span<const double> s, MetricKind kind) {
   return false;
 }
 
-inline double turn_score(const Excursion& e, MetricKind kind) {
+BENCHHIST_DETAIL_INLINE double turn_score(const Excursion& e, MetricKind kind) {
   if (!e.passed) return 0.0;
   const double scale = std::max(std::fabs(*e.edge), absolute_floor(kind) / branch_practical_relative);
   return std::fabs(*e.excess) / scale;
 }
 
-inline void check_input(const BranchSeriesInput& in) {
+BENCHHIST_DETAIL_INLINE void check_input(const BranchSeriesInput& in) {
   // Stored values are finite (formats.md); a NaN here would silently read as "outside".
   if (!std::isfinite(in.tip->value))
     throw Error(ErrorKind::usage, "branch tip observation is not a finite number", "context observation", {},
@@ -115,6 +116,7 @@ inline void check_input(const BranchSeriesInput& in) {
                   in.base[i].commit, {}, "pass base levels oldest first, one per commit (detection.md §2.7)");
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 namespace detail {
@@ -336,10 +338,11 @@ BENCHHIST_DETECT_INLINE std::vector<BranchJudgement> judge_branch_batch(std::spa
 }
 
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 
 using Commits = std::vector<std::int64_t>;
 
-inline Commits intersect(const Commits& a, const Commits& b) {
+BENCHHIST_DETAIL_INLINE Commits intersect(const Commits& a, const Commits& b) {
   Commits out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
@@ -416,7 +419,7 @@ class FamilySearch {
   std::set<std::vector<std::size_t>> considered_;
 };
 
-inline std::optional<HistoricalComparison> compare_indices(std::span<const BranchSeriesInput> inputs,
+BENCHHIST_DETAIL_INLINE std::optional<HistoricalComparison> compare_indices(std::span<const BranchSeriesInput> inputs,
                                                     std::span<const BranchJudgement> judgements,
                                                     const std::vector<std::size_t>& indices) {
   // Steps 1-2: eligible series grouped by identical candidate-commit sets (first appearance).
@@ -475,6 +478,7 @@ inline std::optional<HistoricalComparison> compare_indices(std::span<const Branc
   return c;
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 BENCHHIST_DETECT_INLINE std::optional<HistoricalComparison> compare_historical_turns(std::span<const BranchSeriesInput> inputs,

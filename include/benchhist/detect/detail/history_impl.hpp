@@ -49,12 +49,14 @@ BENCHHIST_DETECT_INLINE std::optional<UnjudgedReason> history_testability(const 
 }
 
 namespace detail {
-inline std::vector<double> slice(std::span<const double> x, std::size_t from, std::size_t to) {
+BENCHHIST_DETAIL_BEGIN
+BENCHHIST_DETAIL_INLINE std::vector<double> slice(std::span<const double> x, std::size_t from, std::size_t to) {
   return std::vector<double>(x.begin() + static_cast<std::ptrdiff_t>(from), x.begin() + static_cast<std::ptrdiff_t>(to));
 }
-inline bool any_interval(std::span<const std::optional<Interval>> iv) {
+BENCHHIST_DETAIL_INLINE bool any_interval(std::span<const std::optional<Interval>> iv) {
   return std::any_of(iv.begin(), iv.end(), [](const auto& i) { return i.has_value(); });
 }
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<const double> x,

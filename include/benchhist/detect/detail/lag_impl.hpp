@@ -19,8 +19,9 @@ BENCHHIST_DETECT_INLINE bool is_sibling_set(const DiscriminantSet& finding_set, 
 }
 
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 
-inline bool shows_mismatch(std::int64_t base_ref_index, std::int64_t comparison_base_index, const DiscriminantSet& set,
+BENCHHIST_DETAIL_INLINE bool shows_mismatch(std::int64_t base_ref_index, std::int64_t comparison_base_index, const DiscriminantSet& set,
                     std::span<const SiblingCleanPoint> points) {
   return std::any_of(points.begin(), points.end(), [&](const SiblingCleanPoint& p) {
     return is_sibling_set(set, p.set) && p.has_same_benchmark_and_metric && comparison_base_index < p.topo &&
@@ -28,6 +29,7 @@ inline bool shows_mismatch(std::int64_t base_ref_index, std::int64_t comparison_
   });
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 BENCHHIST_DETECT_INLINE ComparisonBaseLag comparison_base_lag(std::int64_t base_ref_index, std::int64_t comparison_base_index,

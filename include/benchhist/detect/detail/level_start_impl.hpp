@@ -17,7 +17,8 @@
 namespace benchhist::detect {
 
 namespace detail {
-inline void require_regimes(std::size_t n, std::size_t min_regime, const char* where) {
+BENCHHIST_DETAIL_BEGIN
+BENCHHIST_DETAIL_INLINE void require_regimes(std::size_t n, std::size_t min_regime, const char* where) {
   if (min_regime == 0 || n < 2 * min_regime)
     throw Error(ErrorKind::usage,
                 "a split search over " + std::to_string(n) + " points needs at least " +
@@ -26,12 +27,13 @@ inline void require_regimes(std::size_t n, std::size_t min_regime, const char* w
 }
 
 // Median of ascending total-order keys (§0.2: the middle one, or (a + b) / 2 literally).
-inline double median_of_sorted(const std::vector<std::int64_t>& keys) {
+BENCHHIST_DETAIL_INLINE double median_of_sorted(const std::vector<std::int64_t>& keys) {
   const std::size_t m = keys.size() / 2;
   const double b = from_total_order_key(keys[m]);
   if (keys.size() % 2 == 1) return b;
   return (from_total_order_key(keys[m - 1]) + b) / 2;
 }
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 BENCHHIST_DETECT_INLINE std::size_t standardised_split(std::span<const std::int64_t> doubled, std::size_t min_regime) {

@@ -13,10 +13,12 @@
 #include <span>
 #include <vector>
 
+#include "benchhist/detect/detail/config.hpp"
 #include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/detail/u128.hpp"
 
 namespace benchhist::detect::detail {
+BENCHHIST_DETAIL_BEGIN
 
 struct Factorization {
   std::vector<std::size_t> factors;  // non-increasing; factors[0] is the least significant digit
@@ -284,4 +286,5 @@ inline std::uint64_t for_each_orbit_element(std::span<const std::int64_t> observ
   return group.order;
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace benchhist::detect::detail

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "benchhist/detect/detail/config.hpp"
 #include "benchhist/detect/detail/analytic_bound.hpp"
 #include "benchhist/detect/detail/exact_table.hpp"
 #include "benchhist/detect/detail/orbit_group.hpp"
@@ -22,6 +23,7 @@
 #include "benchhist/detect/stats.hpp"
 
 namespace benchhist::detect::detail {
+BENCHHIST_DETAIL_BEGIN
 
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
@@ -61,7 +63,7 @@ struct Scorer {
 // Whether some exact size k (min_regime..max_exact) has an achievable sum with p <= p_obs. The
 // most extreme achievable sum has at least one subset on its side, so its p is at least
 // 2 / C(n, k) (same rounding as the table's 2 * min(lower, upper) / total, lower and upper >= 1).
-inline bool exact_sizes_can_be_extreme(std::size_t n, std::size_t min_regime, std::size_t max_exact, double p_obs) {
+BENCHHIST_DETAIL_INLINE bool exact_sizes_can_be_extreme(std::size_t n, std::size_t min_regime, std::size_t max_exact, double p_obs) {
   u128 c = 1;  // C(n, k), exact: every exact size has C(n, k) < 2^53
   for (std::size_t k = 1; k <= max_exact; ++k) {
     c = c * (n - k + 1) / k;
@@ -188,7 +190,7 @@ struct OrbitCounter {
 };
 
 // (a) every distinct ordering, scored with prefix sums updated from the first changed index.
-inline void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+BENCHHIST_DETAIL_INLINE void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
   const std::size_t n = sc.n;
   std::vector<std::int64_t> cur = sc.sorted;
   const auto np1 = static_cast<std::int64_t>(n + 1);
@@ -278,12 +280,12 @@ struct LeafScan {
 
 using BoundFn = bool (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
                          const std::int32_t*, const std::int32_t*, std::size_t);
-inline bool bound_generic(const std::int32_t* from, const std::int32_t* rplus, const std::int32_t* rminus,
+BENCHHIST_DETAIL_INLINE bool bound_generic(const std::int32_t* from, const std::int32_t* rplus, const std::int32_t* rminus,
                    const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
   return bound_body(from, rplus, rminus, smax, smin, thr, len);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
-inline __attribute__((target("avx2"))) bool bound_avx2(const std::int32_t* from, const std::int32_t* rplus,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) bool bound_avx2(const std::int32_t* from, const std::int32_t* rplus,
                                                 const std::int32_t* rminus, const std::int32_t* smax,
                                                 const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
   return bound_body(from, rplus, rminus, smax, smin, thr, len);
@@ -294,20 +296,20 @@ using AddFn = void (*)(std::int32_t*, const std::int32_t*, const std::int32_t*, 
 using LeafFn = LeafScan (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
                             const std::int32_t*, const std::int32_t*, std::size_t, std::int32_t);
 
-inline void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
+BENCHHIST_DETAIL_INLINE void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
   add_body(to, a, b, len);
 }
-inline LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2,
+BENCHHIST_DETAIL_INLINE LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2,
                       const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len,
                       std::int32_t k0) {
   return leaf_body(from, add1, add2, smax, smin, thr, len, k0);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
-inline __attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
                                               std::size_t len) {
   add_body(to, a, b, len);
 }
-inline __attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add1,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add1,
                                                    const std::int32_t* add2, const std::int32_t* smax,
                                                    const std::int32_t* smin, const std::int32_t* thr,
                                                    std::size_t len, std::int32_t k0) {
@@ -321,7 +323,7 @@ struct Kernels {
   BoundFn bound = bound_generic;
 };
 
-inline Kernels pick_kernels() {
+BENCHHIST_DETAIL_INLINE Kernels pick_kernels() {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (__builtin_cpu_supports("avx2")) return {add_avx2, leaf_avx2, bound_avx2};
 #endif
@@ -725,9 +727,10 @@ class SubgroupScorer {
   std::vector<std::int32_t> direct_;
 };
 
-inline void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
+BENCHHIST_DETAIL_INLINE void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
                         const FallbackGroup& group, const ExtremeTest& is_extreme, OrbitCounter& counter) {
   SubgroupScorer(sc, observed, observed_split, group, is_extreme, counter).run();
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace benchhist::detect::detail

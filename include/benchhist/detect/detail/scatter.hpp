@@ -12,7 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "benchhist/detect/detail/config.hpp"
+
 namespace benchhist::detect::detail {
+BENCHHIST_DETAIL_BEGIN
 
 inline constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ULL;
 
@@ -54,4 +57,5 @@ inline std::vector<double> scattered_series(std::span<const std::pair<double, st
   return scattered_levels(levels, cv, seed_name);
 }
 
+BENCHHIST_DETAIL_END
 }  // namespace benchhist::detect::detail

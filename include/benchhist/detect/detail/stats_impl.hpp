@@ -19,9 +19,10 @@
 namespace benchhist::detect {
 
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 // The two middle values of `keys` (total-order keys), reordering it: (lower, upper) of the
 // median pair; equal for an odd count.
-inline std::pair<std::int64_t, std::int64_t> middle_keys(std::vector<std::int64_t>& keys) {
+BENCHHIST_DETAIL_INLINE std::pair<std::int64_t, std::int64_t> middle_keys(std::vector<std::int64_t>& keys) {
   const std::size_t n = keys.size();
   const std::size_t mid = n / 2;
   const auto at = keys.begin() + static_cast<std::ptrdiff_t>(mid);
@@ -30,12 +31,13 @@ inline std::pair<std::int64_t, std::int64_t> middle_keys(std::vector<std::int64_
   return {*std::max_element(keys.begin(), at), *at};
 }
 
-inline double median_from_middle(bool odd_count, std::pair<std::int64_t, std::int64_t> middle) {
+BENCHHIST_DETAIL_INLINE double median_from_middle(bool odd_count, std::pair<std::int64_t, std::int64_t> middle) {
   const double b = from_total_order_key(middle.second);
   if (odd_count) return b;
   const double a = from_total_order_key(middle.first);
   return (a + b) / 2;  // literally, §0.2 (not a + (b - a) / 2)
 }
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 // Selection runs on integer keys: the same order as the total-order comparator, at the cost
@@ -230,8 +232,9 @@ BENCHHIST_DETECT_INLINE MannWhitney mann_whitney(std::span<const double> left, s
 }
 
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 // Pairs i < j with keys[i] > keys[j], by merge sort (keys end up sorted).
-inline std::uint64_t count_inversions(std::vector<std::int64_t>& keys) {
+BENCHHIST_DETAIL_INLINE std::uint64_t count_inversions(std::vector<std::int64_t>& keys) {
   const std::size_t n = keys.size();
   std::vector<std::int64_t> buffer(n);
   std::uint64_t inversions = 0;
@@ -253,6 +256,7 @@ inline std::uint64_t count_inversions(std::vector<std::int64_t>& keys) {
   }
   return inversions;
 }
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 // S = concordant - discordant pairs. With N pairs, T tied pairs and D discordant (inverted)
@@ -290,6 +294,7 @@ BENCHHIST_DETECT_INLINE MannKendall mann_kendall(std::span<const double> xs) {
 }
 
 namespace detail {
+BENCHHIST_DETAIL_BEGIN
 // One row of the slope classification, four quotients at a time (GCC vector extensions, so
 // the same source serves SSE2 and, picked at run time, AVX2). Returns how many slopes are
 // surely below `low`; appends the offsets of the unsure ones to `unsure` (m = their count).
@@ -334,18 +339,18 @@ typedef std::int64_t v4i __attribute__((vector_size(32)));
 
 using ClassifyFn = std::uint64_t (*)(const double*, double, const double*, std::size_t, double, double,
                                      std::uint32_t*, std::size_t&);
-inline std::uint64_t classify_generic(const double* xj, double xi, const double* reciprocal, std::size_t len, double low,
+BENCHHIST_DETAIL_INLINE std::uint64_t classify_generic(const double* xj, double xi, const double* reciprocal, std::size_t len, double low,
                                double high, std::uint32_t* unsure, std::size_t& m) {
   return classify_body(xj, xi, reciprocal, len, low, high, unsure, m);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
-inline __attribute__((target("avx2"))) std::uint64_t classify_avx2(const double* xj, double xi, const double* reciprocal,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) std::uint64_t classify_avx2(const double* xj, double xi, const double* reciprocal,
                                                             std::size_t len, double low, double high,
                                                             std::uint32_t* unsure, std::size_t& m) {
   return classify_body(xj, xi, reciprocal, len, low, high, unsure, m);
 }
 #endif
-inline ClassifyFn pick_classify() {
+BENCHHIST_DETAIL_INLINE ClassifyFn pick_classify() {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (__builtin_cpu_supports("avx2")) return classify_avx2;
 #endif
@@ -353,7 +358,7 @@ inline ClassifyFn pick_classify() {
 }
 
 // Slopes of row i: (x[j] - x[i]) / (j - i) for j > i, exactly as §3.5 writes them.
-inline void row_slopes(std::span<const double> xs, std::size_t i, double* out) {
+BENCHHIST_DETAIL_INLINE void row_slopes(std::span<const double> xs, std::size_t i, double* out) {
   const double xi = xs[i];
   for (std::size_t j = i + 1; j < xs.size(); ++j) out[j - i - 1] = (xs[j] - xi) / static_cast<double>(j - i);
 }
@@ -362,7 +367,7 @@ inline void row_slopes(std::span<const double> xs, std::size_t i, double* out) {
 // deterministic sample brackets the middle ranks, one pass counts the slopes below the
 // bracket and keeps those inside it, and the exact ranks are selected there. When the
 // bracket misses (possible only for adversarial orders) every slope is stored and selected.
-inline std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> xs, std::size_t samples) {
+BENCHHIST_DETAIL_INLINE std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> xs, std::size_t samples) {
   const std::size_t n = xs.size();
   const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
   const std::uint64_t upper_rank = pairs / 2;
@@ -435,6 +440,7 @@ inline std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const d
   }
   return middle_keys(keys);
 }
+BENCHHIST_DETAIL_END
 }  // namespace detail
 
 namespace detail {
