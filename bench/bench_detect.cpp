@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/history.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 
 using namespace benchhist::detect;
 
@@ -23,7 +24,7 @@ constexpr std::size_t family = 2000;
 // quarter slow drifts, a quarter flat noise, a quarter noise with a late two-point blip.
 std::vector<double> mixed_series(std::size_t index, std::size_t n) {
   const std::string seed = "bench-" + std::to_string(index) + "-" + std::to_string(n);
-  const std::uint64_t h = fnv1a64(seed);
+  const std::uint64_t h = detail::fnv1a64(seed);
   std::vector<double> levels(n, 100.0);
   double cv = 0.01 + static_cast<double>(h % 4) * 0.005;  // 1% .. 2.5%
   switch (index % 4) {
@@ -44,7 +45,7 @@ std::vector<double> mixed_series(std::size_t index, std::size_t n) {
       cv = 0.02;
       break;
   }
-  return scattered_levels(levels, cv, seed);
+  return detail::scattered_levels(levels, cv, seed);
 }
 
 std::vector<std::vector<double>> mixed_family(std::size_t count, std::size_t n) {
@@ -77,11 +78,10 @@ void BM_MixedFamily(benchmark::State& state) {
   // the other tenants; cpu_seconds / 2 is the wall time on two otherwise idle cores.
   const std::clock_t cpu_start = std::clock();
   for (auto _ : state) {
-    const auto judged = judge_history_batch(inputs, 2);
-    const auto result = select_history_findings(judged, history_family_size(inputs));
-    findings = result.findings.size();
+    const auto family = judge_history_family(inputs, 2);
+    findings = family.result.findings.size();
     candidates = 0;
-    for (const auto& j : judged) candidates += j.candidate.has_value();
+    for (const auto& j : family.judgements) candidates += j.candidate.has_value();
   }
   state.counters["cpu_seconds"] = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   state.counters["findings"] = static_cast<double>(findings);

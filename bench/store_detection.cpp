@@ -95,14 +95,15 @@ int main(int argc, char** argv) {
   }
   const std::clock_t cpu0 = std::clock();
   t0 = Clock::now();
-  const auto judged = detect::judge_history_batch(inputs, threads);
+  const auto family = detect::judge_history_family(inputs, threads);
+  const auto& judged = family.judgements;
   const double t_detect = seconds_since(t0);
   const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
 
   // Where detection time goes: each series judged again alone, grouped by the path it took.
   double t_adjusted = 0, t_theil_sen = 0, t_rest = 0;
   {
-    const detect::HistoryJudge judge(detect::history_family_size(inputs));
+    const detect::HistoryJudge judge(family.result.family_size);
     for (std::size_t i = 0; i < n; ++i) {
       const auto s0 = Clock::now();
       const auto j = judge.judge(inputs[i]);

@@ -495,7 +495,7 @@ app::EnvironmentOptions environment(const Parsed& p) {
   e.verbose = p.flag("verbose");
   return e;
 }
-app::DiscriminantFilters filters(const Parsed& p) {
+app::FilterOptions filters(const Parsed& p) {
   return {p.multi("engine"), p.multi("target-triple"), p.multi("machine-key")};
 }
 app::CommitSelection selection(const Parsed& p) {

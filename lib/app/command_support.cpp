@@ -70,7 +70,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   return ctx;
 }
 
-analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& f, const Invocation& inv,
+analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& f, const Invocation& inv,
                                                        bool auto_detect) {
   std::optional<std::string> triple, key;
   if (auto_detect) {
@@ -101,7 +101,7 @@ std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions&
   return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
 }
 
-void check_engines(const DiscriminantFilters& filters) {
+void check_engines(const FilterOptions& filters) {
   (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
 }
 

@@ -47,7 +47,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
 
 // Discriminant filters with host auto-detection for omitted triple/machine-key values
 // (formats.md §6.4): the triple from `rustc -vV`, the machine key from the hardware.
-analysis::DiscriminantFilters resolve_filters_for_host(const DiscriminantFilters& filters, const Invocation& inv,
+analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& filters, const Invocation& inv,
                                                        bool auto_detect);
 
 // Finishes a command's storage work: flush (cache marker), then the store's activity as a
@@ -65,6 +65,6 @@ pipeline::Hooks hooks_for(const Invocation& inv, bool verbose);
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv);
 
 // Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
-void check_engines(const DiscriminantFilters& filters);
+void check_engines(const FilterOptions& filters);
 
 }  // namespace benchhist::app::detail

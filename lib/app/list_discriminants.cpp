@@ -9,7 +9,7 @@
 
 namespace benchhist::app {
 std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
-                                                    const DiscriminantFilters& filters) {
+                                                    const FilterOptions& filters) {
   // Resolved before touching storage so an engine typo fails fast; no auto-detection here.
   const auto resolved = analysis::resolve_filters(filters.engines, filters.target_triples,
                                                   filters.machine_keys, std::nullopt, std::nullopt);

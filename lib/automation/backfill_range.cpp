@@ -8,11 +8,10 @@
 #include "benchhist/analysis/since.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
+#include "benchhist/model/text.hpp"
 
 namespace benchhist::automation {
 namespace {
-
-std::string short_id(std::string_view id) { return std::string(id.substr(0, 12)); }
 
 [[noreturn]] void usage(std::string message, const std::string& input, std::string hint) {
   throw Error(ErrorKind::usage, std::move(message), input, {}, std::move(hint));
@@ -56,10 +55,6 @@ std::string resolve_ref(const analysis::GitTopology& git, const std::string& ref
 }
 
 std::string when(const std::optional<Timestamp>& t) { return t ? format_rfc3339_seconds(*t) : std::string("an unknown time"); }
-
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 }  // namespace
 
@@ -107,7 +102,7 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
     plan.commits = static_cast<std::size_t>(history.end() - it);
     plan.eligible = true;
     plan.explanation = "backfilling the explicit range " + short_id(plan.from) + " → " + short_id(plan.to) + ": " +
-                       plural(plan.commits, "first-parent commit", "first-parent commits") + ", newest first";
+                       plural(plan.commits, "first-parent commit") + ", newest first";
     return plan;
   }
 
@@ -159,7 +154,7 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
   plan.eligible = true;
   const auto& end = history.back();
   plan.explanation =
-      "backfilling " + plural(plan.commits, "first-parent commit", "first-parent commits") + " " + short_id(plan.from) +
+      "backfilling " + plural(plan.commits, "first-parent commit") + " " + short_id(plan.from) +
       " → " + short_id(plan.to) + ", newest first: the end " +
       (has_to ? std::string("given by to") : "is the newest at least " + std::string(ascii::trim(r.minimum_age)) + " old") +
       " (committed " + when(end.committer_time) + "), the start the oldest of its first-parent ancestors within " +

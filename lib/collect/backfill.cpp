@@ -12,18 +12,11 @@
 #include <system_error>
 
 #include "benchhist/engines/output_locations.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/storage/key.hpp"
 
 namespace benchhist {
 namespace {
-
-constexpr std::size_t short_len = 12;
-
-std::string short_id(std::string_view id) { return std::string(id.substr(0, short_len)); }
-
-std::string plural(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
 
 std::string trim(std::string_view s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -31,8 +24,6 @@ std::string trim(std::string_view s) {
   const auto e = s.find_last_not_of(" \t\r\n");
   return std::string(s.substr(b, e - b + 1));
 }
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // `git -C <dir> <args…>` with both streams captured (helper commands never write to the
 // user's terminal; stderr becomes the cause of an error).
@@ -271,7 +262,7 @@ std::filesystem::path parse_project_prefix(std::string_view out) {
 
 bool is_duplicate_result_error(const Error& e) {
   constexpr std::string_view dup = "a result is already stored for this run at ";
-  return e.kind() == ErrorKind::already_exists || starts_with(e.message(), dup) ||
+  return e.kind() == ErrorKind::already_exists || e.message().starts_with(dup) ||
          e.cause().find(dup) != std::string::npos;
 }
 
@@ -281,13 +272,13 @@ std::optional<std::string> backfill_failure_reason(const Error& e) {
   // The command is `cargo bench` or the --bench-command text, so it is matched by shape.
   const auto& m = e.message();
   const bool command_failed =
-      e.kind() == ErrorKind::benchmark && starts_with(m, "engine \"") &&
+      e.kind() == ErrorKind::benchmark && m.starts_with("engine \"") &&
       (m.find("\" failed with exit code ") != std::string::npos ||
        m.ends_with("\" terminated without an exit code") || m.find("\" has an invalid command") != std::string::npos);
-  if (command_failed || starts_with(m, "engine \"cargo bench\" failed with exit code ") ||
-      starts_with(m, "engine \"cargo bench\" terminated without an exit code") ||
-      starts_with(m, "engine \"cargo bench\" has an invalid command") ||
-      starts_with(m, "failed to parse benchmark output: "))
+  if (command_failed || m.starts_with("engine \"cargo bench\" failed with exit code ") ||
+      m.starts_with("engine \"cargo bench\" terminated without an exit code") ||
+      m.starts_with("engine \"cargo bench\" has an invalid command") ||
+      m.starts_with("failed to parse benchmark output: "))
     return m;
   return std::nullopt;
 }

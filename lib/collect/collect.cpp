@@ -10,8 +10,9 @@
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/probe/machine_key.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/probe/hardware.hpp"
+#include "benchhist/probe/machine_key.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/version.hpp"
 
@@ -20,10 +21,6 @@
 
 namespace benchhist {
 namespace {
-
-std::string plural(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
 
 // `command` is `cargo bench` or the --bench-command text (formats.md §6.6 wording).
 void check_exit(const ProcessResult& r, const std::string& command) {

@@ -12,6 +12,7 @@
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/lag.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/parallel.hpp"
 #include "benchhist/report/hints.hpp"
 
@@ -31,38 +32,6 @@ void timing(const Hooks& hooks, std::string_view stage, Clock::time_point since)
     std::snprintf(buf, sizeof buf, "%.1f ms", s * 1000.0);
   hooks.note("timing: " + std::string(stage) + " took " + buf);
 }
-
-// The report model mirrors the census reasons one to one (same tokens, same pipeline order);
-// the cast below relies on that, so a reordering on either side must fail to compile.
-template <auto D, auto R>
-constexpr bool same_position = static_cast<int>(D) == static_cast<int>(R);
-static_assert(detect::unjudged_reason_count == report::unjudged_reason_count);
-static_assert(same_position<detect::UnjudgedReason::ghost, report::UnjudgedReason::ghost> &&
-              same_position<detect::UnjudgedReason::ignored, report::UnjudgedReason::ignored> &&
-              same_position<detect::UnjudgedReason::too_few_points, report::UnjudgedReason::too_few_points> &&
-              same_position<detect::UnjudgedReason::too_few_points_since_blessing,
-                            report::UnjudgedReason::too_few_points_since_blessing> &&
-              same_position<detect::UnjudgedReason::not_measured_on_branch,
-                            report::UnjudgedReason::not_measured_on_branch> &&
-              same_position<detect::UnjudgedReason::too_few_base_commits, report::UnjudgedReason::too_few_base_commits> &&
-              same_position<detect::UnjudgedReason::too_few_base_commits_since_blessing,
-                            report::UnjudgedReason::too_few_base_commits_since_blessing> &&
-              same_position<detect::UnjudgedReason::current_base_regime_unresolved,
-                            report::UnjudgedReason::current_base_regime_unresolved>);
-
-report::UnjudgedReason to_report(detect::UnjudgedReason r) {
-  return static_cast<report::UnjudgedReason>(static_cast<int>(r));
-}
-
-report::FindingMethod to_report(detect::Method m) {
-  return m == detect::Method::change_point ? report::FindingMethod::change_point : report::FindingMethod::drift;
-}
-
-report::Direction to_report(detect::Direction d) {
-  return d == detect::Direction::regression ? report::Direction::regression : report::Direction::improvement;
-}
-
-std::string short_commit(std::string_view id) { return std::string(id.substr(0, 12)); }
 
 std::string_view subject_at(const analysis::Selection& sel, std::size_t topo) {
   const auto& line = sel.evidence_line();
@@ -94,23 +63,22 @@ std::vector<report::GateRow> gate_rows(const detect::GateLadder& ladder) {
 }
 
 
-void count_unjudged(report::AnalysisReport& r, const analysis::Series& s, detect::UnjudgedReason why,
+void count_unjudged(report::AnalysisReport& r, const analysis::Series& s, UnjudgedReason why,
                     std::string evidence) {
-  const auto reason = to_report(why);
-  r.census.set(reason, r.census.count(reason) + 1);
-  r.verbose.unjudged.push_back({s.key.set, s.key.id, s.key.kind, reason, std::move(evidence)});
+  r.census.add(why);
+  r.verbose.unjudged.push_back({s.key.set, s.key.id, s.key.kind, why, std::move(evidence)});
 }
 
 // History mode (detection.md §3–§9): every series judged independently and in parallel,
 // then one Benjamini–Hochberg family over all judged series, regressions only.
 void judge_history(const analysis::Reconstruction& recon, const analysis::Selection& sel, const AnalyzeRequest& req,
                    report::AnalysisReport& r) {
-  r.mode = report::AnalysisMode::history;
+  r.mode = AnalysisMode::history;
   const std::size_t n = recon.series.size();
   std::vector<std::vector<double>> values(n);
   std::vector<std::vector<std::optional<Interval>>> intervals(n);
   std::vector<detect::SeriesInput> inputs(n);
-  std::vector<detect::SeriesKey> keys(n);
+  std::vector<SeriesKey> keys(n);
   // The detectors' inputs, copied out of the points on the worker threads (a million points
   // on a large store). A series without any interval passes none, which the detectors treat
   // exactly like all-absent intervals.
@@ -120,7 +88,7 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     if (std::any_of(s.points.begin(), s.points.end(), [](const analysis::Point& p) { return p.interval.has_value(); }))
       intervals[i] = s.intervals();
     inputs[i] = detect::SeriesInput{values[i], intervals[i], s.key.kind, s.active_start};
-    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+    keys[i] = SeriesKey{s.key.set, s.key.id, s.key.kind};
   });
   const auto family = detect::judge_history_family(inputs, req.threads, keys);
   const auto& judgements = family.judgements;
@@ -132,15 +100,15 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     if (!j.judged()) {
       count_unjudged(r, s, *j.unjudged,
                      std::to_string(s.active_count()) + " points" +
-                         (s.blessed() ? " since the blessing at " + short_commit(s.blessing->commit) : ""));
+                         (s.blessed() ? " since the blessing at " + short_id(s.blessing->commit) : ""));
       continue;
     }
     ++r.census.judged;
     for (const auto* ladder : {&j.change_point, &j.drift}) {
       if (ladder->empty() || ladder->passed()) continue;
       r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind,
-                                    ladder == &j.change_point ? report::FindingMethod::change_point
-                                                              : report::FindingMethod::drift,
+                                    ladder == &j.change_point ? FindingMethod::change_point
+                                                              : FindingMethod::drift,
                                     gate_rows(*ladder)});
     }
   }
@@ -152,8 +120,8 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     rf.set = s.key.set;
     rf.benchmark = s.key.id;
     rf.kind = s.key.kind;
-    rf.method = to_report(c.method);
-    rf.direction = to_report(c.direction);
+    rf.method = c.method;
+    rf.direction = c.direction;
     rf.baseline = c.baseline;
     rf.latest = c.latest;
     rf.delta = c.delta;
@@ -163,7 +131,7 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     rf.commit_subject = std::string(subject_at(sel, p.topo));
     if (c.window_start_index) rf.window_start = s.points.at(*c.window_start_index).commit;
     if (s.blessing) {
-      rf.blessed_at = short_commit(s.blessing->commit);
+      rf.blessed_at = short_id(s.blessing->commit);
       if (s.blessing->commit_time) rf.blessed_commit_time = format_rfc3339(*s.blessing->commit_time);
     }
     rf.chance_level = c.chance_level;
@@ -193,7 +161,7 @@ bool carries(const Run& run, const BenchmarkId& id, MetricKind kind) {
 
 // Comparison-base lag (detection.md §11): evidence from the loaded base runs first, then
 // sibling sets' clean base runs fetched only when a finding lags.
-detect::ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index, std::int64_t comparison_base,
+ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index, std::int64_t comparison_base,
                                  const analysis::Selection& sel, const analysis::LoadedSelection& loaded,
                                  ObjectStore& store) {
   std::vector<detect::SiblingCleanPoint> evidence;
@@ -241,15 +209,15 @@ report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_re
 void judge_branch(const analysis::Reconstruction& recon, const analysis::Selection& sel,
                   const analysis::LoadedSelection& loaded, ObjectStore& store, const AnalyzeRequest& req,
                   report::AnalysisReport& r, std::map<DiscriminantSet, report::SetReport>& sets) {
-  r.mode = report::AnalysisMode::branch;
+  r.mode = AnalysisMode::branch;
   const std::size_t n = recon.series.size();
   std::vector<detect::BranchSeriesInput> inputs(n);
-  std::vector<detect::SeriesKey> keys(n);
+  std::vector<SeriesKey> keys(n);
   std::vector<DiscriminantSet> series_sets(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = recon.series[i];
     inputs[i] = branch_input(s);
-    keys[i] = detect::SeriesKey{s.key.set, s.key.id, s.key.kind};
+    keys[i] = SeriesKey{s.key.set, s.key.id, s.key.kind};
     series_sets[i] = s.key.set;
   }
   auto judgements = detect::judge_branch_batch(inputs, req.threads);
@@ -272,12 +240,12 @@ void judge_branch(const analysis::Reconstruction& recon, const analysis::Selecti
     }
     ++r.census.judged;
     if (!j.finding && !j.excursion.gates.empty())
-      r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind, report::FindingMethod::branch_excursion,
+      r.verbose.declined.push_back({s.key.set, s.key.id, s.key.kind, FindingMethod::branch_excursion,
                                     gate_rows(j.excursion.gates)});
   }
 
   const auto base_ref_index = static_cast<std::int64_t>(sel.base_line.empty() ? 0 : sel.base_line.size() - 1);
-  std::map<DiscriminantSet, std::vector<detect::ComparisonBaseLag>> lags;
+  std::map<DiscriminantSet, std::vector<ComparisonBaseLag>> lags;
   for (const std::size_t i : detect::rank_branch_findings(judgements, keys)) {
     const auto& s = recon.series[i];
     const auto& f = *judgements[i].finding;
@@ -285,8 +253,8 @@ void judge_branch(const analysis::Reconstruction& recon, const analysis::Selecti
     rf.set = s.key.set;
     rf.benchmark = s.key.id;
     rf.kind = s.key.kind;
-    rf.method = report::FindingMethod::branch_excursion;
-    rf.direction = to_report(f.direction);
+    rf.method = FindingMethod::branch_excursion;
+    rf.direction = f.direction;
     rf.baseline = f.baseline;
     rf.latest = f.latest;
     rf.delta = f.delta;
@@ -294,7 +262,7 @@ void judge_branch(const analysis::Reconstruction& recon, const analysis::Selecti
     rf.commit = sel.context_commit;
     rf.commit_subject = sel.line.empty() ? std::string() : sel.line.back().subject;
     if (s.blessing) {
-      rf.blessed_at = short_commit(s.blessing->commit);
+      rf.blessed_at = short_id(s.blessing->commit);
       if (s.blessing->commit_time) rf.blessed_commit_time = format_rfc3339(*s.blessing->commit_time);
     }
     report::BranchDetails d;
@@ -317,10 +285,7 @@ void judge_branch(const analysis::Reconstruction& recon, const analysis::Selecti
   for (auto& [set, set_lags] : lags) {
     auto& sr = sets[set];
     sr.set = set;
-    for (const auto& [behind, reason] : detect::set_lags(set_lags))
-      sr.lags.push_back({static_cast<std::uint64_t>(behind),
-                         reason == detect::LagReason::discriminant_set_mismatch ? report::LagReason::discriminant_set_mismatch
-                                                                                : report::LagReason::no_recent_base_data});
+    sr.lags = ordered_lags(set_lags);
   }
 }
 
@@ -410,12 +375,12 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     r.runs.newest = hi->data.commit;
   }
   r.ghosts_excluded = recon.ghost_benchmarks;
-  r.census.set(report::UnjudgedReason::ghost, recon.ghost_series);
-  r.census.set(report::UnjudgedReason::ignored, recon.ignored.size());
+  r.census.set(UnjudgedReason::ghost, recon.ghost_series);
+  r.census.set(UnjudgedReason::ignored, recon.ignored.size());
   for (const auto& key : recon.ghosts)
-    r.verbose.unjudged.push_back({key.set, key.id, key.kind, report::UnjudgedReason::ghost, "not measured at the context commit"});
+    r.verbose.unjudged.push_back({key.set, key.id, key.kind, UnjudgedReason::ghost, "not measured at the context commit"});
   for (const auto& key : recon.ignored)
-    r.verbose.unjudged.push_back({key.set, key.id, key.kind, report::UnjudgedReason::ignored, "matches a configured ignore prefix"});
+    r.verbose.unjudged.push_back({key.set, key.id, key.kind, UnjudgedReason::ignored, "matches a configured ignore prefix"});
 
   // Sets: every set with selected runs or in-scope series, in set order.
   std::map<DiscriminantSet, report::SetReport> sets;
@@ -439,7 +404,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   for (auto& [set, sr] : sets) r.sets.push_back(std::move(sr));
 
   r.hint = empty_selection_hint(sel, req.selection);
-  if (!r.hint && recon.series.empty() && recon.ghost_series > 0) r.hint = report::hint_all_ghosts(short_commit(sel.context_commit));
+  if (!r.hint && recon.series.empty() && recon.ghost_series > 0) r.hint = report::hint_all_ghosts(short_id(sel.context_commit));
   if (sel.dirty_base_tip_admitted) r.warning = report::dirty_base_warning();
   return out;
 }

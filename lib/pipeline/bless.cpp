@@ -6,17 +6,12 @@
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/version.hpp"
 
 namespace benchhist::pipeline {
 namespace {
-
-std::string short_id(std::string_view id) { return std::string(id.substr(0, 12)); }
-
-std::string plural(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
 
 std::vector<std::string> axis_of(const analysis::DiscriminantFilter& f) {
   if (f.unconstrained()) return {};

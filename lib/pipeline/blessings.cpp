@@ -11,13 +11,12 @@
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/storage/key.hpp"
 
 namespace benchhist::pipeline {
 namespace {
-
-std::string short_id(std::string_view id) { return std::string(id.substr(0, 12)); }
 
 std::string prefixes_text(const std::vector<std::string>& p) {
   if (p.empty()) return "all benchmarks";

@@ -30,12 +30,12 @@ report::ChartData chart_data(const AnalyzeResult& result) {
   }
   if (!result.reconstruction) return data;
 
-  std::set<analysis::SeriesKey> unjudged;
+  std::set<SeriesKey> unjudged;
   for (const auto& u : r.verbose.unjudged) unjudged.insert({u.set, u.benchmark, u.kind});
-  std::map<analysis::SeriesKey, std::size_t> finding_of;
+  std::map<SeriesKey, std::size_t> finding_of;
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     const auto& f = r.findings[i];
-    finding_of.emplace(analysis::SeriesKey{f.set, f.benchmark, f.kind}, i);
+    finding_of.emplace(SeriesKey{f.set, f.benchmark, f.kind}, i);
   }
   const std::size_t base_ref_index = sel.base_line.empty() ? 0 : sel.base_line.size() - 1;
   for (const auto& s : result.reconstruction->series) {

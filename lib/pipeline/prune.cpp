@@ -12,15 +12,12 @@
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/storage/key.hpp"
 
 namespace benchhist::pipeline {
 namespace {
-
-std::string plural(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
 
 
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/publish/body_fit.hpp"
 #include "benchhist/storage/key.hpp"
 
@@ -12,8 +13,6 @@ namespace benchhist::publish {
 namespace {
 
 constexpr std::string_view kStatePrefix = "<!-- cargo-bench-history:state=";
-
-std::string short_id(std::string_view commit) { return std::string(commit.substr(0, 12)); }
 
 std::string commit_ref(const std::optional<std::string>& commit) {
   return commit && !commit->empty() ? "commit `" + short_id(*commit) + "`" : std::string("the analyzed commit");

@@ -35,19 +35,12 @@ std::uint64_t count(const boost::json::object& o, const char* name, const std::s
   bad(path, "\"" + where + name + "\" is not a non-negative integer");
 }
 
-template <class E, std::size_t N>
-E token(const std::string& text, const E (&values)[N], const std::string& path, const char* name) {
-  for (E e : values)
-    if (report::to_string(e) == text) return e;
+// A report token through its one parser (model/verdict.hpp), or the file is rejected.
+template <class Parse>
+auto token(const std::string& text, Parse parse, const std::string& path, const char* name) {
+  if (const auto e = parse(text)) return *e;
   bad(path, std::string("unknown ") + name + " \"" + text + "\"");
 }
-
-constexpr report::Outcome kOutcomes[] = {report::Outcome::findings, report::Outcome::clean, report::Outcome::partial,
-                                         report::Outcome::insufficient_baseline, report::Outcome::nothing_in_scope};
-constexpr report::CoverageState kCoverage[] = {report::CoverageState::no_series, report::CoverageState::nothing_in_scope,
-                                               report::CoverageState::nothing_judged, report::CoverageState::partial,
-                                               report::CoverageState::full};
-constexpr report::AnalysisMode kModes[] = {report::AnalysisMode::history, report::AnalysisMode::branch};
 
 }  // namespace
 
@@ -60,14 +53,14 @@ ReportFacts read_report_facts(std::string_view json_text, const std::string& pat
   ReportFacts f;
   f.project = str(o, "project", path);
   f.tip_commit = str(o, "tip_commit", path);
-  f.mode = token(str(o, "mode", path), kModes, path, "mode");
-  f.outcome = token(str(o, "outcome", path), kOutcomes, path, "outcome");
+  f.mode = token(str(o, "mode", path), parse_analysis_mode, path, "mode");
+  f.outcome = token(str(o, "outcome", path), parse_outcome, path, "outcome");
   f.regressions = count(o, "regressions", path);
   if (o.if_contains("improvements")) f.improvements = count(o, "improvements", path);
   const auto& census = member(o, "census", path, "");
   if (!census.is_object()) bad(path, "\"census\" is not an object");
   const auto& c = census.as_object();
-  f.coverage = token(str(c, "coverage", path, "census."), kCoverage, path, "coverage");
+  f.coverage = token(str(c, "coverage", path, "census."), parse_coverage, path, "coverage");
   f.in_scope = count(c, "in_scope", path, "census.");
   f.judged = count(c, "judged", path, "census.");
   return f;
@@ -83,8 +76,8 @@ std::string_view to_string(PublicationState state) noexcept {
 }
 
 PublicationState publication_state(const ReportFacts& facts, bool collection_complete) noexcept {
-  if (facts.outcome == report::Outcome::findings) return PublicationState::findings;
-  if (facts.outcome == report::Outcome::clean && facts.coverage == report::CoverageState::full && collection_complete)
+  if (facts.outcome == benchhist::Outcome::findings) return PublicationState::findings;
+  if (facts.outcome == benchhist::Outcome::clean && facts.coverage == benchhist::Coverage::full && collection_complete)
     return PublicationState::clean;
   return PublicationState::inconclusive;
 }
@@ -92,13 +85,13 @@ PublicationState publication_state(const ReportFacts& facts, bool collection_com
 std::string inconclusive_reason(const ReportFacts& f, bool collection_complete) {
   if (publication_state(f, collection_complete) != PublicationState::inconclusive) return {};
   switch (f.outcome) {
-    case report::Outcome::insufficient_baseline:
+    case benchhist::Outcome::insufficient_baseline:
       return "there is not enough comparable history yet: none of the " + std::to_string(f.in_scope) +
              " in-scope series could be judged";
-    case report::Outcome::partial:
+    case benchhist::Outcome::partial:
       return "only " + std::to_string(f.judged) + " of " + std::to_string(f.in_scope) +
              " in-scope series could be judged";
-    case report::Outcome::nothing_in_scope:
+    case benchhist::Outcome::nothing_in_scope:
       return "nothing was in scope: every accounted series was absent at the analyzed commit or ignored by "
              "configuration";
     default:

@@ -16,7 +16,7 @@ const LineCommit* commit_at(const std::vector<LineCommit>* line, std::size_t ind
 }
 
 std::string commit_label(const std::vector<LineCommit>* line, std::size_t index) {
-  if (const auto* c = commit_at(line, index)) return std::string(short_commit(c->id));
+  if (const auto* c = commit_at(line, index)) return std::string(short_id(c->id));
   return "#" + std::to_string(index);
 }
 
@@ -44,7 +44,7 @@ ChartOverlay overlay_of(const Finding& f) {
 
 std::string point_tooltip(const ChartPoint& p, MetricKind kind, const std::vector<LineCommit>* line) {
   const LineCommit* c = commit_at(line, p.index);
-  std::string s = (c ? std::string(short_commit(c->id)) : "#" + std::to_string(p.index)) + " \u00b7 " +
+  std::string s = (c ? std::string(short_id(c->id)) : "#" + std::to_string(p.index)) + " \u00b7 " +
                   format_value(p.value) + " " + std::string(unit_of(kind));
   if (c && !c->subject.empty()) s += "\n" + truncate_scalars(c->subject, 60);
   std::string when = c && c->committed ? *c->committed : std::string();

@@ -425,7 +425,7 @@ std::string render_examine_html(const ExamineData& d) {
              "<th>Committed</th><th>Title</th></tr></thead>\n<tbody>\n";
       for (const auto& row : s.rows) {
         const std::string kind = !row.value ? "n/a" : row.dirty ? "dirty" : "clean";
-        out += "<tr><td>" + code(std::string(short_commit(row.commit))) + "</td><td class=\"num\">" +
+        out += "<tr><td>" + code(std::string(short_id(row.commit))) + "</td><td class=\"num\">" +
                escape(row.value ? format_value(*row.value) : std::string("n/a")) + "</td><td>" + kind + "</td><td>" +
                escape(row.committed.value_or("")) + "</td><td>" + escape(row.title) + "</td></tr>\n";
       }

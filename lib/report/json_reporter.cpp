@@ -35,7 +35,7 @@ void finding(json::Writer& j, const Finding& f) {
   j.member("relative_delta", f.relative_delta);
   optional_member(j, "commit", f.commit);
   if (f.method == FindingMethod::drift) optional_member(j, "window_start", f.window_start);
-  if (f.blessed_at) j.member("blessed_at", std::string(short_commit(*f.blessed_at)));
+  if (f.blessed_at) j.member("blessed_at", std::string(short_id(*f.blessed_at)));
   optional_member(j, "blessed_commit_time", f.blessed_commit_time);
   if (f.branch) {
     const auto& b = *f.branch;
@@ -100,7 +100,7 @@ std::string JsonReporter::render(const AnalysisReport& r) const {
     if (const auto lags = ordered_lags(s.lags); !lags.empty()) {
       j.key("comparison_base_lags").begin_array();
       for (const auto& lag : lags)
-        j.begin_object().member("commits_behind", lag.commits_behind).member("reason", to_string(lag.reason)).end_object();
+        j.begin_object().member("commits_behind", lag.commits_behind).member("reason", to_string(*lag.reason)).end_object();
       j.end_array();
     }
     if (r.mode == AnalysisMode::branch && s.comparison) {

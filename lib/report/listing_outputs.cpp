@@ -83,11 +83,11 @@ std::string render_examine_text(const ExamineData& d) {
       if (auto chart = examine_chart(s)) out += *chart + "\n\n";
       std::size_t wc = 0, wv = 0;
       for (const auto& r : s.rows) {
-        wc = std::max(wc, short_commit(r.commit).size());
+        wc = std::max(wc, short_id(r.commit).size());
         wv = std::max(wv, value_cell(r).size());
       }
       for (const auto& r : s.rows) {
-        std::string line = "  " + pad_right(std::string(short_commit(r.commit)), wc) + "  " + pad_left(value_cell(r), wv);
+        std::string line = "  " + pad_right(std::string(short_id(r.commit)), wc) + "  " + pad_left(value_cell(r), wv);
         const auto title = truncate_scalars(r.title, examine_title_scalars);
         if (!title.empty()) line += "  " + title;
         if (r.value && r.dirty) line += "  (dirty)";
@@ -112,7 +112,7 @@ std::string render_examine_markdown(const ExamineData& d) {
       out += "\n| Commit | Value | Kind | Title |\n| --- | --- | --- | --- |\n";
       for (const auto& r : s.rows) {
         const std::string kind = !r.value ? "n/a" : r.dirty ? "dirty" : "clean";
-        out += "| " + std::string(short_commit(r.commit)) + " | " + value_cell(r) + " | " + kind + " | " +
+        out += "| " + std::string(short_id(r.commit)) + " | " + value_cell(r) + " | " + kind + " | " +
                md_cell(truncate_scalars(r.title, examine_title_scalars)) + " |\n";
       }
     }
@@ -310,7 +310,7 @@ void by_set(const BlessingListing& l, F&& f) {
 }  // namespace
 
 std::string render_blessings_text(const BlessingListing& l) {
-  const std::string head(short_commit(l.head_commit));
+  const std::string head(short_id(l.head_commit));
   if (l.blessings.empty())
     return l.window ? "No blessings in the analysis window.\n" : "No blessings recorded at commit " + head + ".\n";
   std::string out = l.window ? "Most recent blessings for project " + l.project + "\n"
@@ -318,10 +318,10 @@ std::string render_blessings_text(const BlessingListing& l) {
   by_set(l, [&](const ListedBlessing& b, bool first) {
     if (first) out += "\n" + b.set.label() + "\n";
     if (l.window) {
-      out += "  " + b.benchmark.value_or("") + "  blessed at " + std::string(short_commit(b.commit));
+      out += "  " + b.benchmark.value_or("") + "  blessed at " + std::string(short_id(b.commit));
       if (b.commit_time) out += " (" + *b.commit_time + ")";
     } else {
-      out += "  " + std::string(short_commit(b.commit)) + " accepts " + prefixes_text(b.prefixes);
+      out += "  " + std::string(short_id(b.commit)) + " accepts " + prefixes_text(b.prefixes);
       if (b.issued_at) out += " (issued " + *b.issued_at + ")";
     }
     out += "\n";
@@ -330,7 +330,7 @@ std::string render_blessings_text(const BlessingListing& l) {
 }
 
 std::string render_blessings_markdown(const BlessingListing& l) {
-  const std::string head(short_commit(l.head_commit));
+  const std::string head(short_id(l.head_commit));
   std::string out = l.window ? "# Most recent blessings for " + l.project + "\n"
                              : "# Blessings for " + l.project + " at " + head + "\n";
   if (l.blessings.empty())
@@ -342,10 +342,10 @@ std::string render_blessings_markdown(const BlessingListing& l) {
                       : "| Commit | Prefixes | Issued |\n| --- | --- | --- |\n";
     }
     if (l.window)
-      out += "| " + md_cell(b.benchmark.value_or("")) + " | " + std::string(short_commit(b.commit)) + " | " +
+      out += "| " + md_cell(b.benchmark.value_or("")) + " | " + std::string(short_id(b.commit)) + " | " +
              b.commit_time.value_or("") + " |\n";
     else
-      out += "| " + std::string(short_commit(b.commit)) + " | " + md_cell(prefixes_text(b.prefixes)) + " | " +
+      out += "| " + std::string(short_id(b.commit)) + " | " + md_cell(prefixes_text(b.prefixes)) + " | " +
              b.issued_at.value_or("") + " |\n";
   });
   return out;

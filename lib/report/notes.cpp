@@ -15,7 +15,7 @@ std::string selection_announcement(const SelectionFacts& s) {
     if (s.base_auto_detected) out += " (auto-detected)";
   }
   if (s.context) {
-    out += "; context=" + std::string(short_commit(*s.context));
+    out += "; context=" + std::string(short_id(*s.context));
     if (s.context_defaulted) out += " (defaulted to HEAD)";
   }
   if (s.show_since) {
@@ -95,7 +95,7 @@ std::string hint_none_entered(const UnenteredRuns& u) {
 }
 
 std::string hint_all_ghosts(std::string_view context_commit) {
-  const std::string c(short_commit(context_commit));
+  const std::string c(short_id(context_commit));
   return "Every benchmark in the analyzed runs is a ghost: none was measured at the context commit " + c +
          ". Collect at " + c + " (`cargo bench-history collect`) and analyze again.";
 }

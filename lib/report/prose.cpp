@@ -6,14 +6,14 @@
 
 namespace benchhist::report {
 
-std::string verdict_sentence(CoverageState c) {
+std::string verdict_sentence(Coverage c) {
   switch (c) {
-    case CoverageState::full: return "No notable changes detected.";
-    case CoverageState::partial: return "No notable changes detected among the series that were judged.";
-    case CoverageState::nothing_judged: return "Nothing was judged, so no change could be detected either way.";
-    case CoverageState::nothing_in_scope:
+    case Coverage::full: return "No notable changes detected.";
+    case Coverage::partial: return "No notable changes detected among the series that were judged.";
+    case Coverage::nothing_judged: return "Nothing was judged, so no change could be detected either way.";
+    case Coverage::nothing_in_scope:
       return "Nothing was in scope at the analyzed context commit, so nothing was judged.";
-    case CoverageState::no_series: return "Nothing was analyzed, so no change could be detected.";
+    case Coverage::no_series: return "Nothing was analyzed, so no change could be detected.";
   }
   return {};
 }
@@ -36,16 +36,16 @@ std::vector<std::string> qualification_sentences(const Census& census) {
   std::vector<std::string> out;
   const auto in_scope = std::to_string(census.in_scope());
   switch (census.coverage()) {
-    case CoverageState::full:
-    case CoverageState::partial:
+    case Coverage::full:
+    case Coverage::partial:
       out.push_back("Judged " + std::to_string(census.judged) + " of " + in_scope +
                     " in-scope series; no reportable move survived the gates.");
       break;
-    case CoverageState::nothing_judged:
+    case Coverage::nothing_judged:
       out.push_back("Judged 0 of " + in_scope +
                     " in-scope series, so nothing was tested: this silence is not evidence that nothing moved.");
       break;
-    case CoverageState::nothing_in_scope: {
+    case Coverage::nothing_in_scope: {
       // Reference wording; the ignored count is appended as its own clause (formats.md §9 #15).
       std::string s = "None of the " + std::to_string(census.total()) +
                       " series accounted for is measured at the analyzed context commit, so nothing was tested";
@@ -54,15 +54,15 @@ std::vector<std::string> qualification_sentences(const Census& census) {
       out.push_back(s + ".");
       break;
     }
-    case CoverageState::no_series: break;
+    case Coverage::no_series: break;
   }
   if (auto b = breakdown_sentence(census); !b.empty()) out.push_back(std::move(b));
   return out;
 }
 
 std::string lag_warning(const ComparisonBaseLag& lag) {
-  return "Warning: comparison base is " + plural(lag.commits_behind, "commit") + " behind base (" +
-         std::string(lag_phrase(lag.reason)) + ")";
+  return "Warning: comparison base is " + plural(static_cast<std::uint64_t>(lag.commits_behind), "commit") + " behind base (" +
+         std::string(lag_phrase(lag.reason.value_or(LagReason::no_recent_base_data))) + ")";
 }
 
 std::string historical_comparison_sentence(const std::optional<BranchComparison>& c,
@@ -128,7 +128,7 @@ std::string finding_detail(const Finding& f) {
 
 std::string blessing_line(const Finding& f) {
   if (!f.blessed_at) return {};
-  std::string s = "blessed at " + std::string(short_commit(*f.blessed_at));
+  std::string s = "blessed at " + std::string(short_id(*f.blessed_at));
   if (f.blessed_commit_time) s += " (" + *f.blessed_commit_time + ")";
   return s;
 }
@@ -136,7 +136,7 @@ std::string blessing_line(const Finding& f) {
 std::string previous_regime_line(const Finding& f) {
   if (!f.branch || !f.branch->matches_previous_regime) return {};
   const std::string where = f.branch->current_regime_start
-                                ? std::string(short_commit(*f.branch->current_regime_start))
+                                ? std::string(short_id(*f.branch->current_regime_start))
                                 : std::string("the current boundary");
   return "The branch value matches the regime preceding base commit " + where + ".";
 }

@@ -57,8 +57,6 @@ std::string format_percent(double relative) {
   return buf;
 }
 
-std::string_view short_commit(std::string_view commit) noexcept { return commit.substr(0, 12); }
-
 std::string format_run_span(std::uint64_t runs, const std::optional<std::string>& oldest,
                             const std::optional<std::string>& newest) {
   std::string out = std::to_string(runs);
@@ -66,20 +64,12 @@ std::string format_run_span(std::uint64_t runs, const std::optional<std::string>
   const std::string& a = oldest ? *oldest : *newest;
   const std::string& b = newest ? *newest : *oldest;
   out += " (";
-  out += short_commit(a);
+  out += short_id(a);
   if (a != b) {
     out += " \u2192 ";
-    out += short_commit(b);
+    out += short_id(b);
   }
   out += ')';
-  return out;
-}
-
-std::string plural(std::uint64_t n, std::string_view noun) {
-  std::string out = std::to_string(n);
-  out += ' ';
-  out += noun;
-  if (n != 1 && noun != "series") out += 's';
   return out;
 }
 

@@ -5,12 +5,12 @@
 #include <set>
 
 #include "benchhist/analysis/reconstruction.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 using namespace benchhist;
 using namespace benchhist::analysis;
 namespace json = boost::json;
-using bh_test::num;
+using bhtest::num;
 
 namespace {
 
@@ -234,7 +234,7 @@ void check_history_window(const json::object& in, const json::object& expected) 
 }  // namespace
 
 TEST_CASE("every reconstruction vector case is reproduced exactly", "[analysis][vectors]") {
-  const auto cases = bh_test::load_vectors("reconstruction.json");
+  const auto cases = bhtest::load_vectors("reconstruction.json");
   REQUIRE(cases.size() == 17);
   for (const auto& c : cases) {
     const auto& obj = c.as_object();

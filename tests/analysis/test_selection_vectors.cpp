@@ -6,7 +6,7 @@
 #include "benchhist/analysis/selection.hpp"
 #include "benchhist/analysis/since.hpp"
 #include "benchhist/error.hpp"
-#include "vectors.hpp"
+#include "common/vectors.hpp"
 
 using namespace benchhist;
 using namespace benchhist::analysis;
@@ -93,7 +93,7 @@ void check_since_filter(const json::object& in, const json::object& expected) {
 }  // namespace
 
 TEST_CASE("every selection vector case is reproduced exactly", "[analysis][vectors]") {
-  const auto cases = bh_test::load_vectors("selection.json");
+  const auto cases = bhtest::load_vectors("selection.json");
   REQUIRE(cases.size() == 20);
   std::set<std::string> modes;
   for (const auto& c : cases) {

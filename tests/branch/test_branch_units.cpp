@@ -9,7 +9,8 @@
 
 #include "benchhist/detect/branch.hpp"
 #include "benchhist/detect/census.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/detail/scatter.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/error.hpp"
 #include "common/vectors.hpp"
 
@@ -44,7 +45,7 @@ std::vector<BranchSeriesInput> mixed_batch() {
         : k % 4 == 1 ? std::vector<std::pair<double, std::size_t>>{{100.0, 30}, {130.0, 30}}
         : k % 4 == 2 ? std::vector<std::pair<double, std::size_t>>{{100.0, 40}, {200.0, 12}, {100.0, 40}}
                      : std::vector<std::pair<double, std::size_t>>{{100.0, 16 + static_cast<std::size_t>(k % 3)}};
-    const auto values = scattered_series(rle, 0.02, "batch-" + std::to_string(k));
+    const auto values = detail::scattered_series(rle, 0.02, "batch-" + std::to_string(k));
     out.push_back(series(values, k % 5 == 0 ? std::optional<double>() : std::optional<double>(100.0 + 7.0 * k)));
   }
   out.push_back(series(step(16, 100, 4, 200), 220.0, MetricKind::instruction_count));  // unresolved
@@ -167,7 +168,7 @@ TEST_CASE("non-finite base levels and tips are refused naming the commit", "[bra
 TEST_CASE("an excursion below the range uses the low edge and both interval gates", "[branch]") {
   const std::vector<double> refs(10, 100.0);
   const std::vector<std::optional<Interval>> ivs(10, Interval{98.0, 102.0});
-  const auto e = evaluate_excursion(70.0, Interval{69.0, 71.0}, refs, ivs, MetricKind::wall_time);
+  const auto e = detail::evaluate_excursion(70.0, Interval{69.0, 71.0}, refs, ivs, MetricKind::wall_time);
   CHECK(e.relation == Relation::below);
   CHECK(e.edge == 100.0);
   CHECK(e.excess == -30.0);
@@ -175,7 +176,7 @@ TEST_CASE("an excursion below the range uses the low edge and both interval gate
   REQUIRE(e.gates.gates().size() == 5);
   CHECK(e.gates.gates()[3].name == "interval_disjoint");
   // A tip interval reaching into the references' lows is not disjoint.
-  const auto overlap = evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
+  const auto overlap = detail::evaluate_excursion(70.0, Interval{60.0, 99.0}, refs, ivs, MetricKind::wall_time);
   CHECK(overlap.gates.first_declined() == std::optional<std::string>("interval_disjoint"));
 }
 
@@ -242,7 +243,7 @@ TEST_CASE("random bases keep the regime, range and census invariants", "[branch]
       left -= len;
       level *= (seg + k) % 3 == 0 ? 1.3 : (seg + k) % 3 == 1 ? 0.8 : 1.02;
     }
-    auto in = series(scattered_series(rle, 0.01 * (k % 4), "prop-" + std::to_string(k)),
+    auto in = series(detail::scattered_series(rle, 0.01 * (k % 4), "prop-" + std::to_string(k)),
                      k % 7 == 0 ? std::optional<double>() : std::optional<double>(60.0 + 3.0 * k));
     in.blessed = k % 5 == 0;
     in.base_history_count = in.base.size() + (k % 10);

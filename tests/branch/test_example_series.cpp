@@ -24,7 +24,7 @@ std::string declined(const GateLadder& l) { return l.first_declined().value_or("
 // The candidate left after both ladders and arbitration (reported, or dropped by the family's
 // false-discovery correction).
 struct Kept {
-  Method method;
+  FindingMethod method;
   std::size_t point_index;       // change point: first commit of the new level; drift: newest point
   double relative_delta;
   std::optional<double> chance;  // asserted where the documentation's tables print it
@@ -39,7 +39,7 @@ struct HistoryVerdict {
 };
 
 const std::vector<HistoryVerdict>& history_verdicts() {
-  using M = Method;
+  using M = FindingMethod;
   static const std::vector<HistoryVerdict> v{
       {"clean-step", true, Kept{M::change_point, 10, 0.29574488381430086, std::nullopt}, "none", "none"},
       {"multi-step", true, Kept{M::change_point, 10, 0.50072388970299231, std::nullopt}, "none", "none"},
@@ -147,7 +147,7 @@ TEST_CASE("every history example of the catalogue gets exactly the verdict the d
     CHECK(c.point_index == row->kept->point_index);
     CHECK(c.relative_delta == Approx(row->kept->relative_delta).epsilon(1e-12));
     if (row->kept->chance) CHECK(c.chance_level == Approx(*row->kept->chance).epsilon(1e-9));
-    if (c.method == Method::drift) CHECK(c.window_start_index == 0u);
+    if (c.method == FindingMethod::drift) CHECK(c.window_start_index == 0u);
     if (row->reported) {
       CHECK(reported_candidate(f).point_index == c.point_index);
     } else {
@@ -205,7 +205,7 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
     REQUIRE(cp.step_residual);
     REQUIRE(dr.line_residual);
     CHECK(*cp.step_residual < *dr.line_residual);
-    CHECK(ex::judge(e).judgements[0].candidate->method == Method::change_point);
+    CHECK(ex::judge(e).judgements[0].candidate->method == FindingMethod::change_point);
   }
   // The ramp's step is declined by a gate before any comparison: the line is kept alone.
   const auto& ramp = ex::history_example("slow-ramp");

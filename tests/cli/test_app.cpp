@@ -222,7 +222,7 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
   CHECK(sets[1].label() == "alloc_tracker/t2/m2");
   CHECK(sets[2].label() == "criterion/t1/m1");
 
-  DiscriminantFilters f;
+  FilterOptions f;
   f.target_triples = {"T1"};
   f.engines = {"criterion", "all_the_time"};
   auto filtered = list_discriminant_sets(store, "p", f);

@@ -1,6 +1,6 @@
 #pragma once
-// Loads the shared detection vectors at run time (never copied into the repo) and compares
-// numbers with the tolerances of vectors/README.md.
+// The one loader of the spec vectors (every vector test, in every area, reads through it) and
+// the number comparisons with the tolerances of vectors/README.md.
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>

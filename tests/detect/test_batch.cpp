@@ -7,11 +7,14 @@
 #include <map>
 #include <string>
 
+#include "benchhist/detect/detail/orbit_group.hpp"
+#include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/history.hpp"
-#include "benchhist/error.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
+#include "benchhist/error.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 
 namespace {
@@ -30,13 +33,13 @@ std::vector<std::vector<double>> mixed_family(std::size_t count, std::size_t n) 
       default:
         break;  // flat noise
     }
-    out.push_back(scattered_levels(levels, 0.02, "family-" + std::to_string(s)));
+    out.push_back(detail::scattered_levels(levels, 0.02, "family-" + std::to_string(s)));
   }
   return out;
 }
 
 // Reference count of §5.3's full-orbit value: every element scored with the plain scorer.
-double reference_adjusted(std::span<const double> values, const SelectionCalibration& cal, double tainted,
+double reference_adjusted(std::span<const double> values, const SplitCalibration& cal, double tainted,
                           double wa_unused) {
   (void)wa_unused;
   const auto ranks = doubled_ranks(values);
@@ -45,7 +48,7 @@ double reference_adjusted(std::span<const double> values, const SelectionCalibra
   std::uint64_t extreme = 0;
   // p depends only on (tau, D_tau) for a fixed multiset: memoise the plain Mann-Whitney.
   std::map<std::pair<std::size_t, std::int64_t>, double> memo;
-  const auto order = for_each_orbit_element(ranks, cal.order_budget, [&](std::span<const std::int64_t> o) {
+  const auto order = detail::for_each_orbit_element(ranks, cal.order_budget, [&](std::span<const std::int64_t> o) {
     const auto sp = pettitt_from_ranks(o);
     const std::size_t k = std::min(sp.index, n - sp.index);
     double p = 1.0;
@@ -100,7 +103,7 @@ TEST_CASE("a batch judged with one or two threads gives identical judgements", "
 
 TEST_CASE("the incremental orbit scorer counts the same extremes as scoring every element", "[detect][orbit]") {
   // Early exits disabled (accept never, reject at 1, weight tiny) so the full orbit is counted.
-  SelectionCalibration cal;
+  SplitCalibration cal;
   cal.analytic_weight = 1e-300;
   cal.accept_analytic_below = 0;
   cal.reject_at_or_above = 1.0;
@@ -111,26 +114,26 @@ TEST_CASE("the incremental orbit scorer counts the same extremes as scoring ever
   };
   std::vector<Case> cases;
   // Subgroup orbits (distinct values), distinct orbits (ties), and a long tied counter.
-  cases.push_back({scattered_levels(std::vector<double>{100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+  cases.push_back({detail::scattered_levels(std::vector<double>{100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100,
                                                          130, 130, 130, 130, 130, 130, 130, 130},
                                     0.05, "orbit-a"),
                    2000});
-  cases.push_back({scattered_levels(std::vector<double>(30, 100.0), 0.05, "orbit-b"), 5000});
+  cases.push_back({detail::scattered_levels(std::vector<double>(30, 100.0), 0.05, "orbit-b"), 5000});
   cases.push_back({{1, 1, 1, 2, 1, 1, 2, 2, 2, 1, 2, 2, 2, 2}, 5000});
   {
     std::vector<double> lv(40, 100.0);
     for (std::size_t i = 25; i < 40; ++i) lv[i] = 104;
-    cases.push_back({scattered_levels(lv, 0.02, "orbit-c"), 20000});
+    cases.push_back({detail::scattered_levels(lv, 0.02, "orbit-c"), 20000});
   }
   // The balanced A6 x S6 group (n >= 12, budget >= 259 200, best grid < 12: here [9]).
-  cases.push_back({scattered_levels(std::vector<double>{50, 50, 50, 50, 50, 50, 50, 50, 50, 58, 58, 58, 58, 58, 58, 58},
+  cases.push_back({detail::scattered_levels(std::vector<double>{50, 50, 50, 50, 50, 50, 50, 50, 50, 58, 58, 58, 58, 58, 58, 58},
                                     0.03, "orbit-d"),
                    500'000});
   // The benchmark's shape: 200 points, family-of-2000 budget, product group [7,4,2,2].
   {
     std::vector<double> lv(200, 100.0);
     for (std::size_t i = 83; i < 200; ++i) lv[i] = 112;
-    cases.push_back({scattered_levels(lv, 0.02, "orbit-e"), 500'000});
+    cases.push_back({detail::scattered_levels(lv, 0.02, "orbit-e"), 500'000});
   }
   // 1000 points, group [4,4,4,3,3] (497 664 elements), a 3.5% step in 2% noise: 95% of the
   // elements are extreme; per outer element, all of the inner coordinate is certified extreme
@@ -139,14 +142,14 @@ TEST_CASE("the incremental orbit scorer counts the same extremes as scoring ever
   {
     std::vector<double> lv(1000, 100.0);
     for (std::size_t i = 430; i < 1000; ++i) lv[i] = 103.5;
-    cases.push_back({scattered_levels(lv, 0.02, "orbit-f"), 500'000});
+    cases.push_back({detail::scattered_levels(lv, 0.02, "orbit-f"), 500'000});
   }
-  REQUIRE(fallback_group(200, 500'000).factors == std::vector<std::size_t>{7, 4, 2, 2});
-  REQUIRE(fallback_group(16, 500'000).balanced);
+  REQUIRE(detail::fallback_group(200, 500'000).factors == std::vector<std::size_t>{7, 4, 2, 2});
+  REQUIRE(detail::fallback_group(16, 500'000).balanced);
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     INFO("case " << ci);
     cal.order_budget = cases[ci].budget;
-    const auto r = selection_adjusted_change_point(cases[ci].values, cal);
+    const auto r = split_corrected_change_point(cases[ci].values, cal);
     REQUIRE(r.has_value());
     const double fraction = reference_adjusted(cases[ci].values, cal, r->tainted_p, 0);
     const double expected = std::max(std::min({1.0, fraction / (1 - cal.analytic_weight), 1.0}), r->tainted_p);
@@ -165,7 +168,7 @@ TEST_CASE("findings rank by relative move, then method, then set, id and kind", 
   using benchhist::DiscriminantSet;
   using benchhist::Engine;
   using benchhist::MetricKind;
-  auto finding = [](std::size_t series, Method m, double rel) {
+  auto finding = [](std::size_t series, FindingMethod m, double rel) {
     Finding f;
     f.series = series;
     f.candidate.method = m;
@@ -183,20 +186,20 @@ TEST_CASE("findings rank by relative move, then method, then set, id and kind", 
       {DiscriminantSet{Engine::callgrind, "x86_64-unknown-linux-gnu", "m1"}, BenchmarkId({"a", "b"}),
        MetricKind::instruction_count},
   };
-  std::vector<Finding> fs{finding(0, Method::change_point, 0.10), finding(1, Method::change_point, 0.10),
-                          finding(2, Method::change_point, 0.10), finding(3, Method::change_point, 0.10),
-                          finding(4, Method::drift, 0.10), finding(4, Method::change_point, -0.50)};
+  std::vector<Finding> fs{finding(0, FindingMethod::change_point, 0.10), finding(1, FindingMethod::change_point, 0.10),
+                          finding(2, FindingMethod::change_point, 0.10), finding(3, FindingMethod::change_point, 0.10),
+                          finding(4, FindingMethod::drift, 0.10), finding(4, FindingMethod::change_point, -0.50)};
   std::sort(fs.begin(), fs.end(), [&](const Finding& a, const Finding& b) { return finding_ranks_before(a, b, keys); });
   // |-0.5| first; then among the 10% moves change points before the drift, ordered by
   // engine token (all_the_time < callgrind < criterion), id segments, then kind order.
-  std::vector<std::pair<std::size_t, Method>> order;
+  std::vector<std::pair<std::size_t, FindingMethod>> order;
   for (const auto& f : fs) order.emplace_back(f.series, f.candidate.method);
-  CHECK(order == std::vector<std::pair<std::size_t, Method>>{{4, Method::change_point},
-                                                             {1, Method::change_point},
-                                                             {3, Method::change_point},
-                                                             {2, Method::change_point},
-                                                             {0, Method::change_point},
-                                                             {4, Method::drift}});
+  CHECK(order == std::vector<std::pair<std::size_t, FindingMethod>>{{4, FindingMethod::change_point},
+                                                             {1, FindingMethod::change_point},
+                                                             {3, FindingMethod::change_point},
+                                                             {2, FindingMethod::change_point},
+                                                             {0, FindingMethod::change_point},
+                                                             {4, FindingMethod::drift}});
 }
 
 TEST_CASE("ranking keys must match the judged series", "[detect][ranking]") {

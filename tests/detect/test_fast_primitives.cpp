@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/detail/scatter.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 
 using namespace benchhist::detect;
@@ -26,7 +27,7 @@ std::vector<double> series(std::size_t n, std::size_t shape, const std::string& 
     if (shape % 3 == 1) levels[i] = 100.0 + 0.05 * static_cast<double>(i);  // drift up
     if (shape % 3 == 2) levels[i] = 100.0 - 0.03 * static_cast<double>(i);  // drift down
   }
-  auto xs = scattered_levels(levels, 0.02, seed);
+  auto xs = detail::scattered_levels(levels, 0.02, seed);
   if (shape % 2 == 1)
     for (double& x : xs) x = std::round(x);  // ties everywhere
   return xs;

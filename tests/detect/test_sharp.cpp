@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/level_start.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 
 namespace {
@@ -18,7 +20,7 @@ namespace {
 std::vector<double> step(std::size_t n, std::size_t at, double lift, double cv, const std::string& seed) {
   std::vector<double> levels(n, 100.0);
   for (std::size_t i = at; i < n; ++i) levels[i] = 100.0 * (1 + lift);
-  return scattered_levels(levels, cv, seed);
+  return detail::scattered_levels(levels, cv, seed);
 }
 
 SeriesInput input(const std::vector<double>& v) { return SeriesInput{v, {}, benchhist::MetricKind::wall_time, 0}; }
@@ -96,10 +98,10 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
           "an adjusted chance level",
           "[detect][sharp]") {
   const auto x = step(200, 120, 0.3, 0.02, "overwhelming");
-  const SelectionCalibration sharp = history_calibration(2000, true);
-  const SelectionCalibration ref = history_calibration(2000, false);
-  const auto a = selection_adjusted_change_point(x, sharp);
-  const auto b = selection_adjusted_change_point(x, ref);
+  const SplitCalibration sharp = history_calibration(2000, true);
+  const SplitCalibration ref = history_calibration(2000, false);
+  const auto a = split_corrected_change_point(x, sharp);
+  const auto b = split_corrected_change_point(x, ref);
   REQUIRE(a);
   REQUIRE(b);
   CHECK(a->tainted_p == b->tainted_p);  // the reported (clamped) p is unchanged
@@ -112,8 +114,8 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
   for (std::size_t s = 0; s < 40; ++s) {
     const double lift = 0.01 * static_cast<double>(s % 8);
     const auto y = step(60 + 10 * (s % 5), 30, lift, 0.02, "monotone-" + std::to_string(s));
-    const auto p = selection_adjusted_change_point(y, history_calibration(500, true));
-    const auto q = selection_adjusted_change_point(y, history_calibration(500, false));
+    const auto p = split_corrected_change_point(y, history_calibration(500, true));
+    const auto q = split_corrected_change_point(y, history_calibration(500, false));
     if (!p) {
       CHECK_FALSE(q);
       continue;
@@ -129,7 +131,7 @@ TEST_CASE("a lone clear step in a family of 2,000 is reported, and was not by th
           "[detect][sharp]") {
   std::vector<std::vector<double>> values;
   values.push_back(step(200, 130, 0.10, 0.02, "lone"));
-  for (std::size_t i = 1; i < 2000; ++i) values.push_back(scattered_levels(std::vector<double>(10, 50.0), 0.02,
+  for (std::size_t i = 1; i < 2000; ++i) values.push_back(detail::scattered_levels(std::vector<double>(10, 50.0), 0.02,
                                                                            "flat-" + std::to_string(i)));
   std::vector<SeriesInput> inputs;
   for (const auto& v : values) inputs.push_back(input(v));
@@ -137,7 +139,7 @@ TEST_CASE("a lone clear step in a family of 2,000 is reported, and was not by th
   const auto reference = judge_history_family(inputs, 2, {}, detail::Departures::reference());
   REQUIRE(product.result.findings.size() == 1);
   CHECK(product.result.findings[0].series == 0);
-  CHECK(product.result.findings[0].candidate.method == Method::change_point);
+  CHECK(product.result.findings[0].candidate.method == FindingMethod::change_point);
   CHECK(product.result.findings[0].candidate.point_index == 130);
   CHECK(reference.result.findings.empty());
   // Same judgement on any thread count.

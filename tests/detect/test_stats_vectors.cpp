@@ -5,7 +5,10 @@
 #include <map>
 #include <set>
 
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/detail/analytic_bound.hpp"
+#include "benchhist/detect/detail/orbit_group.hpp"
+#include "benchhist/detect/detail/scatter.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "common/vectors.hpp"
 #include "revisions.hpp"
@@ -99,14 +102,14 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
   } else if (op == "selection_adjusted_change_point") {
     const auto values = in.as_object().contains("values") ? numbers(in.at("values")) : bhtest::expand_rle(in.at("values_rle"));
     const auto& cal = in.at("calibration");
-    SelectionCalibration sc;
+    SplitCalibration sc;
     sc.order_budget = static_cast<std::uint64_t>(num(cal.at("permutation_order_budget")));
     sc.analytic_weight = num(cal.at("analytic_weight"));
     sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
     sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
     sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
     sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;  // S1 is part of §5.4
-    const auto r = selection_adjusted_change_point(values, sc);
+    const auto r = split_corrected_change_point(values, sc);
     if (exp.is_null()) {
       CHECK_FALSE(r.has_value());
       return;
@@ -122,14 +125,14 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
       const auto n = static_cast<std::size_t>(num(e.at("series_len")));
       const auto budget = static_cast<std::uint64_t>(num(e.at("order_budget")));
       INFO("n " << n << " budget " << budget);
-      CHECK(fallback_group(n, budget).order == static_cast<std::uint64_t>(num(e.at("group_order"))));
+      CHECK(detail::fallback_group(n, budget).order == static_cast<std::uint64_t>(num(e.at("group_order"))));
     }
   } else if (op == "best_factorization") {
     for (const auto& e : exp.as_array()) {
       const auto n = static_cast<std::size_t>(num(e.at("series_len")));
       const auto budget = static_cast<std::uint64_t>(num(e.at("budget")));
       INFO("n " << n << " budget " << budget);
-      const auto f = best_factorization(n, budget);
+      const auto f = detail::best_factorization(n, budget);
       std::vector<std::size_t> want;
       for (const auto& v : e.at("factors").as_array()) want.push_back(static_cast<std::size_t>(num(v)));
       CHECK(f.factors == want);
@@ -137,21 +140,21 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
       CHECK(f.order == static_cast<std::uint64_t>(num(e.at("order"))));
     }
   } else if (op == "scattered_positions") {
-    CHECK(scatter_key(0) == std::stoull(str(exp.at("scatter_key_0")), nullptr, 16));
+    CHECK(detail::scatter_key(0) == std::stoull(str(exp.at("scatter_key_0")), nullptr, 16));
     auto as_sizes = [](const bhtest::json::value& v) {
       std::vector<std::size_t> out;
       for (const auto& e : v.as_array()) out.push_back(static_cast<std::size_t>(num(e)));
       return out;
     };
-    CHECK(fallback_group(10, 24).positions == as_sizes(exp.at("positions_len10_budget24")));
-    CHECK(fallback_group(12, 2000).positions == as_sizes(exp.at("positions_len12_budget2000")));
+    CHECK(detail::fallback_group(10, 24).positions == as_sizes(exp.at("positions_len10_budget24")));
+    CHECK(detail::fallback_group(12, 2000).positions == as_sizes(exp.at("positions_len12_budget2000")));
   } else if (op == "permutation_orbit") {
     // "ties_5_5_budget_600": distinct orbit, order 252.
     {
       const std::vector<double> v{1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
       std::set<std::vector<std::int64_t>> seen;
       std::size_t visits = 0;
-      const auto g = for_each_orbit_element(doubled_ranks(v), 600, [&](std::span<const std::int64_t> o) {
+      const auto g = detail::for_each_orbit_element(doubled_ranks(v), 600, [&](std::span<const std::int64_t> o) {
         seen.emplace(o.begin(), o.end());
         ++visits;
         return true;
@@ -165,7 +168,7 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
       std::vector<double> v(10);
       for (std::size_t i = 0; i < 10; ++i) v[i] = static_cast<double>(i);
       std::size_t visits = 0;
-      const auto g = for_each_orbit_element(doubled_ranks(v), 600, [&](std::span<const std::int64_t>) {
+      const auto g = detail::for_each_orbit_element(doubled_ranks(v), 600, [&](std::span<const std::int64_t>) {
         ++visits;
         return true;
       });
@@ -175,11 +178,11 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
     // "balanced_12_tied_6_6": A6 x S6 yields 400 distinct orderings, each 648 times.
     {
       const std::vector<double> v{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2};
-      const auto group = fallback_group(12, 259'200);
+      const auto group = detail::fallback_group(12, 259'200);
       CHECK(group.balanced);
       CHECK(group.order == 259'200);
       std::map<std::vector<std::int64_t>, std::size_t> counts;
-      for_each_group_element(doubled_ranks(v), group, [&](std::span<const std::int64_t> o) {
+      detail::for_each_group_element(doubled_ranks(v), group, [&](std::span<const std::int64_t> o) {
         ++counts[std::vector<std::int64_t>(o.begin(), o.end())];
         return true;
       });
@@ -187,22 +190,22 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
       CHECK(std::all_of(counts.begin(), counts.end(), [](const auto& kv) { return kv.second == 648; }));
     }
     // "alternating_4": 12 even permutations.
-    CHECK(permutations(4, true).size() == 12);
-    CHECK(permutations(4, false).size() == 24);
+    CHECK(detail::permutations(4, true).size() == 12);
+    CHECK(detail::permutations(4, false).size() == 24);
   } else if (op == "analytic_bound_parts") {
     const auto r12 = doubled_even_ranks(2, 24);
-    BH_CHECK_CLOSE(analytic_bound(r12, 0.01, 5), num(exp.at("union_ranks_1_to_12_doubled_min_regime5_p0.01")), tol_exact);
-    BH_CHECK_CLOSE(analytic_bound(r12, 0.01, 6), num(exp.at("union_ranks_1_to_12_doubled_min_regime6_p0.01")), tol_exact);
+    BH_CHECK_CLOSE(detail::analytic_bound(r12, 0.01, 5), num(exp.at("union_ranks_1_to_12_doubled_min_regime5_p0.01")), tol_exact);
+    BH_CHECK_CLOSE(detail::analytic_bound(r12, 0.01, 6), num(exp.at("union_ranks_1_to_12_doubled_min_regime6_p0.01")), tol_exact);
     const auto r20 = doubled_even_ranks(2, 40);
-    BH_CHECK_CLOSE(rank_sum_tail_bound(r20, 5, 59, false),
+    BH_CHECK_CLOSE(detail::rank_sum_tail_bound(r20, 5, 59, false),
                    num(exp.at("rank_sum_tail_bound(doubled ranks 2..40 step 2, k=5, sum=59, lower)")), tol_erfc);
-    BH_CHECK_CLOSE(rank_sum_tail_bound(r20, 5, 151, true), num(exp.at("rank_sum_tail_bound(same, sum=151, upper)")),
+    BH_CHECK_CLOSE(detail::rank_sum_tail_bound(r20, 5, 151, true), num(exp.at("rank_sum_tail_bound(same, sum=151, upper)")),
                    tol_erfc);
-    BH_CHECK_CLOSE(binary_kl(0.25, 0.5), num(exp.at("binary_kl(0.25,0.5)")), tol_erfc);
-    BH_CHECK_CLOSE(binary_kl(0.2, 0.4), num(exp.at("binary_kl(0.2,0.4)")), tol_erfc);
-    BH_CHECK_CLOSE(serfling_bound(20, 5, 0.2), num(exp.at("serfling(N=20,k=5,dev=0.2)")), tol_erfc);
-    const auto lower = closest_rejection_sum(r20, 5, 0.05, false);
-    const auto upper = closest_rejection_sum(r20, 5, 0.05, true);
+    BH_CHECK_CLOSE(detail::binary_kl(0.25, 0.5), num(exp.at("binary_kl(0.25,0.5)")), tol_erfc);
+    BH_CHECK_CLOSE(detail::binary_kl(0.2, 0.4), num(exp.at("binary_kl(0.2,0.4)")), tol_erfc);
+    BH_CHECK_CLOSE(detail::serfling_bound(20, 5, 0.2), num(exp.at("serfling(N=20,k=5,dev=0.2)")), tol_erfc);
+    const auto lower = detail::closest_rejection_sum(r20, 5, 0.05, false);
+    const auto upper = detail::closest_rejection_sum(r20, 5, 0.05, true);
     REQUIRE(lower);
     REQUIRE(upper);
     CHECK(*lower == static_cast<std::int64_t>(
@@ -214,8 +217,8 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
     for (const auto& r : in.at("levels_rle").as_array())
       rle.emplace_back(num(r.as_array()[0]), static_cast<std::size_t>(num(r.as_array()[1])));
     const std::string seed = str(in.at("seed_name"));
-    CHECK(fnv1a64(seed) == std::stoull(str(exp.at("seed")), nullptr, 16));
-    const auto got = scattered_series(rle, num(in.at("cv")), seed);
+    CHECK(detail::fnv1a64(seed) == std::stoull(str(exp.at("seed")), nullptr, 16));
+    const auto got = detail::scattered_series(rle, num(in.at("cv")), seed);
     const auto want = numbers(exp.at("values"));
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);

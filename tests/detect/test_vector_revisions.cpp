@@ -11,6 +11,7 @@
 #include "history_check.hpp"
 #include "revisions.hpp"
 
+using namespace benchhist;
 using namespace benchhist::detect;
 using namespace bhtest;
 
@@ -39,7 +40,7 @@ json::object candidate_json(const Candidate& c) {
                  {"delta", number(c.delta)},
                  {"relative_delta", number(c.relative_delta)},
                  {"commit", "commit" + std::to_string(c.point_index)}};
-  if (c.method == Method::change_point) o["commit_index"] = static_cast<std::int64_t>(c.view_index);
+  if (c.method == FindingMethod::change_point) o["commit_index"] = static_cast<std::int64_t>(c.view_index);
   if (c.window_start_index) o["window_start"] = "commit" + std::to_string(*c.window_start_index);
   o["chance_level"] = number(c.chance_level);
   return o;
@@ -125,14 +126,14 @@ json::value selection_json(const json::object& c, Departures d) {
   const auto& in = c.at("input");
   const auto values = in.as_object().contains("values") ? numbers(in.at("values")) : expand_rle(in.at("values_rle"));
   const auto& cal = in.at("calibration");
-  SelectionCalibration sc;
+  SplitCalibration sc;
   sc.order_budget = static_cast<std::uint64_t>(num(cal.at("permutation_order_budget")));
   sc.analytic_weight = num(cal.at("analytic_weight"));
   sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
   sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
   sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
   sc.sharp_certificate = d.sharp_certificate;
-  const auto r = selection_adjusted_change_point(values, sc);
+  const auto r = split_corrected_change_point(values, sc);
   if (!r) return json::value();
   return json::object{{"index", static_cast<std::int64_t>(r->index)},
                       {"tainted_p", number(r->tainted_p)},

@@ -123,7 +123,7 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
 
   REQUIRE(announced.size() == 1);
   CHECK_THAT(announced[0], Catch::StartsWith("selection: engine=all, target-triple=all, machine-key=all; base=main"));
-  CHECK(r.mode == report::AnalysisMode::history);
+  CHECK(r.mode == benchhist::AnalysisMode::history);
   CHECK(r.context_commit == h.commits.back());
   CHECK(r.runs.runs == 44 * 2);  // the dirty snapshot on a base-line commit is not admitted
   CHECK(result.selection.counts.dirty_not_admitted == 1);
@@ -131,8 +131,8 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
   REQUIRE(r.findings.size() == 1);
   const auto& f = r.findings[0];
   CHECK(f.benchmark.qualified() == "parse/small");
-  CHECK(f.method == report::FindingMethod::change_point);
-  CHECK(f.direction == report::Direction::regression);
+  CHECK(f.method == benchhist::FindingMethod::change_point);
+  CHECK(f.direction == benchhist::Direction::regression);
   CHECK(f.commit == h.commits[30]);
   CHECK(f.commit_subject == "change 30");
   CHECK(f.relative_delta == Approx(0.30).margin(0.02));
@@ -142,7 +142,7 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
 
   // 2 criterion series judged, 1 ghost series, 2 callgrind series judged.
   CHECK(r.census.judged == 4);
-  CHECK(r.census.count(report::UnjudgedReason::ghost) == 1);
+  CHECK(r.census.count(benchhist::UnjudgedReason::ghost) == 1);
   CHECK(r.ghosts_excluded == 1);
   REQUIRE(r.sets.size() == 2);
   CHECK(r.sets[0].set.engine == Engine::callgrind);
@@ -282,19 +282,19 @@ TEST_CASE("branch mode judges the tip against the base's current regime in both 
   const auto result = pipeline::analyze(req, *git, store);
   const auto& r = result.report;
 
-  CHECK(r.mode == report::AnalysisMode::branch);
+  CHECK(r.mode == benchhist::AnalysisMode::branch);
   CHECK(r.context_commit == h.tip);
   REQUIRE(r.findings.size() == 2);
   const auto& up = r.findings[0].benchmark.qualified() == "a/x" ? r.findings[0] : r.findings[1];
   const auto& down = r.findings[0].benchmark.qualified() == "a/x" ? r.findings[1] : r.findings[0];
   CHECK(up.benchmark.qualified() == "a/x");
-  CHECK(up.direction == report::Direction::regression);
+  CHECK(up.direction == benchhist::Direction::regression);
   REQUIRE(up.branch);
   // The reference range is the current regime (after the step at commit 30), not all history.
   CHECK(up.branch->reference_min > 115.0);
   CHECK(up.branch->current_regime_start == h.main_commits[30]);
   CHECK(down.benchmark.qualified() == "a/y");
-  CHECK(down.direction == report::Direction::improvement);
+  CHECK(down.direction == benchhist::Direction::improvement);
   CHECK(r.census.judged == 3);
   REQUIRE(r.sets.size() == 1);
   CHECK(r.sets[0].comparison.has_value());
@@ -336,7 +336,7 @@ TEST_CASE("a rotating machine-key pool makes a branch finding lag with the discr
     REQUIRE(set_a != r.sets.end());
     REQUIRE(set_a->lags.size() == 1);
     CHECK(set_a->lags[0].commits_behind == 1);
-    CHECK(set_a->lags[0].reason == report::LagReason::discriminant_set_mismatch);
+    CHECK(set_a->lags[0].reason == benchhist::LagReason::discriminant_set_mismatch);
     CHECK_THAT(report::TextReporter().render(r), Catch::Contains("comparison base is 1 commit behind base"));
   }
 }
@@ -363,7 +363,7 @@ TEST_CASE("base commits without any recent run make the finding lag for lack of 
   REQUIRE(r.sets.size() == 1);
   REQUIRE(r.sets[0].lags.size() == 1);
   CHECK(r.sets[0].lags[0].commits_behind == 3);
-  CHECK(r.sets[0].lags[0].reason == report::LagReason::no_recent_base_data);
+  CHECK(r.sets[0].lags[0].reason == benchhist::LagReason::no_recent_base_data);
 }
 
 TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches to branch mode with a warning",
@@ -385,7 +385,7 @@ TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches t
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   const auto r = pipeline::analyze(req, *git, store).report;
-  CHECK(r.mode == report::AnalysisMode::branch);
+  CHECK(r.mode == benchhist::AnalysisMode::branch);
   REQUIRE(r.warning);
   CHECK_THAT(*r.warning, Catch::StartsWith("Warning: "));
   REQUIRE(r.findings.size() == 1);
@@ -463,7 +463,7 @@ TEST_CASE("in branch mode the chart data is the base line then the context commi
   req.selection = selection_request();
   req.selection.context_ref = "feature";
   const auto result = pipeline::analyze(req, *git, store);
-  REQUIRE(result.report.mode == report::AnalysisMode::branch);
+  REQUIRE(result.report.mode == benchhist::AnalysisMode::branch);
   const auto d = pipeline::chart_data(result);
   const auto& base = result.selection.base_line;
   REQUIRE(d.line.size() == base.size() + 1);

@@ -611,13 +611,13 @@ TEST_CASE("the JSON the analyze reporter writes is what publication reads", "[pu
   auto findings = read_report_facts(report::JsonReporter().render(report_test::seed_findings_report()), "r.json");
   CHECK(findings.project == "textproc");
   CHECK(findings.tip_commit == report_test::tip);
-  CHECK(findings.outcome == report::Outcome::findings);
+  CHECK(findings.outcome == benchhist::Outcome::findings);
   CHECK(findings.regressions == 2);
   CHECK(findings.in_scope == 8);
   CHECK(findings.judged == 5);
   CHECK(publication_state(findings, false) == PublicationState::findings);
   auto silent = read_report_facts(report::JsonReporter().render(report_test::seed_silent_report()), "r.json");
-  CHECK(silent.outcome == report::Outcome::partial);
+  CHECK(silent.outcome == benchhist::Outcome::partial);
   CHECK(publication_state(silent, true) == PublicationState::inconclusive);
   CHECK_THROWS_WITH(read_report_facts("{\"project\": \"x\"}", "bad.json"),
                     Catch::Contains("bad.json is not an analyze JSON report"));

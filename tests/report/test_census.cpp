@@ -6,23 +6,13 @@
 
 #include "benchhist/report/json_reporter.hpp"
 #include "benchhist/report/outcome_reporter.hpp"
+#include "common/vectors.hpp"
 #include "report_fixtures.hpp"
 
 using namespace report_test;
 
-namespace {
-
-boost::json::value load_vectors(const std::string& file) {
-  std::ifstream in(std::string(BH_TEST_DATA_DIR) + "/vectors/" + file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return boost::json::parse(ss.str());
-}
-
-}  // namespace
-
 TEST_CASE("the JSON census, outcome and notable flag match every census count vector", "[census][json]") {
-  const auto cases = load_vectors("census.json").as_array();
+  const auto cases = bhtest::load_vectors("census.json");
   std::size_t checked = 0;
   for (const auto& cv : cases) {
     const auto& c = cv.as_object();
@@ -68,11 +58,13 @@ TEST_CASE("reason tokens and phrases keep the fixed reporting order", "[census]"
 }
 
 TEST_CASE("comparison-base lags are deduplicated and ordered by distance then mismatch first", "[census]") {
-  auto lags = ordered_lags({{1, LagReason::no_recent_base_data},
-                            {3, LagReason::no_recent_base_data},
-                            {3, LagReason::discriminant_set_mismatch},
-                            {1, LagReason::no_recent_base_data},
-                            {7, LagReason::no_recent_base_data}});
+  const std::vector<ComparisonBaseLag> computed{{1, LagReason::no_recent_base_data},
+                                                {3, LagReason::no_recent_base_data},
+                                                {3, LagReason::discriminant_set_mismatch},
+                                                {1, LagReason::no_recent_base_data},
+                                                {7, LagReason::no_recent_base_data},
+                                                {0, std::nullopt}};
+  auto lags = ordered_lags(computed);
   REQUIRE(lags.size() == 4);
   CHECK(lags[0] == ComparisonBaseLag{7, LagReason::no_recent_base_data});
   CHECK(lags[1] == ComparisonBaseLag{3, LagReason::discriminant_set_mismatch});

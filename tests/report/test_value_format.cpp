@@ -5,6 +5,7 @@
 
 #include "benchhist/report/value_format.hpp"
 
+using namespace benchhist;
 using namespace benchhist::report;
 
 TEST_CASE("values print with magnitude-dependent decimals as the spec's examples show", "[value]") {
@@ -69,7 +70,7 @@ TEST_CASE("run spans name the oldest and newest short commits", "[value]") {
   CHECK(format_run_span(128, a, b) == "128 (4d17b0c93ea2 \u2192 9f2c4a1d3b5e)");
   CHECK(format_run_span(1, b, b) == "1 (9f2c4a1d3b5e)");
   CHECK(format_run_span(0, std::nullopt, std::nullopt) == "0");
-  CHECK(short_commit("abc") == "abc");
+  CHECK(short_id("abc") == "abc");
 }
 
 TEST_CASE("plurals add s except for series", "[value]") {

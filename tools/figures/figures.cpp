@@ -129,7 +129,7 @@ Verdict history_verdict(const detect::HistoryFamily& family) {
   if (const auto* f = finding_of(family)) {
     const auto& c = f->candidate;
     const std::string pct = format_percent(c.relative_delta);
-    if (c.method == detect::Method::change_point) {
+    if (c.method == benchhist::FindingMethod::change_point) {
       const std::string where = commit_name(c.point_index);
       return {"Reported: " + pct + " via change point, somewhere near " + where,
               "**Reported.** A " + std::string(to_string(c.direction)) + " of " + pct +
@@ -147,12 +147,12 @@ Verdict history_verdict(const detect::HistoryFamily& family) {
             "**Not judged** (`" + std::string(to_string(*j.unjudged)) + "`)."};
   if (j.candidate) {
     const auto& c = *j.candidate;
-    if (c.direction == detect::Direction::improvement)
+    if (c.direction == benchhist::Direction::improvement)
       return {"Nothing reported: an improvement (history reports regressions)",
               "**Nothing reported.** The candidate is an improvement, and history mode reports regressions only."};
     const double bar = detect::bh_rank_threshold(1, family.result.family_size, detect::target_false_discovery_rate);
     return {"Nothing reported: dropped by the false-discovery correction",
-            "**Nothing reported.** The " + std::string(c.method == detect::Method::change_point ? "change point" : "drift") +
+            "**Nothing reported.** The " + std::string(c.method == benchhist::FindingMethod::change_point ? "change point" : "drift") +
                 " cleared every gate with chance level " + format_value(c.chance_level) +
                 ", but the false-discovery bar at rank 1 in a family of " + std::to_string(family.result.family_size) +
                 " judged series is " + format_value(bar) + "."};
@@ -198,14 +198,14 @@ void history_figure(const ex::HistoryExample& e, Rendering& out) {
   report::ChartOverlay overlay;
   if (const auto* f = finding_of(family)) {
     const auto& c = f->candidate;
-    overlay.method = c.method == detect::Method::change_point ? report::FindingMethod::change_point
-                                                               : report::FindingMethod::drift;
-    overlay.direction = c.direction == detect::Direction::regression ? report::Direction::regression
-                                                                      : report::Direction::improvement;
+    overlay.method = c.method == benchhist::FindingMethod::change_point ? benchhist::FindingMethod::change_point
+                                                               : benchhist::FindingMethod::drift;
+    overlay.direction = c.direction == benchhist::Direction::regression ? benchhist::Direction::regression
+                                                                      : benchhist::Direction::improvement;
     overlay.baseline = c.baseline;
     overlay.latest = c.latest;
     overlay.analysed_from = j.view.offset;
-    if (c.method == detect::Method::change_point) overlay.split_index = c.point_index;
+    if (c.method == benchhist::FindingMethod::change_point) overlay.split_index = c.point_index;
   }
   auto spec = report::chart_spec(points, points.size() - 1, e.kind, overlay, &line);
   const auto verdict = history_verdict(family);
@@ -227,11 +227,11 @@ void branch_figure(const ex::BranchExample& e, Rendering& out) {
   line.push_back({"branch-tip", std::nullopt, ""});
   const auto& x = j.excursion;
   report::ChartOverlay overlay;
-  overlay.method = report::FindingMethod::branch_excursion;
+  overlay.method = benchhist::FindingMethod::branch_excursion;
   overlay.quiet = !j.finding;
-  overlay.direction = j.finding && j.finding->direction == detect::Direction::improvement
-                          ? report::Direction::improvement
-                          : report::Direction::regression;
+  overlay.direction = j.finding && j.finding->direction == benchhist::Direction::improvement
+                          ? benchhist::Direction::improvement
+                          : benchhist::Direction::regression;
   overlay.baseline = x.edge.value_or(e.tip);
   overlay.latest = e.tip;
   overlay.range = std::pair<double, double>{x.reference_min, x.reference_max};
@@ -246,12 +246,11 @@ void branch_figure(const ex::BranchExample& e, Rendering& out) {
                 "; the older observations are not part of the range."
           : "";
   if (const auto& f = j.finding) {
-    const auto dir = f->direction == detect::Direction::regression ? report::Direction::regression
-                                                                   : report::Direction::improvement;
-    caption = "Reported: " + std::string(report::to_string(dir)) + ", " + format_value(e.tip) + " outside " + range +
+    const auto dir = f->direction;
+    caption = "Reported: " + std::string(to_string(dir)) + ", " + format_value(e.tip) + " outside " + range +
               " (excess " + report::format_signed_value(f->delta) + ")";
-    text = "**Reported.** A" + std::string(dir == report::Direction::improvement ? "n " : " ") +
-           std::string(report::to_string(dir)) + " at the context commit: " + format_value(e.tip) + " is " +
+    text = "**Reported.** A" + std::string(dir == benchhist::Direction::improvement ? "n " : " ") +
+           std::string(to_string(dir)) + " at the context commit: " + format_value(e.tip) + " is " +
            report::branch_relation(e.kind, dir) + " " + std::to_string(f->reference_count) +
            " current-base observations (" + range + "); the excess beyond the nearest edge is " +
            report::format_signed_value(f->delta) + " (" + format_percent(f->relative_delta) + ")." + regime;
@@ -330,7 +329,7 @@ void arbitration_block(Rendering& out) {
     else
       candidates = "none";
     std::string kept = "neither";
-    if (j.candidate) kept = j.candidate->method == detect::Method::change_point ? "step (change point)" : "line (drift)";
+    if (j.candidate) kept = j.candidate->method == benchhist::FindingMethod::change_point ? "step (change point)" : "line (drift)";
     b += "| `" + e.name + "` | " + (cp.step_residual ? format_value(*cp.step_residual) : std::string("\u2014")) + " | " +
          (dr.line_residual ? format_value(*dr.line_residual) : std::string("\u2014")) + " | " + candidates + " | " +
          kept + " |\n";

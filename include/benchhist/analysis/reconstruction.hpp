@@ -21,11 +21,12 @@
 #include "benchhist/model/blessing.hpp"
 #include "benchhist/model/discriminant.hpp"
 #include "benchhist/model/metric.hpp"
+#include "benchhist/model/series.hpp"
 
 namespace benchhist::analysis {
 
-inline constexpr std::size_t max_series_points = 1000;      // MAX_SERIES_POINTS (§0.3)
-inline constexpr std::size_t max_branch_base_commits = 128;  // MAX_BRANCH_BASE_COMMITS (§0.3)
+// SeriesKey and the §0.3 size limits (max_series_points, max_branch_base_commits) are
+// model/series.hpp.
 
 // One observation of one series (§2.2).
 // A commit id shared by every point of one run: a large store has a million points and a few
@@ -69,21 +70,6 @@ inline bool point_before(const Point& a, const Point& b) noexcept {
   return a.ordinal < b.ordinal;
 }
 void sort_points(std::vector<Point>& points);
-
-struct SeriesKey {
-  DiscriminantSet set;
-  BenchmarkId id;
-  MetricKind kind = MetricKind::wall_time;
-  // §13.1: set (engine token, triple, machine key as byte strings), id segments, then metric
-  // kind in declaration order.
-  friend std::strong_ordering operator<=>(const SeriesKey& a, const SeriesKey& b) {
-    if (auto c = a.set <=> b.set; c != 0) return c;
-    if (auto c = a.id <=> b.id; c != 0) return c;
-    return static_cast<int>(a.kind) <=> static_cast<int>(b.kind);
-  }
-  friend bool operator==(const SeriesKey&, const SeriesKey&) = default;
-  std::string label() const { return set.label() + " " + id.qualified() + " " + std::string(to_string(kind)); }
-};
 
 // A branch-mode base level: one base-line commit's clean runs collapsed to their median (§2.7).
 struct BaseLevel {

@@ -18,7 +18,7 @@ namespace benchhist::app {
 // all; explicit values match the sanitized key segment ASCII-case-insensitively (§6.4).
 // Throws Error{usage} for an unknown `--engine` name.
 std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
-                                                    const DiscriminantFilters& filters);
+                                                    const FilterOptions& filters);
 
 // Rendering: report::render_discriminants_{text,markdown,json} (report/list_output.hpp).
 

@@ -45,9 +45,10 @@ struct CacheOption {
   OptionalPathFlag cache;
 };
 
-// Discriminant filters as given: each repeatable, values unioned; `all` (any case) unconstrains
+// Discriminant filters as given on the command line (analysis::DiscriminantFilters is their
+// resolved form): each repeatable, values unioned; `all` (any case) unconstrains
 // an axis. Resolution and matching are analysis::resolve_filters (formats.md §6.4).
-struct DiscriminantFilters {
+struct FilterOptions {
   std::vector<std::string> engines;
   std::vector<std::string> target_triples;
   std::vector<std::string> machine_keys;
@@ -130,7 +131,7 @@ enum class FailOn { regression };
 struct AnalyzeOptions {
   EnvironmentOptions env;
   CacheOption cache;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   CommitSelection selection;
   OutputOptions output;
   std::vector<std::string> prefixes;  // raw prefixes of qualified ids; empty = all
@@ -144,7 +145,7 @@ struct AnalyzeOptions {
 struct ExamineOptions {
   EnvironmentOptions env;
   CacheOption cache;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   CommitSelection selection;
   OutputOptions output;
   std::string benchmark;  // required, exact qualified id
@@ -160,7 +161,7 @@ std::optional<ListSubject> parse_list_subject(std::string_view s) noexcept;
 struct ListOptions {
   EnvironmentOptions env;
   CacheOption cache;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   CommitSelection selection;
   OutputOptions output;
   ListSubject subject = ListSubject::runs;
@@ -174,7 +175,7 @@ enum class PruneScope { none, clean, dirty, all };
 struct PruneOptions {
   EnvironmentOptions env;
   CacheOption cache;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   CommitSelection selection;  // since has no default for prune
   OutputOptions output;
   std::vector<std::string> commits;  // case-insensitive prefixes of full ids; empty = all
@@ -190,7 +191,7 @@ struct MachineKeyOptions {
 
 struct BlessOptions {
   EnvironmentOptions env;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   std::optional<std::string> context;  // nullopt = HEAD
   std::optional<std::string> base;
   std::vector<std::string> prefixes;
@@ -199,7 +200,7 @@ struct BlessOptions {
 
 struct UnblessOptions {
   EnvironmentOptions env;
-  DiscriminantFilters filters;
+  FilterOptions filters;
   std::optional<std::string> context;  // nullopt = HEAD
   std::optional<std::string> base;     // accepted, unused
 };

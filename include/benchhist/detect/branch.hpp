@@ -11,9 +11,10 @@
 //      formed"); it also says which series are included_in_historical_comparison.
 //      The sentence is prose and lives with the reports (report/prose.hpp).
 //      rank_branch_findings() orders the findings for the report (§13.1).
-//   3. detect/lag.hpp: comparison_base_lag() per finding, set_lags() per set (§11).
-// Building blocks (exposed so tests can pin them): select_current_regime (§10.3),
-// evaluate_excursion (§10.4), is_stable_regime (§10.6 step 1), candidate_commits (§10.6 step 2).
+//   3. detect/lag.hpp: comparison_base_lag() per finding; ordered_lags() (model/verdict.hpp) per set (§11).
+// Building blocks, in detect::detail (not API; exposed so tests can pin them):
+// select_current_regime (§10.3), evaluate_excursion (§10.4), is_stable_regime (§10.6 step 1),
+// candidate_commits (§10.6 step 2).
 //
 // Inputs are one series each: its base window (already collapsed to one level per commit,
 // capped to the newest 128 and blessing-drained, oldest first), the tip observation (the
@@ -39,8 +40,7 @@
 namespace benchhist::detect {
 
 // §0.3 branch constants.
-inline constexpr std::size_t max_branch_base_commits = 128;              // MAX_BRANCH_BASE_COMMITS
-inline constexpr std::size_t min_branch_base_commits = 10;               // MIN_SERIES_POINTS
+inline constexpr std::size_t min_branch_base_commits = min_series_points;
 inline constexpr std::size_t min_branch_regime_selection_commits = 20;   // 2 x MIN_SERIES_POINTS
 inline constexpr std::size_t branch_min_regime = 5;                      // MIN_REGIME (levels)
 inline constexpr double branch_practical_relative = 0.05;                // inclusive >=
@@ -55,19 +55,20 @@ inline constexpr std::size_t max_branch_multiway_seeds = 1024;
 inline constexpr std::size_t max_branch_pairwise_seeds = 512;
 inline constexpr double mann_kendall_stability_alpha = 0.05;             // §10.6 step 1 (not doubled)
 
-// One base level (§2.7): a base-line commit's clean runs collapsed to their median.
+// One base level (§2.7): a base-line commit's clean runs collapsed to their median. Values
+// and intervals are in the series metric's unit (unit_of(kind): ns, bytes or a count).
 struct BranchBaseLevel {
   std::int64_t topo = 0;                  // first-parent index on the base line
   std::string commit;
-  double value = 0;
-  std::optional<Interval> interval;
+  double value = 0;                       // in unit_of(kind)
+  std::optional<Interval> interval;       // same unit
   friend bool operator==(const BranchBaseLevel&, const BranchBaseLevel&) = default;
 };
 
 // The context commit's latest run (§2.7).
 struct BranchObservation {
-  double value = 0;
-  std::optional<Interval> interval;
+  double value = 0;                  // in unit_of(kind)
+  std::optional<Interval> interval;  // same unit
   friend bool operator==(const BranchObservation&, const BranchObservation&) = default;
 };
 
@@ -91,9 +92,12 @@ struct RegimeSelection {
   bool unresolved = false;                     // §10.3 unresolved check fired
 };
 
-// §10.3 on the window values (oldest first) and their base-line topo indices.
+namespace detail {
+// §10.3 on the window values (oldest first) and their base-line topo indices. Building block
+// of judge_branch, exposed so tests can pin it.
 RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
                                       MetricKind kind);
+}  // namespace detail
 
 enum class Relation { inside, above, below };
 constexpr std::string_view to_string(Relation r) noexcept {
@@ -113,9 +117,12 @@ struct Excursion {
   bool passed = false;                    // every gate passed: a finding
 };
 
+namespace detail {
 // `references` must be non-empty; `reference_intervals` is empty or one per reference.
+// Building block of judge_branch, exposed so tests can pin it.
 Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
                              std::span<const std::optional<Interval>> reference_intervals, MetricKind kind);
+}  // namespace detail
 
 inline constexpr std::string_view branch_method_token = "branch_excursion";
 
@@ -156,11 +163,13 @@ BranchJudgement judge_branch(const BranchSeriesInput& input);
 // Every series with `threads` workers (0 = 1); results in input order, independent of timing.
 std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads);
 
-// §10.6 step 1 on the current regime's level values.
+namespace detail {
+// §10.6 step 1 on the current regime's level values (building block, exposed for tests).
 bool is_stable_regime(std::span<const double> regime_values);
 
 // §10.6 step 2: topo indices of the reference-lane (odd window position) levels from `start`.
 std::vector<std::int64_t> candidate_commits(std::span<const BranchBaseLevel> base, std::size_t start);
+}  // namespace detail
 
 // §10.6 per discriminant set.
 struct HistoricalComparison {
@@ -195,3 +204,7 @@ std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> j
 
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/branch_impl.hpp"
+#endif

@@ -4,31 +4,18 @@
 
 #include <cstddef>
 #include <optional>
-#include <string_view>
+
+#include "benchhist/model/verdict.hpp"
 
 namespace benchhist::detect {
 
-enum class Method { change_point, drift };  // ranking order: change_point first (§13.1)
-enum class Direction { regression, improvement };
-
-constexpr std::string_view to_string(Method m) noexcept {
-  return m == Method::change_point ? "change_point" : "drift";
-}
-constexpr std::string_view to_string(Direction d) noexcept {
-  return d == Direction::regression ? "regression" : "improvement";
-}
-// Every metric is lower-is-better: a positive move is a regression (§0.3).
-constexpr Direction direction_of(double delta) noexcept {
-  return delta > 0 ? Direction::regression : Direction::improvement;
-}
-
 struct Candidate {
-  Method method = Method::change_point;
+  FindingMethod method = FindingMethod::change_point;  // change_point or drift
   Direction direction = Direction::regression;
-  double baseline = 0;
-  double latest = 0;
-  double delta = 0;
-  double relative_delta = 0;
+  double baseline = 0;        // in the series' unit (unit_of(kind))
+  double latest = 0;          // same unit
+  double delta = 0;           // latest - baseline, same unit
+  double relative_delta = 0;  // delta / baseline (a fraction: 0.25 = +25 %)
   // change_point: tau within the analysed view; drift: index of the newest analysed point
   // within the view.
   std::size_t view_index = 0;

@@ -5,7 +5,7 @@
 // both, so a change in behaviour fails a test and leaves the documentation visibly out of date
 // (`docs-figures --check`) instead of quietly wrong.
 //
-// Generated series use the deterministic scatter of detect/selection.hpp
+// Generated series use the deterministic scatter of detect/detail/scatter.hpp
 // (scattered_levels: same seed name, same values on every platform). Judging goes through the
 // family path `analyze` uses (judge_history_family) or the branch judge, nothing bespoke.
 

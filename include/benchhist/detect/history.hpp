@@ -11,14 +11,14 @@
 #include "benchhist/detect/candidate.hpp"
 #include "benchhist/detect/census.hpp"
 #include "benchhist/detect/gate.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/model/benchmark_id.hpp"
 #include "benchhist/model/discriminant.hpp"
 #include "benchhist/model/metric.hpp"
+#include "benchhist/model/series.hpp"
 
 namespace benchhist::detect {
 
-inline constexpr std::size_t max_series_points = 1000;          // MAX_SERIES_POINTS
 inline constexpr double max_change_chance_level = 0.05;          // alpha, strict <
 inline constexpr double history_detector_count = 2;              // chance levels doubled
 inline constexpr double target_false_discovery_rate = 0.10;      // q
@@ -27,14 +27,19 @@ inline constexpr double residual_noise_multiple = 3.0;           // strict >
 inline constexpr double min_regime_separation = 0.85;            // inclusive >=
 inline constexpr double noise_band_multiple = 2.0;               // strict >
 
-// Absolute floor by metric kind (§0.3): 1 ns for times, 5 for counts, 1 for allocations.
+// Absolute floor by metric kind (§0.3), in the metric's unit (unit_of(kind)): 1 ns for
+// wall_time and processor_time, 5 instructions or branches for the instruction and branch
+// counts, 1 byte or 1 allocation for the allocation metrics. A move smaller than this is never
+// a finding, so series must be passed in these units (nanoseconds, not seconds).
 double absolute_floor(MetricKind kind) noexcept;
 
 // One series as history mode sees it: every reconstructed point oldest first (§2.2), an
-// optional interval per point (empty span = none carries one), and the blessing start.
+// optional interval per point (empty span = none carries one), and the blessing start. Values
+// and intervals are in the metric's unit (unit_of(kind), model/metric.hpp: ns, bytes or a
+// count). A non-owning view; detect::Series (detect/detector.hpp) owns one.
 struct SeriesInput {
-  std::span<const double> values;
-  std::span<const std::optional<Interval>> intervals;  // empty, or one per value
+  std::span<const double> values;                      // in unit_of(kind)
+  std::span<const std::optional<Interval>> intervals;  // empty, or one per value (same unit)
   MetricKind kind = MetricKind::wall_time;
   std::size_t active_start = 0;                        // index of the first active point (§2.5)
 };
@@ -98,13 +103,13 @@ class HistoryJudge {
  public:
   explicit HistoryJudge(std::size_t family_size, detail::Departures departures = {});
   std::size_t family_size() const noexcept { return family_size_; }
-  const SelectionCalibration& calibration() const noexcept { return calibration_; }
+  const SplitCalibration& calibration() const noexcept { return calibration_; }
   HistoryJudgement judge(const SeriesInput& series) const;
 
  private:
   std::size_t family_size_;
   detail::Departures departures_;
-  SelectionCalibration calibration_;
+  SplitCalibration calibration_;
 };
 
 // Family size m = number of series history testability judges (§9.1).
@@ -119,19 +124,6 @@ std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> s
 // §9 step-up on chance levels (input order kept); thresholds are (k/m)*q.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
 double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
-
-// Identity of a series for ranking (§13.1): set, id, kind.
-struct SeriesKey {
-  DiscriminantSet set;
-  BenchmarkId id;
-  MetricKind kind = MetricKind::wall_time;
-  friend auto operator<=>(const SeriesKey& a, const SeriesKey& b) {
-    if (auto c = a.set <=> b.set; c != 0) return c;
-    if (auto c = a.id <=> b.id; c != 0) return c;
-    return a.kind <=> b.kind;
-  }
-  friend bool operator==(const SeriesKey&, const SeriesKey&) = default;
-};
 
 struct Finding {
   std::size_t series = 0;  // index into the judged batch
@@ -166,3 +158,7 @@ HistoryFamily judge_history_family(std::span<const SeriesInput> series, unsigned
                                    std::span<const SeriesKey> keys = {}, detail::Departures departures = {});
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/history_impl.hpp"
+#endif

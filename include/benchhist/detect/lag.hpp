@@ -1,7 +1,9 @@
 #pragma once
 // Comparison-base lag (detection.md §11): advisory metadata for branch findings. It never
 // changes findings or the exit code; history mode never lags. Pure: the caller supplies the
-// sibling evidence (already loaded series first, then an optional lazy fetch).
+// sibling evidence (already loaded series first, then an optional lazy fetch). The lag value,
+// its reasons and their report order (ordered_lags) are in model/verdict.hpp; the warning the
+// reports print is report::lag_warning (report/prose.hpp).
 
 #include <cstdint>
 #include <functional>
@@ -13,15 +15,9 @@
 #include <vector>
 
 #include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/verdict.hpp"
 
 namespace benchhist::detect {
-
-// Declaration order = report order for equal gaps (mismatch before no-data).
-enum class LagReason { discriminant_set_mismatch, no_recent_base_data };
-
-std::string_view to_string(LagReason r) noexcept;
-std::optional<LagReason> parse_lag_reason(std::string_view token) noexcept;
-std::string_view lag_reason_phrase(LagReason r) noexcept;  // "discriminant set mismatch", ...
 
 // A clean base-line run of some discriminant set at base-line topo index `topo`.
 struct SiblingCleanPoint {
@@ -33,12 +29,6 @@ struct SiblingCleanPoint {
 // Same engine and target triple, different machine key.
 bool is_sibling_set(const DiscriminantSet& finding_set, const DiscriminantSet& other) noexcept;
 
-struct ComparisonBaseLag {
-  std::int64_t commits_behind = 0;  // base_ref_index - comparison_base_index
-  std::optional<LagReason> reason;  // nullopt when not lagging
-  bool lags() const noexcept { return commits_behind > 0; }
-};
-
 // Lazy evidence: returns sibling clean runs fetched on demand; nullopt (or a thrown
 // benchhist::Error) = the fetch/parse failed, which degrades to no_recent_base_data.
 using SiblingFetch = std::function<std::optional<std::vector<SiblingCleanPoint>>()>;
@@ -49,11 +39,8 @@ ComparisonBaseLag comparison_base_lag(std::int64_t base_ref_index, std::int64_t 
                                       std::span<const SiblingCleanPoint> loaded_evidence,
                                       const SiblingFetch& fetch = {});
 
-// Per set: lagging entries deduplicated, ordered by commits_behind descending then mismatch
-// before no-data. Non-lagging entries are dropped.
-std::vector<std::pair<std::int64_t, LagReason>> set_lags(std::span<const ComparisonBaseLag> lags);
-
-// "Warning: comparison base is N commit(s) behind base (<reason phrase>)".
-std::string lag_warning_text(std::int64_t commits_behind, LagReason reason);
-
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/lag_impl.hpp"
+#endif

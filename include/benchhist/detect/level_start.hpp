@@ -27,3 +27,7 @@ std::size_t new_level_start(std::span<const double> x, std::span<const std::int6
                             std::size_t min_regime);
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/level_start_impl.hpp"
+#endif

@@ -129,3 +129,7 @@ std::optional<Interval> regime_interval(std::span<const std::optional<Interval>>
 std::optional<double> median_half_width(std::span<const std::optional<Interval>> intervals);
 
 }  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/stats_impl.hpp"
+#endif

@@ -18,11 +18,11 @@ namespace benchhist::publish {
 struct ReportFacts {
   std::string project;     // raw project id
   std::string tip_commit;  // the analyzed context commit
-  report::AnalysisMode mode = report::AnalysisMode::history;
-  report::Outcome outcome = report::Outcome::clean;
+  benchhist::AnalysisMode mode = benchhist::AnalysisMode::history;
+  benchhist::Outcome outcome = benchhist::Outcome::clean;
   std::uint64_t regressions = 0;
   std::optional<std::uint64_t> improvements;
-  report::CoverageState coverage = report::CoverageState::no_series;
+  benchhist::Coverage coverage = benchhist::Coverage::no_series;
   std::uint64_t in_scope = 0;
   std::uint64_t judged = 0;
 };

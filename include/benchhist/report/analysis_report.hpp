@@ -3,7 +3,8 @@
 // (formats.md §7, detection.md §12–§13). The analysis pipeline fills one AnalysisReport per
 // pass; every reporter (text, Markdown, JSON, summary, outcome) renders from that one value,
 // so the formats can never disagree. Nothing here depends on the detection or selection
-// headers: the pipeline converts its results into these types.
+// headers (only on the shared vocabulary of model/verdict.hpp): the pipeline converts its
+// results into these types.
 
 #include <array>
 #include <cstddef>
@@ -16,77 +17,12 @@
 #include "benchhist/model/benchmark_id.hpp"
 #include "benchhist/model/discriminant.hpp"
 #include "benchhist/model/metric.hpp"
+#include "benchhist/model/verdict.hpp"
 
 namespace benchhist::report {
 
-// ---- Tokens (formats.md §7.2; spellings are a contract) ------------------------------
-
-enum class AnalysisMode { history, branch };
-enum class CoverageState { no_series, nothing_in_scope, nothing_judged, partial, full };
-enum class Outcome { findings, clean, partial, insufficient_baseline, nothing_in_scope };
-enum class FindingMethod { change_point, drift, branch_excursion };
-enum class Direction { regression, improvement };
-enum class LagReason { discriminant_set_mismatch, no_recent_base_data };
-
-// In the fixed reporting order (formats.md §7.2, detection.md §12.1).
-enum class UnjudgedReason {
-  ghost,
-  ignored,
-  too_few_points,
-  too_few_points_since_blessing,
-  not_measured_on_branch,
-  too_few_base_commits,
-  too_few_base_commits_since_blessing,
-  current_base_regime_unresolved,
-};
-inline constexpr std::size_t unjudged_reason_count = 8;
-inline constexpr std::array<UnjudgedReason, unjudged_reason_count> all_unjudged_reasons{
-    UnjudgedReason::ghost,
-    UnjudgedReason::ignored,
-    UnjudgedReason::too_few_points,
-    UnjudgedReason::too_few_points_since_blessing,
-    UnjudgedReason::not_measured_on_branch,
-    UnjudgedReason::too_few_base_commits,
-    UnjudgedReason::too_few_base_commits_since_blessing,
-    UnjudgedReason::current_base_regime_unresolved};
-
-std::string_view to_string(AnalysisMode) noexcept;
-std::string_view to_string(CoverageState) noexcept;
-std::string_view to_string(Outcome) noexcept;
-std::string_view to_string(FindingMethod) noexcept;  // JSON token, e.g. `change_point`
-std::string_view to_string(Direction) noexcept;
-std::string_view to_string(LagReason) noexcept;
-std::string_view to_string(UnjudgedReason) noexcept;
-
-// Prose forms (formats.md §7.2).
-std::string_view method_label(FindingMethod) noexcept;     // `change point`
-std::string_view lag_phrase(LagReason) noexcept;           // `discriminant set mismatch`
-std::string_view reason_phrase(UnjudgedReason) noexcept;   // `with too few points in ...`
-
-std::optional<UnjudgedReason> parse_unjudged_reason(std::string_view token) noexcept;
-
-// ---- Census (detection.md §12) --------------------------------------------------------
-
-// One reason per unjudged series; the counts derive every other census number so they can
-// never be inconsistent.
-struct Census {
-  std::uint64_t judged = 0;
-  std::array<std::uint64_t, unjudged_reason_count> unjudged_by_reason{};
-
-  std::uint64_t count(UnjudgedReason r) const noexcept {
-    return unjudged_by_reason[static_cast<std::size_t>(r)];
-  }
-  void set(UnjudgedReason r, std::uint64_t n) noexcept {
-    unjudged_by_reason[static_cast<std::size_t>(r)] = n;
-  }
-  std::uint64_t unjudged() const noexcept;  // total − judged (out-of-scope included)
-  std::uint64_t total() const noexcept;     // judged + every unjudged reason
-  std::uint64_t in_scope() const noexcept;  // total − ghost − ignored
-  CoverageState coverage() const noexcept;  // §12.2, first match
-};
-
-// Outcome from the finding count and coverage (§12.2).
-Outcome outcome_of(std::size_t finding_count, CoverageState coverage) noexcept;
+// The tokens (mode, method, direction, reasons, coverage, outcome), the Census and the
+// comparison-base lag are the shared vocabulary of model/verdict.hpp.
 
 // ---- Findings -------------------------------------------------------------------------
 
@@ -155,12 +91,6 @@ struct Finding {
 
 // ---- Sets -----------------------------------------------------------------------------
 
-struct ComparisonBaseLag {
-  std::uint64_t commits_behind = 0;
-  LagReason reason = LagReason::no_recent_base_data;
-  friend bool operator==(const ComparisonBaseLag&, const ComparisonBaseLag&) = default;
-};
-
 // Inputs of the historical-turn sentence (formats.md §7.2, detection.md §10.6).
 struct BranchComparison {
   std::uint64_t evaluated_base_commits = 0;
@@ -172,7 +102,7 @@ struct SetReport {
   DiscriminantSet set;
   std::uint64_t runs = 0;    // stored runs loaded for this set
   std::uint64_t series = 0;  // in-scope series of this set
-  // Lags as computed; reporters deduplicate and order them (§11) so callers need not.
+  // Lags as computed; reporters deduplicate and order them (ordered_lags, §11) so callers need not.
   std::vector<ComparisonBaseLag> lags;
   // Branch mode: the report-wide comparison, nullopt when it could not be formed.
   std::optional<BranchComparison> comparison;
@@ -283,7 +213,7 @@ struct AnalysisReport {
   VerboseDetails verbose;
   std::optional<ChartData> charts{};  // graphical reports only (see ChartData)
 
-  Outcome outcome() const noexcept { return outcome_of(findings.size(), census.coverage()); }
+  Outcome outcome() const noexcept { return census.outcome(findings.size()); }
   bool notable() const noexcept { return !findings.empty(); }
   // Improvements are reported only in branch mode (history reports regressions only).
   bool reports_improvements() const noexcept { return mode == AnalysisMode::branch; }
@@ -294,9 +224,5 @@ struct AnalysisReport {
   // Findings of one set, keeping the global order (formats.md §7).
   std::vector<const Finding*> findings_in(const DiscriminantSet&) const;
 };
-
-// Lags of one set deduplicated and ordered by commits_behind descending, then mismatch
-// before no-data (detection.md §11).
-std::vector<ComparisonBaseLag> ordered_lags(const std::vector<ComparisonBaseLag>&);
 
 }  // namespace benchhist::report

@@ -10,7 +10,7 @@
 namespace benchhist::report {
 
 // First line of a report without findings, by coverage state.
-std::string verdict_sentence(CoverageState);
+std::string verdict_sentence(Coverage);
 
 // The coverage sentence then, when anything is unjudged, the breakdown sentence.
 std::vector<std::string> qualification_sentences(const Census&);

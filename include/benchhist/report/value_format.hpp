@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "benchhist/model/text.hpp"
+
 namespace benchhist::report {
 
 // `value`: zero decimals for integral values, else 3 significant-ish decimals by magnitude,
@@ -20,15 +22,10 @@ std::string format_signed_value(double v);
 // `percent`: relative × 100 with explicit sign and two decimals: `+29.57%`.
 std::string format_percent(double relative);
 
-// First 12 characters (the whole id if shorter).
-std::string_view short_commit(std::string_view commit) noexcept;
 
 // `<runs> (<short oldest> → <short newest>)`, `<runs> (<short>)`, or `<runs>`.
 std::string format_run_span(std::uint64_t runs, const std::optional<std::string>& oldest,
                             const std::optional<std::string>& newest);
-
-// Count + noun with the plural rule of §7.12: `1 run`, `2 runs`; `series` never changes.
-std::string plural(std::uint64_t n, std::string_view noun);
 
 // JSON number spelling (formats.md §2, §7.5): shortest round trip, always with a fraction
 // or exponent (`36.0`, `1e-7`, `1.5e20`), exponent layout as serde_json/ryu. Non-finite

@@ -2,7 +2,7 @@
 // Exact Mann-Whitney null distributions (detection.md §3.3): for every subset size j <= kmax,
 // the number of size-j subsets of the doubled ranks having each doubled rank sum. Counts are
 // held in double and are exact because callers only ask for sizes with C(N, j) < 2^53.
-// Internal to lib/detect.
+// Private to the detectors (stats and the split-search correction).
 
 #include <algorithm>
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-namespace benchhist::detect::internal {
+namespace benchhist::detect::detail {
 
 class ExactTables {
  public:
@@ -61,4 +61,4 @@ class ExactTables {
   std::vector<std::int64_t> max_sum_;
 };
 
-}  // namespace benchhist::detect::internal
+}  // namespace benchhist::detect::detail

@@ -1,451 +1,34 @@
-// Selection adjustment (detection.md §5): scorer, analytic bound, conditional orbit.
-#include "benchhist/detect/selection.hpp"
+#pragma once
+// The orbit scorer of the split-search correction (detection.md §5.2, §5.5): counts the extreme
+// orbit elements, exhaustively over distinct orderings or over the fixed subgroup, with the
+// certified shortcut of docs/performance.md.
+// Private to the split-search correction (detect/split_correction.hpp); exposed in
+// benchhist::detect::detail only so the vectors and tests can pin it. Not API.
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <span>
+#include <vector>
 
+#include "benchhist/detect/detail/config.hpp"
+#include "benchhist/detect/detail/analytic_bound.hpp"
+#include "benchhist/detect/detail/exact_table.hpp"
+#include "benchhist/detect/detail/orbit_group.hpp"
+#include "benchhist/detect/detail/u128.hpp"
 #include "benchhist/detect/stats.hpp"
-#include "exact_table.hpp"
 
-namespace benchhist::detect {
+namespace benchhist::detect::detail {
+BENCHHIST_DETAIL_BEGIN
 
-// Exact intermediate products of binomial sequences (GCC/Clang extension).
-__extension__ typedef unsigned __int128 u128;
+inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
-namespace {
-constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ULL;
-constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
-}  // namespace
-
-SelectionCalibration history_calibration(std::size_t family_size, bool sharp_certificate) {
-  const std::size_t m = std::max<std::size_t>(family_size, 1);
-  SelectionCalibration c;
-  c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
-                                             max_change_permutation_order);
-  c.analytic_weight = change_analytic_weight;
-  c.reject_at_or_above = 0.05 / 2;
-  c.accept_analytic_below = std::min(0.10 / (2.0 * static_cast<double>(m)), 0.025);
-  c.min_regime = min_regime_points;
-  c.sharp_certificate = sharp_certificate;
-  return c;
-}
-
-std::uint64_t splitmix64_finalize(std::uint64_t v) noexcept {
-  v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  v = (v ^ (v >> 27)) * 0x94D049BB133111EBULL;
-  return v ^ (v >> 31);
-}
-
-std::uint64_t scatter_key(std::uint64_t bucket) noexcept { return splitmix64_finalize(bucket + golden_gamma); }
-
-std::uint64_t fnv1a64(std::string_view text) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-std::vector<double> scattered_levels(std::span<const double> levels, double cv, std::string_view seed_name) {
-  std::uint64_t state = fnv1a64(seed_name);
-  const double h = cv * std::sqrt(3.0);
-  std::vector<double> out;
-  out.reserve(levels.size());
-  for (double level : levels) {
-    state += golden_gamma;
-    const auto u = static_cast<double>(splitmix64_finalize(state) >> 32);
-    const double d = u / 4294967295.0 * 2 - 1;
-    out.push_back(std::fma(level * h, d, level));  // one fused multiply-add (vectors/README.md)
-  }
-  return out;
-}
-
-std::vector<double> scattered_series(std::span<const std::pair<double, std::size_t>> levels_rle, double cv,
-                                     std::string_view seed_name) {
-  std::vector<double> levels;
-  for (const auto& [value, count] : levels_rle) levels.insert(levels.end(), count, value);
-  return scattered_levels(levels, cv, seed_name);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Subgroup (§5.5 b)
-
-namespace {
-std::uint64_t factorial_capped(std::size_t f, std::uint64_t cap) {
-  std::uint64_t r = 1;
-  for (std::size_t i = 2; i <= f; ++i) {
-    if (r > cap / i) return cap + 1;
-    r *= i;
-  }
-  return r;
-}
-
-void factor_search(const std::vector<std::pair<std::size_t, std::uint64_t>>& options, std::size_t max_option,
-                   std::size_t n, std::uint64_t budget, std::vector<std::size_t>& current, std::size_t grid,
-                   std::uint64_t order, Factorization& best) {
-  if (order > best.order || (order == best.order && grid > best.grid)) {
-    best.factors = current;
-    best.grid = grid;
-    best.order = order;
-  }
-  // Largest option first; a child may reuse the same or a smaller option.
-  for (std::size_t i = max_option + 1; i-- > 0;) {
-    const auto [f, fact] = options[i];
-    if (grid > n / f || grid * f > n) continue;
-    if (order > budget / fact || order * fact > budget) continue;
-    current.push_back(f);
-    factor_search(options, i, n, budget, current, grid * f, order * fact, best);
-    current.pop_back();
-  }
-}
-}  // namespace
-
-Factorization best_factorization(std::size_t n, std::uint64_t budget) {
-  std::vector<std::pair<std::size_t, std::uint64_t>> options;
-  for (std::size_t f = 2; f <= n; ++f) {
-    const std::uint64_t fact = factorial_capped(f, budget);
-    if (fact > budget) break;
-    options.emplace_back(f, fact);
-  }
-  Factorization best;
-  if (options.empty()) return best;
-  std::vector<std::size_t> current;
-  factor_search(options, options.size() - 1, n, budget, current, 1, 1, best);
-  return best;
-}
-
-std::vector<std::size_t> scattered_positions(std::size_t n, std::size_t grid) {
-  std::vector<std::size_t> buckets(grid);
-  std::iota(buckets.begin(), buckets.end(), std::size_t{0});
-  std::sort(buckets.begin(), buckets.end(),
-            [](std::size_t a, std::size_t b) { return scatter_key(a) < scatter_key(b); });
-  std::vector<std::size_t> pos(grid);
-  for (std::size_t t = 0; t < grid; ++t) pos[buckets[t]] = t * n / grid;
-  return pos;
-}
-
-FallbackGroup fallback_group(std::size_t n, std::uint64_t budget) {
-  FallbackGroup g;
-  Factorization best = best_factorization(n, budget);
-  if (n >= 12 && budget >= 259'200 && best.grid < 12) {
-    g.balanced = true;  // A6 x S6 on 12 scattered positions
-    g.grid = 12;
-    g.order = 259'200;
-  } else {
-    g.factors = best.factors;
-    g.grid = best.grid;
-    g.order = best.order;
-  }
-  g.positions = scattered_positions(n, g.grid);
-  return g;
-}
-
-std::optional<std::uint64_t> distinct_orderings(std::span<const std::int64_t> sorted, std::uint64_t budget) {
-  std::uint64_t product = 1;
-  std::uint64_t seen = 0;
-  std::size_t s = 0;
-  while (s < sorted.size()) {
-    std::size_t e = s + 1;
-    while (e < sorted.size() && sorted[e] == sorted[s]) ++e;
-    const std::uint64_t run = e - s;
-    // C(seen + run, run) built as C(seen + i, i), each step exact; abort past the budget.
-    u128 c = 1;
-    for (std::uint64_t i = 1; i <= run; ++i) {
-      c = c * (seen + i) / i;
-      if (c > budget) return std::nullopt;
-    }
-    const u128 p = static_cast<u128>(product) * c;
-    if (p > budget) return std::nullopt;
-    product = static_cast<std::uint64_t>(p);
-    seen += run;
-    s = e;
-  }
-  return product;
-}
-
-namespace {
-
-// All permutations of 0..f-1 (flattened, f entries each), optionally only the even ones.
-std::vector<std::int32_t> permutation_list(std::size_t f, bool even_only) {
-  std::vector<std::int32_t> p(f);
-  std::iota(p.begin(), p.end(), 0);
-  std::vector<std::int32_t> out;
-  do {
-    if (even_only) {
-      std::size_t inversions = 0;
-      for (std::size_t i = 0; i < f; ++i)
-        for (std::size_t j = i + 1; j < f; ++j) inversions += p[i] > p[j];
-      if (inversions % 2 != 0) continue;
-    }
-    out.insert(out.end(), p.begin(), p.end());
-  } while (std::next_permutation(p.begin(), p.end()));
-  return out;
-}
-
-// The group as coordinates acting on bucket digits. For bucket b and per-coordinate
-// permutations sigma_c (enumerated as the inverses of the pi_c, which range over the same
-// set), the element's output at pos[b] is the input at pos[pre(b)] with
-// pre(b) = base(b) + sum_c sigma_c(digit_c(b)) * stride_c (digit -1 = coordinate absent).
-struct GroupCoordinates {
-  std::size_t grid = 1;
-  std::vector<std::size_t> positions;
-  struct Coord {
-    std::size_t f = 1;
-    std::int32_t stride = 1;
-    std::vector<std::int32_t> perms;  // flattened permutation list
-    std::size_t count() const { return perms.size() / f; }
-  };
-  std::vector<Coord> coords;
-  std::vector<std::int32_t> base;                // per bucket
-  std::vector<std::vector<std::int32_t>> digit;  // [coord][bucket]
-};
-
-GroupCoordinates describe_group(const FallbackGroup& g) {
-  GroupCoordinates out;
-  out.grid = g.grid;
-  out.positions = g.positions;
-  out.base.assign(g.grid, 0);
-  if (g.balanced) {
-    out.coords.resize(2);
-    out.coords[0] = {6, 1, permutation_list(6, true)};
-    out.coords[1] = {6, 1, permutation_list(6, false)};
-    out.digit.assign(2, std::vector<std::int32_t>(12, -1));
-    for (std::int32_t b = 0; b < 12; ++b) {
-      if (b < 6) out.digit[0][static_cast<std::size_t>(b)] = b;
-      else {
-        out.digit[1][static_cast<std::size_t>(b)] = b - 6;
-        out.base[static_cast<std::size_t>(b)] = 6;
-      }
-    }
-    return out;
-  }
-  std::int32_t stride = 1;
-  for (std::size_t f : g.factors) {
-    out.coords.push_back({f, stride, permutation_list(f, false)});
-    stride *= static_cast<std::int32_t>(f);
-  }
-  out.digit.assign(out.coords.size(), std::vector<std::int32_t>(g.grid, -1));
-  for (std::size_t b = 0; b < g.grid; ++b)
-    for (std::size_t c = 0; c < out.coords.size(); ++c)
-      out.digit[c][b] = static_cast<std::int32_t>((b / static_cast<std::size_t>(out.coords[c].stride)) % out.coords[c].f);
-  return out;
-}
-
-// Odometer over the coordinates c >= 1 (outer); calls visit(pre_outer) where pre_outer[b] is
-// base(b) + sum over outer coordinates. Returns false if visit stopped.
-template <class Visit>
-bool for_each_outer(const GroupCoordinates& gc, Visit&& visit) {
-  const std::size_t nc = gc.coords.size();
-  std::vector<std::size_t> idx(nc, 0);
-  std::vector<std::int32_t> pre(gc.grid);
-  while (true) {
-    for (std::size_t b = 0; b < gc.grid; ++b) {
-      std::int32_t v = gc.base[b];
-      for (std::size_t c = 1; c < nc; ++c) {
-        const std::int32_t d = gc.digit[c][b];
-        if (d >= 0) v += gc.coords[c].perms[idx[c] * gc.coords[c].f + static_cast<std::size_t>(d)] * gc.coords[c].stride;
-      }
-      pre[b] = v;
-    }
-    if (!visit(std::span<const std::int32_t>(pre))) return false;
-    std::size_t c = 1;
-    while (c < nc) {
-      if (++idx[c] < gc.coords[c].count()) break;
-      idx[c] = 0;
-      ++c;
-    }
-    if (c >= nc) return true;
-  }
-}
-
-// next_permutation that reports the first changed index (n when it wrapped).
-std::size_t next_permutation_from(std::vector<std::int64_t>& a) {
-  const std::size_t n = a.size();
-  if (n < 2) return n;
-  std::size_t i = n - 1;
-  while (i > 0 && a[i - 1] >= a[i]) --i;
-  if (i == 0) return n;
-  std::size_t j = n - 1;
-  while (a[j] <= a[i - 1]) --j;
-  std::swap(a[i - 1], a[j]);
-  std::reverse(a.begin() + static_cast<std::ptrdiff_t>(i), a.end());
-  return i - 1;
-}
-
-}  // namespace
-
-std::vector<std::vector<std::size_t>> permutations(std::size_t f, bool even_only) {
-  const auto flat = permutation_list(f, even_only);
-  std::vector<std::vector<std::size_t>> out;
-  for (std::size_t i = 0; i + f <= flat.size() && f > 0; i += f)
-    out.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i), flat.begin() + static_cast<std::ptrdiff_t>(i + f));
-  return out;
-}
-
-void for_each_group_element(std::span<const std::int64_t> observed, const FallbackGroup& group,
-                            const std::function<bool(std::span<const std::int64_t>)>& visit) {
-  const GroupCoordinates gc = describe_group(group);
-  std::vector<std::int64_t> out(observed.begin(), observed.end());
-  const bool has0 = !gc.coords.empty();
-  const auto& c0 = has0 ? gc.coords[0] : GroupCoordinates::Coord{};
-  for_each_outer(gc, [&](std::span<const std::int32_t> pre_outer) {
-    const std::size_t count0 = has0 ? c0.count() : 1;
-    for (std::size_t e = 0; e < count0; ++e) {
-      // out[pos[b]] = in[pos[pre(b)]], pre = the inverse image (§5.5 step 5).
-      for (std::size_t b = 0; b < gc.grid; ++b) {
-        std::int32_t pre = pre_outer[b];
-        if (has0) {
-          const std::int32_t d = gc.digit[0][b];
-          if (d >= 0) pre += c0.perms[e * c0.f + static_cast<std::size_t>(d)] * c0.stride;
-        }
-        out[gc.positions[b]] = observed[gc.positions[static_cast<std::size_t>(pre)]];
-      }
-      if (!visit(out)) return false;
-    }
-    return true;
-  });
-}
-
-std::uint64_t for_each_orbit_element(std::span<const std::int64_t> observed, std::uint64_t budget,
-                                     const std::function<bool(std::span<const std::int64_t>)>& visit) {
-  std::vector<std::int64_t> sorted(observed.begin(), observed.end());
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = observed.size();
-  if (auto g = distinct_orderings(sorted, budget)) {
-    std::vector<std::int64_t> cur = sorted;
-    do {
-      if (!visit(cur)) break;
-    } while (next_permutation_from(cur) != n);
-    return *g;
-  }
-  const FallbackGroup group = fallback_group(n, budget);
-  for_each_group_element(observed, group, visit);
-  return group.order;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Analytic bound (§5.4)
-
-double binary_kl(double o, double e) noexcept {
-  const double a = o == 0 ? 0.0 : o * std::log(o / e);
-  const double b = o >= 1 ? 0.0 : (1 - o) * std::log((1 - o) / (1 - e));
-  return a + b;
-}
-
-double serfling_bound(std::size_t n, std::size_t k, double deviation) noexcept {
-  const auto kd = static_cast<double>(k);
-  return std::exp(-2 * kd * deviation * deviation / (1 - (kd - 1) / static_cast<double>(n)));
-}
-
-double rank_sum_tail_bound(std::span<const std::int64_t> sorted, std::size_t k, double sum, bool upper) noexcept {
-  const std::size_t n = sorted.size();
-  const auto rmin = static_cast<double>(sorted.front());
-  const auto rmax = static_cast<double>(sorted.back());
-  const double range = rmax - rmin;
-  if (range == 0) return 1.0;
-  const double mu = ((static_cast<double>(n) + 1) - rmin) / range;
-  const double theta = std::clamp((sum / static_cast<double>(k) - rmin) / range, 0.0, 1.0);
-  if ((upper && theta <= mu) || (!upper && theta >= mu)) return 1.0;
-  const double chernoff = std::exp(-static_cast<double>(k) * binary_kl(theta, mu));
-  const double serfling = serfling_bound(n, k, theta - mu);
-  return std::min(chernoff, serfling);
-}
-
-namespace {
-// The "reaches" limit of §5.4: p_obs with a 64-epsilon allowance. NormalPLimit compares the
-// unclamped normal p, so a p_obs below 1e-15 (S1's p_sharp) is honoured.
-NormalPLimit rejection_limit(double p_obs) { return NormalPLimit(p_obs * (1 + 64 * machine_epsilon)); }
-
-std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo,
-                                          std::int64_t hi, const NormalPLimit& limit, double tie_term, bool upper) {
-  const std::size_t n = sorted.size();
-  const NormalPLimit::Sizes sizes(k, n - k, tie_term);
-  auto reaches = [&](std::int64_t s) { return limit.reaches(sizes, static_cast<double>(s) / 2); };
-  const auto centre = static_cast<std::int64_t>(k * (n + 1));
-  if (!upper) {
-    if (!reaches(lo)) return std::nullopt;
-    std::int64_t low = lo, high = centre;
-    while (low < high) {
-      const std::int64_t mid = low + (high - low + 1) / 2;
-      if (reaches(mid)) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  }
-  if (!reaches(hi)) return std::nullopt;
-  std::int64_t low = centre, high = hi;
-  while (low < high) {
-    const std::int64_t mid = low + (high - low) / 2;
-    if (reaches(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
-}
-
-double approx_tail(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo, std::int64_t hi,
-                   const NormalPLimit& limit, double tie_term) {
-  double lower = 0, upper = 0;
-  if (auto s = rejection_sum(sorted, k, lo, hi, limit, tie_term, false))
-    lower = rank_sum_tail_bound(sorted, k, static_cast<double>(*s), false);
-  if (auto s = rejection_sum(sorted, k, lo, hi, limit, tie_term, true))
-    upper = rank_sum_tail_bound(sorted, k, static_cast<double>(*s), true);
-  return std::min(lower + upper, 1.0);
-}
-
-double analytic_bound_sorted(std::span<const std::int64_t> sorted, double p_obs, std::size_t min_regime,
-                             std::size_t max_exact, double tie_term) {
-  const std::size_t n = sorted.size();
-  const std::size_t half = n / 2;
-  if (min_regime > half) return 1.0;
-  std::int64_t lo = 0, hi = 0;
-  double bound = 0;
-  const NormalPLimit limit = rejection_limit(p_obs);
-  for (std::size_t k = 1; k <= half; ++k) {
-    lo += sorted[k - 1];
-    hi += sorted[n - k];
-    if (k < min_regime) continue;
-    const double c = k <= max_exact ? p_obs : approx_tail(sorted, k, lo, hi, limit, tie_term);
-    bound += (2 * k == n ? 1.0 : 2.0) * c;  // a size occurs at a prefix and a suffix split
-    if (bound >= 1) return 1.0;
-  }
-  return std::min(bound, 1.0);
-}
-}  // namespace
-
-std::optional<std::int64_t> closest_rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, double p_obs,
-                                                  bool upper) {
-  const std::size_t n = sorted.size();
-  std::int64_t lo = 0, hi = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    lo += sorted[i];
-    hi += sorted[n - 1 - i];
-  }
-  return rejection_sum(sorted, k, lo, hi, rejection_limit(p_obs), tie_term_from_doubled_ranks(sorted), upper);
-}
-
-std::size_t max_exact_size(std::size_t n, std::size_t min_regime) noexcept {
-  std::size_t best = 0;
-  for (std::size_t s = min_regime; s <= n / 2; ++s) {
-    if (!exact_mw_feasible(s, n - s)) break;
-    best = s;
-  }
-  return best;
-}
-
-double analytic_bound(std::span<const std::int64_t> doubled, double p_obs, std::size_t min_regime) {
-  std::vector<std::int64_t> sorted(doubled.begin(), doubled.end());
-  std::sort(sorted.begin(), sorted.end());
-  return analytic_bound_sorted(sorted, p_obs, min_regime, max_exact_size(sorted.size(), min_regime),
-                               tie_term_from_doubled_ranks(sorted));
-}
-
-// ---------------------------------------------------------------------------------------------
 // Scorer (§5.2) and procedure (§5.3)
 
-namespace {
 
 struct Scorer {
   std::size_t n = 0;
@@ -455,7 +38,7 @@ struct Scorer {
   std::vector<std::int64_t> sorted;
   // Built only when an exact size can matter (the observed split, or a flag an orbit element
   // could reach): for long series the knapsack costs more than all the rest of the scoring.
-  std::optional<internal::ExactTables> tables;
+  std::optional<detail::ExactTables> tables;
 
   void ensure_tables() {
     if (!tables) tables.emplace(sorted, max_exact);
@@ -480,7 +63,7 @@ struct Scorer {
 // Whether some exact size k (min_regime..max_exact) has an achievable sum with p <= p_obs. The
 // most extreme achievable sum has at least one subset on its side, so its p is at least
 // 2 / C(n, k) (same rounding as the table's 2 * min(lower, upper) / total, lower and upper >= 1).
-bool exact_sizes_can_be_extreme(std::size_t n, std::size_t min_regime, std::size_t max_exact, double p_obs) {
+BENCHHIST_DETAIL_INLINE bool exact_sizes_can_be_extreme(std::size_t n, std::size_t min_regime, std::size_t max_exact, double p_obs) {
   u128 c = 1;  // C(n, k), exact: every exact size has C(n, k) < 2^53
   for (std::size_t k = 1; k <= max_exact; ++k) {
     c = c * (n - k + 1) / k;
@@ -607,7 +190,7 @@ struct OrbitCounter {
 };
 
 // (a) every distinct ordering, scored with prefix sums updated from the first changed index.
-void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+BENCHHIST_DETAIL_INLINE void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
   const std::size_t n = sc.n;
   std::vector<std::int64_t> cur = sc.sorted;
   const auto np1 = static_cast<std::int64_t>(n + 1);
@@ -697,12 +280,12 @@ struct LeafScan {
 
 using BoundFn = bool (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
                          const std::int32_t*, const std::int32_t*, std::size_t);
-bool bound_generic(const std::int32_t* from, const std::int32_t* rplus, const std::int32_t* rminus,
+BENCHHIST_DETAIL_INLINE bool bound_generic(const std::int32_t* from, const std::int32_t* rplus, const std::int32_t* rminus,
                    const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
   return bound_body(from, rplus, rminus, smax, smin, thr, len);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) bool bound_avx2(const std::int32_t* from, const std::int32_t* rplus,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) bool bound_avx2(const std::int32_t* from, const std::int32_t* rplus,
                                                 const std::int32_t* rminus, const std::int32_t* smax,
                                                 const std::int32_t* smin, const std::int32_t* thr, std::size_t len) {
   return bound_body(from, rplus, rminus, smax, smin, thr, len);
@@ -713,20 +296,20 @@ using AddFn = void (*)(std::int32_t*, const std::int32_t*, const std::int32_t*, 
 using LeafFn = LeafScan (*)(const std::int32_t*, const std::int32_t*, const std::int32_t*, const std::int32_t*,
                             const std::int32_t*, const std::int32_t*, std::size_t, std::int32_t);
 
-void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
+BENCHHIST_DETAIL_INLINE void add_generic(std::int32_t* to, const std::int32_t* a, const std::int32_t* b, std::size_t len) {
   add_body(to, a, b, len);
 }
-LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2,
+BENCHHIST_DETAIL_INLINE LeafScan leaf_generic(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2,
                       const std::int32_t* smax, const std::int32_t* smin, const std::int32_t* thr, std::size_t len,
                       std::int32_t k0) {
   return leaf_body(from, add1, add2, smax, smin, thr, len, k0);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) void add_avx2(std::int32_t* to, const std::int32_t* a, const std::int32_t* b,
                                               std::size_t len) {
   add_body(to, a, b, len);
 }
-__attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add1,
+BENCHHIST_DETAIL_INLINE __attribute__((target("avx2"))) LeafScan leaf_avx2(const std::int32_t* from, const std::int32_t* add1,
                                                    const std::int32_t* add2, const std::int32_t* smax,
                                                    const std::int32_t* smin, const std::int32_t* thr,
                                                    std::size_t len, std::int32_t k0) {
@@ -740,7 +323,7 @@ struct Kernels {
   BoundFn bound = bound_generic;
 };
 
-Kernels pick_kernels() {
+BENCHHIST_DETAIL_INLINE Kernels pick_kernels() {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (__builtin_cpu_supports("avx2")) return {add_avx2, leaf_avx2, bound_avx2};
 #endif
@@ -1144,78 +727,10 @@ class SubgroupScorer {
   std::vector<std::int32_t> direct_;
 };
 
-void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
+BENCHHIST_DETAIL_INLINE void run_subgroup_orbit(const Scorer& sc, std::span<const std::int64_t> observed, std::size_t observed_split,
                         const FallbackGroup& group, const ExtremeTest& is_extreme, OrbitCounter& counter) {
   SubgroupScorer(sc, observed, observed_split, group, is_extreme, counter).run();
 }
 
-}  // namespace
-
-std::optional<SelectionResult> selection_adjusted_change_point(std::span<const double> values,
-                                                               const SelectionCalibration& cal) {
-  const std::size_t n = values.size();
-  if (n < 2) return std::nullopt;
-  const std::vector<std::int64_t> ranks = doubled_ranks(values);
-  const PettittSplit split = pettitt_from_ranks(ranks);
-  const std::size_t k = std::min(split.index, n - split.index);
-  if (k < cal.min_regime) return std::nullopt;  // unreportable observed order
-
-  Scorer sc;
-  sc.n = n;
-  sc.min_regime = cal.min_regime;
-  sc.sorted = ranks;
-  std::sort(sc.sorted.begin(), sc.sorted.end());
-  sc.tie_term = tie_term_from_doubled_ranks(sc.sorted);
-  sc.max_exact = max_exact_size(n, cal.min_regime);
-  if (k <= sc.max_exact) sc.ensure_tables();  // the observed score is an exact one
-
-  SelectionResult out;
-  out.index = split.index;
-  out.tainted_p = sc.p_at(split.index, split.d_tau);
-  {
-    const auto tau = static_cast<double>(split.index);
-    const auto rest = static_cast<double>(n - split.index);
-    const double u_left = static_cast<double>(split.d_tau) / 2 - tau * (tau + 1) / 2;
-    out.superiority = (tau * rest - u_left) / (tau * rest);
-  }
-  const double p_obs = out.tainted_p;
-  if (p_obs >= cal.reject_at_or_above) {
-    out.adjusted_p = 1.0;
-    return out;
-  }
-  if (n == 2 * cal.min_regime && exact_mw_feasible(cal.min_regime, cal.min_regime)) {
-    out.adjusted_p = p_obs;  // a single admissible split: nothing was searched
-    return out;
-  }
-  // S1: the union bound holds at any threshold; the clamp only protects the reported value.
-  const double certificate_p = cal.sharp_certificate ? sc.sharp_p_at(split.index, split.d_tau) : p_obs;
-  const double a = analytic_bound_sorted(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term);
-  const double wa = std::min(a / cal.analytic_weight, 1.0);
-  if (wa < cal.accept_analytic_below) {
-    out.adjusted_p = std::max(wa, p_obs);
-    return out;
-  }
-  OrbitCounter counter;
-  counter.weight = cal.analytic_weight;
-  counter.wa = wa;
-  counter.reject = cal.reject_at_or_above;
-  counter.p_obs = p_obs;
-  if (0.0 >= wa) {
-    out.adjusted_p = std::max(wa, p_obs);
-    return out;
-  }
-  if (exact_sizes_can_be_extreme(n, cal.min_regime, sc.max_exact, p_obs)) sc.ensure_tables();
-  const ExtremeTest is_extreme(sc, p_obs);
-  if (auto distinct = distinct_orderings(sc.sorted, cal.order_budget)) {
-    counter.order = static_cast<double>(*distinct);
-    run_distinct_orbit(sc, is_extreme, counter);
-  } else {
-    const FallbackGroup group = fallback_group(n, cal.order_budget);
-    counter.order = static_cast<double>(group.order);
-    run_subgroup_orbit(sc, ranks, split.index, group, is_extreme, counter);
-  }
-  out.adjusted_p = counter.finish();
-  return out;
-}
-
-}  // namespace benchhist::detect
+BENCHHIST_DETAIL_END
+}  // namespace benchhist::detect::detail

@@ -2,11 +2,12 @@
 // the shared vectors' generator, the same levels, scatter and seed name are used, so the values
 // match those vectors exactly; the verdicts are whatever this build's detector says.
 
+#include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/example_series.hpp"
 
 #include <algorithm>
 
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::detect::examples {
@@ -22,7 +23,7 @@ std::vector<double> levels(std::initializer_list<std::pair<double, std::size_t>>
 std::vector<double> scattered(std::initializer_list<std::pair<double, std::size_t>> rle, double cv,
                               std::string_view seed) {
   const auto l = levels(rle);
-  return scattered_levels(l, cv, seed);
+  return detail::scattered_levels(l, cv, seed);
 }
 
 double median_of(std::vector<double> v) {
@@ -42,7 +43,7 @@ std::vector<std::optional<Interval>> intervals(const std::vector<double>& v, dou
 std::vector<double> ramp() {
   std::vector<double> l;
   for (int i = 0; i < 30; ++i) l.push_back(100.0 * (1 + 0.003 * i));
-  return scattered_levels(l, 0.025, "slow_ramp");
+  return detail::scattered_levels(l, 0.025, "slow_ramp");
 }
 
 HistoryExample history(std::string name, std::string summary, std::vector<double> values,

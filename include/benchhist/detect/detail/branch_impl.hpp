@@ -1,4 +1,9 @@
+#pragma once
 // Branch mode, SEED version (detection.md §10). See include/benchhist/detect/branch.hpp.
+// Implementation of detect/branch.hpp, compiled by lib/detect/branch.cpp (or inline
+// everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
+
+#include "benchhist/detect/detail/config.hpp"
 
 #include "benchhist/detect/branch.hpp"
 
@@ -8,13 +13,14 @@
 #include <set>
 
 #include "benchhist/detect/history.hpp"
-#include "benchhist/detect/selection.hpp"
+#include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
 
 namespace benchhist::detect {
-namespace {
+namespace detail {
+BENCHHIST_DETAIL_BEGIN
 
 // §10.3 "strongest split of a segment".
 struct SegmentSplit {
@@ -23,7 +29,7 @@ struct SegmentSplit {
 };
 
 // The practical half of "supported": relative move, absolute floor, near-complete separation.
-bool practically_separated(double before_median, double after_median, double superiority_after_above,
+BENCHHIST_DETAIL_INLINE bool practically_separated(double before_median, double after_median, double superiority_after_above,
                            double floor) {
   const double d = after_median - before_median;
   const double oriented = d > 0 ? superiority_after_above : 1.0 - superiority_after_above;
@@ -31,7 +37,7 @@ bool practically_separated(double before_median, double after_median, double sup
          oriented >= min_base_split_separation;
 }
 
-std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKind kind, double alpha) {
+BENCHHIST_DETAIL_INLINE std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKind kind, double alpha) {
   if (v.size() < 2 * branch_min_regime) return std::nullopt;
   // The split location is Pettitt's (§5.2 step 1); the orbit only decides support, so it runs
   // only when the cheap practical conditions already hold (same verdict, much less work).
@@ -47,13 +53,13 @@ std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKin
   SegmentSplit out{tau, false};
   if (!practically_separated(b, a, mann_whitney(before, after).superiority, floor)) return out;
 
-  SelectionCalibration cal;
+  SplitCalibration cal;
   cal.order_budget = branch_search_budget;
   cal.analytic_weight = change_analytic_weight;
   cal.accept_analytic_below = alpha;
   cal.reject_at_or_above = alpha;
   cal.min_regime = branch_min_regime;
-  const auto sel = selection_adjusted_change_point(v, cal);
+  const auto sel = split_corrected_change_point(v, cal);
   if (!sel) return std::nullopt;
   if (sel->index != tau)
     throw Error(ErrorKind::internal, "branch regime search: Pettitt split disagrees with the selection adjustment",
@@ -63,7 +69,7 @@ std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKin
 }
 
 // §10.3 segmentation: recurse on both sides of every split, supported or not.
-void collect(std::span<const double> v, std::size_t offset, MetricKind kind, double alpha,
+BENCHHIST_DETAIL_INLINE void collect(std::span<const double> v, std::size_t offset, MetricKind kind, double alpha,
              std::vector<std::size_t>& out) {
   const auto split = strongest_split(v, kind, alpha);
   if (!split) return;
@@ -73,7 +79,7 @@ void collect(std::span<const double> v, std::size_t offset, MetricKind kind, dou
 }
 
 // §10.3 unresolved check on selector levels `s` (from the newest boundary, or all of them).
-bool unresolved_tail(std::span<const double> s, MetricKind kind) {
+BENCHHIST_DETAIL_INLINE bool unresolved_tail(std::span<const double> s, MetricKind kind) {
   const double floor = absolute_floor(kind);
   for (std::size_t trailing = min_unresolved_branch_regime_points; trailing <= max_unresolved_branch_regime_points;
        ++trailing) {
@@ -88,13 +94,13 @@ bool unresolved_tail(std::span<const double> s, MetricKind kind) {
   return false;
 }
 
-double turn_score(const Excursion& e, MetricKind kind) {
+BENCHHIST_DETAIL_INLINE double turn_score(const Excursion& e, MetricKind kind) {
   if (!e.passed) return 0.0;
   const double scale = std::max(std::fabs(*e.edge), absolute_floor(kind) / branch_practical_relative);
   return std::fabs(*e.excess) / scale;
 }
 
-void check_input(const BranchSeriesInput& in) {
+BENCHHIST_DETAIL_INLINE void check_input(const BranchSeriesInput& in) {
   // Stored values are finite (formats.md); a NaN here would silently read as "outside".
   if (!std::isfinite(in.tip->value))
     throw Error(ErrorKind::usage, "branch tip observation is not a finite number", "context observation", {},
@@ -110,9 +116,11 @@ void check_input(const BranchSeriesInput& in) {
                   in.base[i].commit, {}, "pass base levels oldest first, one per commit (detection.md §2.7)");
 }
 
-}  // namespace
+BENCHHIST_DETAIL_END
+}  // namespace detail
 
-RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
+namespace detail {
+BENCHHIST_DETECT_INLINE RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
                                       MetricKind kind) {
   if (topo.size() != values.size())
     throw Error(ErrorKind::usage, "branch regime selection: values and topo indices differ in length",
@@ -133,13 +141,13 @@ RegimeSelection select_current_regime(std::span<const double> values, std::span<
 
   std::vector<std::size_t>& bounds = r.selector_boundaries;
   const std::span<const double> sv(sel);
-  collect(sv, 0, kind, alpha, bounds);
+  detail::collect(sv, 0, kind, alpha, bounds);
   if (!bounds.empty()) {
     // Revert re-examination: certify an exit against the stretch it ends.
     std::size_t start = bounds.back();
     const std::size_t rounds = g > 0 ? g - 1 : 0;
     for (std::size_t i = 0; i < rounds; ++i) {
-      collect(sv.subspan(start), start, kind, alpha, bounds);
+      detail::collect(sv.subspan(start), start, kind, alpha, bounds);
       if (bounds.back() == start) break;
       start = bounds.back();
     }
@@ -164,11 +172,13 @@ RegimeSelection select_current_regime(std::span<const double> values, std::span<
     }
   }
   const std::size_t from = bounds.empty() ? 0 : bounds.back();
-  r.unresolved = unresolved_tail(sv.subspan(from), kind);
+  r.unresolved = detail::unresolved_tail(sv.subspan(from), kind);
   return r;
 }
+}  // namespace detail
 
-Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
+namespace detail {
+BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
                              std::span<const std::optional<Interval>> reference_intervals, MetricKind kind) {
   if (references.empty())
     throw Error(ErrorKind::usage, "branch excursion needs at least one reference level", "detect/branch", {},
@@ -230,8 +240,10 @@ Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval
   e.passed = true;
   return e;
 }
+}  // namespace detail
 
-bool is_stable_regime(std::span<const double> regime_values) {
+namespace detail {
+BENCHHIST_DETECT_INLINE bool is_stable_regime(std::span<const double> regime_values) {
   const auto mk = mann_kendall(regime_values);
   if (!(mk.p_value < mann_kendall_stability_alpha)) return true;
   const auto ts = theil_sen(regime_values);
@@ -240,15 +252,18 @@ bool is_stable_regime(std::span<const double> regime_values) {
   const double mid = median(std::vector<double>(regime_values.begin(), regime_values.end()));
   return !(std::fabs(relative(rise, mid)) >= branch_practical_relative);
 }
+}  // namespace detail
 
-std::vector<std::int64_t> candidate_commits(std::span<const BranchBaseLevel> base, std::size_t start) {
+namespace detail {
+BENCHHIST_DETECT_INLINE std::vector<std::int64_t> candidate_commits(std::span<const BranchBaseLevel> base, std::size_t start) {
   std::vector<std::int64_t> out;
   for (std::size_t p = start; p < base.size(); ++p)
     if (p % 2 == 1) out.push_back(base[p].topo);
   return out;
 }
+}  // namespace detail
 
-BranchJudgement judge_branch(const BranchSeriesInput& in) {
+BENCHHIST_DETECT_INLINE BranchJudgement judge_branch(const BranchSeriesInput& in) {
   BranchJudgement j;
   // §10.2 judgment order.
   if (!in.tip) {
@@ -261,7 +276,7 @@ BranchJudgement judge_branch(const BranchSeriesInput& in) {
                      : UnjudgedReason::too_few_base_commits;
     return j;
   }
-  check_input(in);
+  detail::check_input(in);
   const std::size_t n = in.base.size();
   std::vector<double> values(n);
   std::vector<std::int64_t> topo(n);
@@ -269,7 +284,7 @@ BranchJudgement judge_branch(const BranchSeriesInput& in) {
     values[i] = in.base[i].value;
     topo[i] = in.base[i].topo;
   }
-  j.regime = select_current_regime(values, topo, in.kind);
+  j.regime = detail::select_current_regime(values, topo, in.kind);
   if (j.regime.unresolved) {
     j.unjudged = UnjudgedReason::current_base_regime_unresolved;
     return j;
@@ -284,15 +299,15 @@ BranchJudgement judge_branch(const BranchSeriesInput& in) {
     any_iv = any_iv || in.base[p].interval.has_value();
   }
   if (!any_iv) ref_iv.clear();
-  j.excursion = evaluate_excursion(in.tip->value, in.tip->interval, refs, ref_iv, in.kind);
+  j.excursion = detail::evaluate_excursion(in.tip->value, in.tip->interval, refs, ref_iv, in.kind);
   j.current_regime_start_index = start;
   if (!j.regime.selector_boundaries.empty()) j.current_regime_start_commit = in.base[start].commit;
   const double y = in.tip->value;
   j.matches_previous_regime =
       j.regime.previous_range && j.regime.previous_range->first <= y && y <= j.regime.previous_range->second;
-  j.stable_for_comparison = is_stable_regime(refs);
+  j.stable_for_comparison = detail::is_stable_regime(refs);
   j.comparison_base_index = in.base.back().topo;
-  j.candidate_commits = candidate_commits(in.base, start);
+  j.candidate_commits = detail::candidate_commits(in.base, start);
 
   if (j.excursion.passed) {
     BranchFinding f;
@@ -315,18 +330,19 @@ BranchJudgement judge_branch(const BranchSeriesInput& in) {
   return j;
 }
 
-std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads) {
+BENCHHIST_DETECT_INLINE std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads) {
   std::vector<BranchJudgement> out(inputs.size());
   // Each slot is written by exactly one item; the first failing series in input order is reported.
   parallel_for(inputs.size(), threads, [&](std::size_t i) { out[i] = judge_branch(inputs[i]); });
   return out;
 }
 
-namespace {
+namespace detail {
+BENCHHIST_DETAIL_BEGIN
 
 using Commits = std::vector<std::int64_t>;
 
-Commits intersect(const Commits& a, const Commits& b) {
+BENCHHIST_DETAIL_INLINE Commits intersect(const Commits& a, const Commits& b) {
   Commits out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
@@ -403,7 +419,7 @@ class FamilySearch {
   std::set<std::vector<std::size_t>> considered_;
 };
 
-std::optional<HistoricalComparison> compare_indices(std::span<const BranchSeriesInput> inputs,
+BENCHHIST_DETAIL_INLINE std::optional<HistoricalComparison> compare_indices(std::span<const BranchSeriesInput> inputs,
                                                     std::span<const BranchJudgement> judgements,
                                                     const std::vector<std::size_t>& indices) {
   // Steps 1-2: eligible series grouped by identical candidate-commit sets (first appearance).
@@ -462,19 +478,20 @@ std::optional<HistoricalComparison> compare_indices(std::span<const BranchSeries
   return c;
 }
 
-}  // namespace
+BENCHHIST_DETAIL_END
+}  // namespace detail
 
-std::optional<HistoricalComparison> compare_historical_turns(std::span<const BranchSeriesInput> inputs,
+BENCHHIST_DETECT_INLINE std::optional<HistoricalComparison> compare_historical_turns(std::span<const BranchSeriesInput> inputs,
                                                              std::span<const BranchJudgement> judgements) {
   if (inputs.size() != judgements.size())
     throw Error(ErrorKind::usage, "historical comparison: inputs and judgements differ in length", "detect/branch",
                 {}, "pass one judgement per input, in the same order");
   std::vector<std::size_t> all(inputs.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  return compare_indices(inputs, judgements, all);
+  return detail::compare_indices(inputs, judgements, all);
 }
 
-std::vector<SetComparison> compare_historical_turns_by_set(std::span<const BranchSeriesInput> inputs,
+BENCHHIST_DETECT_INLINE std::vector<SetComparison> compare_historical_turns_by_set(std::span<const BranchSeriesInput> inputs,
                                                            std::span<BranchJudgement> judgements,
                                                            std::span<const DiscriminantSet> sets) {
   if (inputs.size() != judgements.size() || inputs.size() != sets.size())
@@ -484,7 +501,7 @@ std::vector<SetComparison> compare_historical_turns_by_set(std::span<const Branc
   for (std::size_t i = 0; i < sets.size(); ++i) by_set[sets[i]].push_back(i);
   std::vector<SetComparison> out;
   for (const auto& [set, indices] : by_set) {
-    SetComparison sc{set, compare_indices(inputs, judgements, indices)};
+    SetComparison sc{set, detail::compare_indices(inputs, judgements, indices)};
     if (sc.comparison)
       for (std::size_t m : sc.comparison->members)
         if (judgements[m].finding) judgements[m].finding->included_in_historical_comparison = true;
@@ -493,7 +510,7 @@ std::vector<SetComparison> compare_historical_turns_by_set(std::span<const Branc
   return out;
 }
 
-std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
+BENCHHIST_DETECT_INLINE std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
                                               std::span<const SeriesKey> keys) {
   if (!keys.empty() && keys.size() != judgements.size())
     throw Error(ErrorKind::usage, "branch ranking: keys and judgements differ in length", "detect/branch", {},

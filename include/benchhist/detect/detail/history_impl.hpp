@@ -1,0 +1,315 @@
+#pragma once
+// History mode (detection.md §2.6, §4, §6, §7, §9, §13).
+// Implementation of detect/history.hpp, compiled by lib/detect/history.cpp (or inline
+// everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
+
+#include "benchhist/detect/detail/config.hpp"
+#include "benchhist/detect/history.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "benchhist/detect/level_start.hpp"
+#include "benchhist/detect/stats.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/parallel.hpp"
+
+namespace benchhist::detect {
+
+BENCHHIST_DETECT_INLINE double absolute_floor(MetricKind kind) noexcept {
+  switch (kind) {
+    case MetricKind::wall_time:
+    case MetricKind::processor_time: return 1.0;  // 1 ns
+    case MetricKind::instruction_count:
+    case MetricKind::conditional_branches:
+    case MetricKind::indirect_branches: return 5.0;
+    case MetricKind::allocated_bytes:
+    case MetricKind::allocation_count:
+    case MetricKind::peak_outstanding_bytes: return 1.0;
+  }
+  return 1.0;
+}
+
+BENCHHIST_DETECT_INLINE AnalysedView analysed_view(const SeriesInput& s) noexcept {
+  AnalysedView v;
+  const std::size_t start = std::min(s.active_start, s.values.size());
+  const std::size_t active = s.values.size() - start;
+  v.length = std::min(active, max_series_points);
+  v.offset = start + (active - v.length);
+  return v;
+}
+
+BENCHHIST_DETECT_INLINE std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept {
+  ReasonInputs in;
+  in.mode = AnalysisMode::history;
+  in.active_start = s.active_start;
+  in.active_points = s.values.size() - std::min(s.active_start, s.values.size());
+  return unjudged_reason(in);
+}
+
+namespace detail {
+BENCHHIST_DETAIL_BEGIN
+BENCHHIST_DETAIL_INLINE std::vector<double> slice(std::span<const double> x, std::size_t from, std::size_t to) {
+  return std::vector<double>(x.begin() + static_cast<std::ptrdiff_t>(from), x.begin() + static_cast<std::ptrdiff_t>(to));
+}
+BENCHHIST_DETAIL_INLINE bool any_interval(std::span<const std::optional<Interval>> iv) {
+  return std::any_of(iv.begin(), iv.end(), [](const auto& i) { return i.has_value(); });
+}
+BENCHHIST_DETAIL_END
+}  // namespace detail
+
+BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<const double> x,
+                                          std::span<const std::optional<Interval>> intervals, MetricKind kind,
+                                          bool level_start_split) {
+  ChangePointStage st;
+  auto& l = st.ladder;
+  const std::size_t n = x.size();
+  if (!l.check("split_located", std::nullopt, std::nullopt, n >= 2)) return st;  // Pettitt needs two points
+  const std::vector<std::int64_t> ranks = doubled_ranks(x);
+  const std::size_t pettitt_tau = pettitt_from_ranks(ranks).index;
+  const std::size_t shorter = std::min(pettitt_tau, n - pettitt_tau);
+  if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(min_regime_points),
+               shorter >= min_regime_points))
+    return st;
+  // Persistence is Pettitt's; where the new level begins is S2's estimate (detection-sharp.md).
+  const std::size_t tau = level_start_split ? new_level_start(x, ranks, min_regime_points) : pettitt_tau;
+  const double baseline = median(detail::slice(x, 0, tau));
+  const double latest = median(detail::slice(x, tau, n));
+  const double delta = latest - baseline;
+  const double abs_delta = std::fabs(delta);
+  if (!l.check("non_zero_delta", abs_delta, 0.0, abs_delta > 0)) return st;
+  const double rel = relative(delta, baseline);
+  if (!l.check("relative_floor", std::fabs(rel), practical_relative, std::fabs(rel) >= practical_relative)) return st;
+  const double floor = absolute_floor(kind);
+  if (!l.check("absolute_floor", abs_delta, floor, abs_delta >= floor)) return st;
+  st.step_residual = step_residual(x, tau);
+  if (st.step_residual) {  // fail-open and unlogged when undefined (§8.4)
+    const double demand = residual_noise_multiple * *st.step_residual;
+    if (!l.check("residual_noise", abs_delta, demand, abs_delta > demand)) return st;
+  }
+  {
+    const auto before = detail::slice(x, 0, tau);
+    const auto after = detail::slice(x, tau, n);
+    const double s = mann_whitney(before, after).superiority;
+    const double oriented = delta >= 0 ? s : 1 - s;
+    if (!l.check("regime_separation", oriented, min_regime_separation, oriented >= min_regime_separation)) return st;
+  }
+  if (!intervals.empty()) {
+    const auto bi = regime_interval(intervals.subspan(0, tau));
+    const auto ai = regime_interval(intervals.subspan(tau));
+    if (bi && ai) {  // skipped and unlogged unless both regimes carry one
+      const bool disjoint = ai->high < bi->low || ai->low > bi->high;
+      if (!l.check("interval_disjoint", std::nullopt, std::nullopt, disjoint)) return st;
+    }
+  }
+  Candidate c;
+  c.method = FindingMethod::change_point;
+  c.direction = direction_of(delta);
+  c.baseline = baseline;
+  c.latest = latest;
+  c.delta = delta;
+  c.relative_delta = rel;
+  c.view_index = tau;
+  st.candidate = c;
+  return st;
+}
+
+BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
+                          MetricKind kind) {
+  DriftStage st;
+  auto& l = st.ladder;
+  const std::size_t n = x.size();
+  if (!l.check("min_series_points", static_cast<double>(n), static_cast<double>(min_series_points),
+               n >= min_series_points))
+    return st;
+  const double chance = std::min(history_detector_count * mann_kendall(x).p_value, 1.0);
+  if (!l.check("significance", chance, max_change_chance_level, chance < max_change_chance_level)) return st;
+  const TheilSen line = *theil_sen(x);
+  const double baseline = line.intercept;
+  const double latest = line.intercept + line.slope * static_cast<double>(n - 1);
+  const double delta = latest - baseline;
+  const double abs_delta = std::fabs(delta);
+  if (!l.check("non_zero_delta", abs_delta, 0.0, delta != 0)) return st;
+  const double rel = relative(delta, baseline);
+  if (!l.check("relative_floor", std::fabs(rel), practical_relative, std::fabs(rel) >= practical_relative)) return st;
+  const double floor = absolute_floor(kind);
+  if (!l.check("absolute_floor", abs_delta, floor, abs_delta >= floor)) return st;
+  st.line_residual = line_residual(x, line);
+  if (st.line_residual) {
+    const double demand = residual_noise_multiple * *st.line_residual;
+    if (!l.check("residual_noise", abs_delta, demand, abs_delta > demand)) return st;
+  }
+  if (detail::any_interval(intervals)) {
+    if (const auto h = median_half_width(intervals)) {
+      const double demand = noise_band_multiple * *h;
+      if (!l.check("interval_noise_band", abs_delta, demand, abs_delta > demand)) return st;
+    }
+  }
+  Candidate c;
+  c.method = FindingMethod::drift;
+  c.direction = direction_of(delta);
+  c.baseline = baseline;
+  c.latest = latest;
+  c.delta = delta;
+  c.relative_delta = rel;
+  c.view_index = n - 1;
+  c.chance_level = chance;
+  st.candidate = c;
+  return st;
+}
+
+BENCHHIST_DETECT_INLINE HistoryJudge::HistoryJudge(std::size_t family_size, detail::Departures departures)
+    : family_size_(std::max<std::size_t>(family_size, 1)),
+      departures_(departures),
+      calibration_(history_calibration(family_size_, departures.sharp_certificate)) {}
+
+BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
+  if (!s.intervals.empty() && s.intervals.size() != s.values.size())
+    throw Error(ErrorKind::usage,
+                "series intervals do not match its values: " + std::to_string(s.intervals.size()) +
+                    " intervals for " + std::to_string(s.values.size()) + " values",
+                "SeriesInput.intervals", {}, "pass one optional interval per value, or none at all");
+  HistoryJudgement j;
+  j.unjudged = history_testability(s);
+  j.view = analysed_view(s);
+  if (j.unjudged) return j;
+  const auto x = s.values.subspan(j.view.offset, j.view.length);
+  const auto iv = s.intervals.empty() ? s.intervals : s.intervals.subspan(j.view.offset, j.view.length);
+
+  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_.level_start_split);
+  DriftStage dr = drift_detector(x, iv, s.kind);
+  std::optional<Candidate> drift_candidate = dr.candidate;
+  if (drift_candidate) {
+    drift_candidate->point_index = j.view.offset + drift_candidate->view_index;
+    drift_candidate->window_start_index = j.view.offset;
+  }
+  // Arbitration (§7): a strictly smaller line residual makes drift the model; the change
+  // point is then abandoned without its selection adjustment.
+  bool run_change_point = cp.candidate.has_value();
+  if (cp.candidate && drift_candidate) {
+    const double step = cp.step_residual.value_or(0);
+    const double line = dr.line_residual.value_or(0);
+    if (line < step) run_change_point = false;
+  }
+  if (run_change_point) {
+    const auto sel = split_corrected_change_point(x, calibration_);
+    if (!sel) throw Error(ErrorKind::internal, "selection adjustment found no reportable split after min_regime passed",
+                          "detect/history", {}, "report this as a bug with the series values");
+    j.tainted_p = sel->tainted_p;
+    j.adjusted_p = sel->adjusted_p;
+    cp.ladder.check("selection_adjustment", sel->adjusted_p, sel->tainted_p, true);
+    const double chance = std::min(history_detector_count * sel->adjusted_p, 1.0);
+    if (cp.ladder.check("significance", chance, max_change_chance_level, chance < max_change_chance_level)) {
+      Candidate c = *cp.candidate;
+      c.point_index = j.view.offset + c.view_index;
+      c.chance_level = chance;
+      c.tainted_p = sel->tainted_p;
+      c.adjusted_p = sel->adjusted_p;
+      j.candidate = c;
+    } else {
+      j.candidate = drift_candidate;  // fallback (§7)
+    }
+  } else {
+    j.candidate = drift_candidate;
+  }
+  j.change_point = std::move(cp.ladder);
+  j.drift = std::move(dr.ladder);
+  return j;
+}
+
+BENCHHIST_DETECT_INLINE std::size_t history_family_size(std::span<const SeriesInput> series) noexcept {
+  std::size_t m = 0;
+  for (const auto& s : series)
+    if (!history_testability(s)) ++m;
+  return m;
+}
+
+BENCHHIST_DETECT_INLINE std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> series, unsigned threads,
+                                                  std::optional<std::size_t> family_size,
+                                                  detail::Departures departures) {
+  const HistoryJudge judge(family_size.value_or(history_family_size(series)), departures);
+  std::vector<HistoryJudgement> out(series.size());
+  parallel_for(series.size(), threads, [&](std::size_t i) { out[i] = judge.judge(series[i]); });
+  return out;
+}
+
+BENCHHIST_DETECT_INLINE double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept {
+  return (static_cast<double>(rank) / static_cast<double>(family_size)) * q;
+}
+
+BENCHHIST_DETECT_INLINE std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q) {
+  const std::size_t c = chance_levels.size();
+  std::vector<bool> keep(c, false);
+  if (c == 0) return keep;
+  if (family_size < c)
+    throw Error(ErrorKind::internal,
+                "false-discovery family of " + std::to_string(family_size) + " is smaller than its " +
+                    std::to_string(c) + " candidates",
+                "detect/benjamini_hochberg", {}, "the family must count every judged series (detection.md §9)");
+  std::vector<std::size_t> order(c);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return total_less(chance_levels[a], chance_levels[b]);
+  });
+  std::size_t kept = 0;
+  for (std::size_t k = 1; k <= c; ++k)
+    if (chance_levels[order[k - 1]] <= bh_rank_threshold(k, family_size, q)) kept = k;
+  for (std::size_t k = 0; k < kept; ++k) keep[order[k]] = true;
+  return keep;
+}
+
+BENCHHIST_DETECT_INLINE bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const SeriesKey> keys) {
+  const auto ka = total_order_key(std::fabs(a.candidate.relative_delta));
+  const auto kb = total_order_key(std::fabs(b.candidate.relative_delta));
+  if (ka != kb) return ka > kb;  // larger relative move first
+  if (a.candidate.method != b.candidate.method) return a.candidate.method < b.candidate.method;
+  if (!keys.empty()) {
+    const auto c = keys[a.series] <=> keys[b.series];
+    if (c != 0) return c < 0;
+  }
+  return a.series < b.series;
+}
+
+BENCHHIST_DETECT_INLINE FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
+                                     std::span<const SeriesKey> keys) {
+  if (!keys.empty() && keys.size() != judgements.size())
+    throw Error(ErrorKind::usage,
+                "ranking keys do not match the judged series: " + std::to_string(keys.size()) + " keys for " +
+                    std::to_string(judgements.size()) + " series",
+                "select_history_findings(keys)", {}, "pass one SeriesKey per judgement, in the same order, or none");
+  FamilyResult r;
+  r.family_size = family_size;
+  r.dropped.assign(judgements.size(), std::nullopt);
+  std::vector<std::size_t> regressions;
+  std::vector<double> chances;
+  for (std::size_t i = 0; i < judgements.size(); ++i) {
+    const auto& c = judgements[i].candidate;
+    if (!c) continue;
+    if (c->direction != Direction::regression) {  // filtered before correction (§9.2)
+      r.dropped[i] = DropReason::direction_filter;
+      continue;
+    }
+    regressions.push_back(i);
+    chances.push_back(c->chance_level);
+  }
+  const auto keep = benjamini_hochberg(chances, family_size, target_false_discovery_rate);
+  for (std::size_t j = 0; j < regressions.size(); ++j) {
+    if (keep[j]) r.findings.push_back(Finding{regressions[j], *judgements[regressions[j]].candidate});
+    else r.dropped[regressions[j]] = DropReason::benjamini_hochberg;
+  }
+  std::sort(r.findings.begin(), r.findings.end(),
+            [&](const Finding& a, const Finding& b) { return finding_ranks_before(a, b, keys); });
+  return r;
+}
+
+BENCHHIST_DETECT_INLINE HistoryFamily judge_history_family(std::span<const SeriesInput> series, unsigned threads,
+                                   std::span<const SeriesKey> keys, detail::Departures departures) {
+  HistoryFamily f;
+  const std::size_t m = history_family_size(series);
+  f.judgements = judge_history_batch(series, threads, m, departures);
+  f.result = select_history_findings(f.judgements, m, keys);
+  return f;
+}
+
+}  // namespace benchhist::detect

@@ -1,0 +1,103 @@
+#pragma once
+// The split-search correction (detection.md §5.1, §5.3): calibration and the procedure.
+// Implementation of detect/split_correction.hpp: compiled into libbenchhist by
+// lib/detect/split_correction.cpp, or inline in every including translation unit when
+// BENCHHIST_HEADER_ONLY is defined (detect/detail/config.hpp).
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "benchhist/detect/detail/config.hpp"
+#include "benchhist/detect/detail/orbit_scorer.hpp"
+#include "benchhist/detect/split_correction.hpp"
+#include "benchhist/detect/stats.hpp"
+
+namespace benchhist::detect {
+
+BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate) {
+  const std::size_t m = std::max<std::size_t>(family_size, 1);
+  SplitCalibration c;
+  c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
+                                             max_change_permutation_order);
+  c.analytic_weight = change_analytic_weight;
+  c.reject_at_or_above = 0.05 / 2;
+  c.accept_analytic_below = std::min(0.10 / (2.0 * static_cast<double>(m)), 0.025);
+  c.min_regime = min_regime_points;
+  c.sharp_certificate = sharp_certificate;
+  return c;
+}
+
+BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_point(std::span<const double> values,
+                                                               const SplitCalibration& cal) {
+  using namespace detail;  // the correction's parts (detail/orbit_scorer.hpp)
+  const std::size_t n = values.size();
+  if (n < 2) return std::nullopt;
+  const std::vector<std::int64_t> ranks = doubled_ranks(values);
+  const PettittSplit split = pettitt_from_ranks(ranks);
+  const std::size_t k = std::min(split.index, n - split.index);
+  if (k < cal.min_regime) return std::nullopt;  // unreportable observed order
+
+  Scorer sc;
+  sc.n = n;
+  sc.min_regime = cal.min_regime;
+  sc.sorted = ranks;
+  std::sort(sc.sorted.begin(), sc.sorted.end());
+  sc.tie_term = tie_term_from_doubled_ranks(sc.sorted);
+  sc.max_exact = max_exact_size(n, cal.min_regime);
+  if (k <= sc.max_exact) sc.ensure_tables();  // the observed score is an exact one
+
+  CorrectedSplit out;
+  out.index = split.index;
+  out.tainted_p = sc.p_at(split.index, split.d_tau);
+  {
+    const auto tau = static_cast<double>(split.index);
+    const auto rest = static_cast<double>(n - split.index);
+    const double u_left = static_cast<double>(split.d_tau) / 2 - tau * (tau + 1) / 2;
+    out.superiority = (tau * rest - u_left) / (tau * rest);
+  }
+  const double p_obs = out.tainted_p;
+  if (p_obs >= cal.reject_at_or_above) {
+    out.adjusted_p = 1.0;
+    return out;
+  }
+  if (n == 2 * cal.min_regime && exact_mw_feasible(cal.min_regime, cal.min_regime)) {
+    out.adjusted_p = p_obs;  // a single admissible split: nothing was searched
+    return out;
+  }
+  // S1: the union bound holds at any threshold; the clamp only protects the reported value.
+  const double certificate_p = cal.sharp_certificate ? sc.sharp_p_at(split.index, split.d_tau) : p_obs;
+  const double a = analytic_bound_sorted(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term);
+  const double wa = std::min(a / cal.analytic_weight, 1.0);
+  if (wa < cal.accept_analytic_below) {
+    out.adjusted_p = std::max(wa, p_obs);
+    return out;
+  }
+  OrbitCounter counter;
+  counter.weight = cal.analytic_weight;
+  counter.wa = wa;
+  counter.reject = cal.reject_at_or_above;
+  counter.p_obs = p_obs;
+  if (0.0 >= wa) {
+    out.adjusted_p = std::max(wa, p_obs);
+    return out;
+  }
+  if (exact_sizes_can_be_extreme(n, cal.min_regime, sc.max_exact, p_obs)) sc.ensure_tables();
+  const ExtremeTest is_extreme(sc, p_obs);
+  if (auto distinct = distinct_orderings(sc.sorted, cal.order_budget)) {
+    counter.order = static_cast<double>(*distinct);
+    run_distinct_orbit(sc, is_extreme, counter);
+  } else {
+    const FallbackGroup group = fallback_group(n, cal.order_budget);
+    counter.order = static_cast<double>(group.order);
+    run_subgroup_orbit(sc, ranks, split.index, group, is_extreme, counter);
+  }
+  out.adjusted_p = counter.finish();
+  return out;
+}
+
+}  // namespace benchhist::detect

@@ -1,0 +1,58 @@
+#pragma once
+// The split-search correction (detection.md §5; the spec calls it the "selection adjustment",
+// its gate token is `selection_adjustment`). Given the analysed values it returns the
+// Mann-Whitney p at the Pettitt split ("tainted") and an honest chance level for the whole
+// search ("adjusted"), via an analytic union bound and, when that is not decisive, the
+// conditional permutation orbit of the observed ranks. Its parts live in detect/detail/
+// (scatter.hpp, orbit_group.hpp, analytic_bound.hpp, orbit_scorer.hpp): private, exposed only
+// so the vectors can pin them.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace benchhist::detect {
+
+inline constexpr std::size_t min_regime_points = 5;                       // MIN_REGIME
+inline constexpr double change_analytic_weight = 0.10;                     // CHANGE_ANALYTIC_WEIGHT
+inline constexpr std::uint64_t permutation_order_per_judged_series = 600;
+inline constexpr std::uint64_t min_change_permutation_order = 259'200;
+inline constexpr std::uint64_t max_change_permutation_order = 500'000;
+
+struct SplitCalibration {
+  std::uint64_t order_budget = min_change_permutation_order;
+  double analytic_weight = change_analytic_weight;
+  double accept_analytic_below = 0.025;
+  double reject_at_or_above = 0.025;
+  std::size_t min_regime = min_regime_points;
+  // detection-sharp.md S1: the analytic bound is evaluated at the observed p before clamp_p
+  // (history change points). Off = the reference threshold, the clamped p (branch regime
+  // search, and the reference behaviour the vectors record).
+  bool sharp_certificate = false;
+};
+
+// §5.1 parameters for a history family of `family_size` judged series (>= 1), with S1 on
+// unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard only).
+SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true);
+
+struct CorrectedSplit {
+  std::size_t index = 0;    // Pettitt split tau
+  double tainted_p = 1.0;   // Mann-Whitney p at tau
+  double adjusted_p = 1.0;  // after the split-search correction (>= tainted_p)
+  double superiority = 0.5; // P(after > before), ties 1/2
+};
+
+// §5.3. nullopt when the observed split is unreportable (shorter side < min_regime).
+std::optional<CorrectedSplit> split_corrected_change_point(std::span<const double> values,
+                                                               const SplitCalibration& calibration);
+
+}  // namespace benchhist::detect
+
+#ifdef BENCHHIST_HEADER_ONLY
+#include "benchhist/detect/detail/split_correction_impl.hpp"
+#endif

@@ -1,0 +1,26 @@
+#pragma once
+// The two wording helpers every message and report shares: a commit's short id and a counted
+// noun. Header-only.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace benchhist {
+
+// Commit ids are shown by their first 12 characters everywhere (messages, reports, notes).
+inline constexpr std::size_t short_id_length = 12;
+inline std::string short_id(std::string_view commit) { return std::string(commit.substr(0, short_id_length)); }
+
+// Count + noun with the plural rule of formats.md §7.12: `1 run`, `2 runs`; `series` never
+// changes.
+inline std::string plural(std::uint64_t n, std::string_view noun) {
+  std::string out = std::to_string(n);
+  out += ' ';
+  out += noun;
+  if (n != 1 && noun != "series") out += 's';
+  return out;
+}
+
+}  // namespace benchhist

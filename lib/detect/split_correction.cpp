@@ -1,0 +1,2 @@
+// The split-search correction (detection.md §5).
+#include "benchhist/detect/detail/split_correction_impl.hpp"
