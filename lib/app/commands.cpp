@@ -1,6 +1,4 @@
-// Command runners behind the CLI (formats.md §6.5). Each implemented command does exactly what
-// the spec says; the others validate their arguments and then say they are not available, so a
-// caller never mistakes an unimplemented command for a successful one.
+// Command runners behind the CLI (formats.md §6.5): one runner per command of the option model.
 
 #include "benchhist/app/commands.hpp"
 
@@ -32,11 +30,6 @@ namespace benchhist::app {
 namespace {
 
 using namespace detail;
-
-[[noreturn]] void not_available(std::string_view command) {
-  throw Error(ErrorKind::usage, not_available_message(command), std::string(command), {},
-              "this build implements `install`, `machine-key` and `list discriminants`");
-}
 
 std::string no_output_message() {
   return "no output selected: --no-text suppresses the text report, so request at least one of "
@@ -76,9 +69,6 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
 
 }  // namespace
 
-std::string not_available_message(std::string_view command) {
-  return "`" + std::string(command) + "` is not available in this build yet";
-}
 
 void run_machine_key(const MachineKeyOptions& options, const Invocation& inv) {
   MachineDescription machine = describe_hardware(inv.sys_root);
@@ -172,10 +162,7 @@ int run_command(const Command& command, const Invocation& inv) {
           runtime.env = &inv.env;
           setup::run_setup_azure(o, inv.out, inv.err, runtime);
         } else {
-          // Argument errors a user can fix now are still reported before "not available".
-          if constexpr (requires { o.filters; }) check_engines(o.filters);
-          if constexpr (requires { o.output; }) check_output(o.output);
-          not_available(command_name(command));
+          static_assert(sizeof(T) == 0, "every command of app::Command needs a runner here");
         }
       },
       command);

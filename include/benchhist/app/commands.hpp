@@ -32,9 +32,7 @@ struct Invocation {
   std::vector<std::shared_ptr<const void>>* keep_until_exit = nullptr;
 };
 
-// Validates and runs any command. Commands this build does not implement yet throw
-// Error `\`<command>\` is not available in this build yet` after validation. Returns the
-// process exit status of a command that ran: 0, or 2 when an opt-in gate tripped
+// Validates and runs any command. Returns the process exit status of a command that ran: 0, or 2 when an opt-in gate tripped
 // (`analyze --fail-on regression` with a regression reported; every output is written first).
 int run_command(const Command& command, const Invocation& inv);
 
@@ -44,10 +42,7 @@ void run_install(const InstallOptions& options, const Invocation& inv);
 // `machine-key` (formats.md §4.6): the key on `out`; with verbose the component line on `err`.
 void run_machine_key(const MachineKeyOptions& options, const Invocation& inv);
 
-// `list` (formats.md §6.5.6, §7.10). Implemented for `discriminants`.
+// `list runs|discriminants|blessings` (formats.md §6.5.6, §7.10).
 void run_list(const ListOptions& options, const Invocation& inv);
-
-// The sentence of a command that parses but is not implemented in this build.
-std::string not_available_message(std::string_view command);
 
 }  // namespace benchhist::app
