@@ -32,6 +32,14 @@ std::string breakdown_sentence(const Census& census) {
   return out;
 }
 
+std::string skipped_unreadable_sentence(const Census& census) {
+  if (census.skipped_unreadable.empty()) return {};
+  std::string out = "Skipped " + plural(census.skipped_unreadable.size(), "unreadable stored object") +
+                    " (--skip-unreadable): ";
+  for (std::size_t i = 0; i < census.skipped_unreadable.size(); ++i) out += (i ? ", " : "") + census.skipped_unreadable[i];
+  return out + ".";
+}
+
 std::vector<std::string> qualification_sentences(const Census& census) {
   std::vector<std::string> out;
   const auto in_scope = std::to_string(census.in_scope());

@@ -133,6 +133,7 @@ struct AnalyzeOptions {
   std::optional<std::filesystem::path> outcome;
   std::optional<FailOn> fail_on;
   std::optional<std::filesystem::path> html;  // self-contained HTML report with charts
+  bool skip_unreadable = false;               // analyse around unreadable stored objects
 };
 
 struct ExamineOptions {

@@ -72,6 +72,9 @@ std::optional<UnjudgedReason> parse_unjudged_reason(std::string_view token) noex
 struct Census {
   std::uint64_t judged = 0;
   std::array<std::uint64_t, unjudged_reason_count> unjudged_by_reason{};
+  // Keys of stored objects left out because they could not be read (--skip-unreadable),
+  // sorted. Their series are not counted anywhere above: they were never seen.
+  std::vector<std::string> skipped_unreadable;
 
   std::uint64_t count(UnjudgedReason r) const noexcept {
     return unjudged_by_reason[static_cast<std::size_t>(r)];
