@@ -170,6 +170,8 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"metric", 0, Kind::value, "NAME", "Metric name, e.g. instruction_count", true});
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML page with the chart to PATH"});
+    c.opts.push_back({"skip-unreadable", 0, Kind::flag, "",
+                      "Examine around stored objects that cannot be read, listing their keys in the output"});
     specs.push_back(c);
   }
   {
@@ -559,6 +561,7 @@ app::Command build(const Parsed& p) {
     o.metric = *p.value("metric");
     o.no_dirty = p.flag("no-dirty");
     o.html = p.path("html");
+    o.skip_unreadable = p.flag("skip-unreadable");
     return o;
   }
   if (name == "list") {

@@ -144,6 +144,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   req.benchmark = o.benchmark;
   req.metric = *metric;
   req.threads = worker_threads();
+  req.skip_unreadable = o.skip_unreadable;
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
   for (auto& f : files)

@@ -396,21 +396,9 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   // An unreadable object fails the analysis (the store is immutable: corruption is news),
   // saying how many objects are affected; --skip-unreadable analyses the rest and the report
   // lists what was skipped (docs/reports.md).
-  std::vector<analysis::UnreadableObject> unreadable;
-  try {
-    load();
-  } catch (const Error& e) {
-    if (!analysis::is_unreadable_object_error(e)) throw;
-    unreadable = analysis::find_unreadable(store, sel, req.threads);
-    if (unreadable.empty()) throw;  // it read this time: a transient failure, reported as it was
-    if (!req.skip_unreadable)
-      throw e.with_hint(analysis::unreadable_hint(unreadable.size(), analysis::selected_object_count(sel), e.hint()));
-    for (const auto& u : unreadable) {
-      if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
-    }
-    out.selection = analysis::without_unreadable(std::move(out.selection), unreadable);
-    load();
-  }
+  const auto unreadable = analysis::load_or_skip_unreadable(store, out.selection, req.skip_unreadable, req.threads, load);
+  for (const auto& u : unreadable)
+    if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
   const auto& recon = *out.reconstruction;
 
   // The report: facts shared by both modes, then the mode's own judgement.

@@ -32,11 +32,10 @@ std::string breakdown_sentence(const Census& census) {
   return out;
 }
 
-std::string skipped_unreadable_sentence(const Census& census) {
-  if (census.skipped_unreadable.empty()) return {};
-  std::string out = "Skipped " + plural(census.skipped_unreadable.size(), "unreadable stored object") +
-                    " (--skip-unreadable): ";
-  for (std::size_t i = 0; i < census.skipped_unreadable.size(); ++i) out += (i ? ", " : "") + census.skipped_unreadable[i];
+std::string skipped_unreadable_sentence(const std::vector<std::string>& keys) {
+  if (keys.empty()) return {};
+  std::string out = "Skipped " + plural(keys.size(), "unreadable stored object") + " (--skip-unreadable): ";
+  for (std::size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + keys[i];
   return out + ".";
 }
 

@@ -104,4 +104,26 @@ std::string unreadable_hint(std::size_t unreadable, std::size_t total, const std
 // How many objects a load of `selection` reads (runs of both lines, deduplicated, and blessings).
 std::size_t selected_object_count(const Selection& selection);
 
+// Runs `load()` (which loads `selection`). When it fails on an unreadable object: without
+// `skip`, rethrows that error with unreadable_hint (how many are affected, the option); with
+// `skip`, removes every unreadable object from `selection` and runs `load()` again. Returns
+// the skipped objects (empty when the first load succeeded). A failure that does not recur
+// when every object is tried again is rethrown as it was.
+template <typename Load>
+std::vector<UnreadableObject> load_or_skip_unreadable(ObjectStore& store, Selection& selection, bool skip,
+                                                      unsigned threads, Load load) {
+  try {
+    load();
+    return {};
+  } catch (const Error& e) {
+    if (!is_unreadable_object_error(e)) throw;
+    auto unreadable = find_unreadable(store, selection, threads);
+    if (unreadable.empty()) throw;
+    if (!skip) throw e.with_hint(unreadable_hint(unreadable.size(), selected_object_count(selection), e.hint()));
+    selection = without_unreadable(std::move(selection), unreadable);
+    load();
+    return unreadable;
+  }
+}
+
 }  // namespace benchhist::analysis

@@ -146,6 +146,7 @@ struct ExamineOptions {
   std::string metric;     // required, metric token
   bool no_dirty = false;
   std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
+  bool skip_unreadable = false;               // examine around unreadable stored objects
 };
 
 enum class ListSubject { runs, discriminants, blessings };
