@@ -34,6 +34,7 @@ mkdir -p "$build_dir/fuzz-logs" "$build_dir/fuzz-corpus" "$build_dir/fuzz-findin
 results="$build_dir/fuzz-results.tsv"
 [ -f "$results" ] || printf 'date\ttarget\tseconds\texecutions\tcoverage\tfeatures\tcorpus\tfindings\n' >"$results"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 status=0

@@ -60,7 +60,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ $# -eq 0 ]; then
     san_suites=(--no-suite e2e)
     [ "${SANITIZE_E2E:-0}" = 1 ] && san_suites=()
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
-    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
       meson test -C "$san_dir" --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
       --timeout-multiplier 3 || status=1
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")

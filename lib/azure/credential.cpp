@@ -75,9 +75,9 @@ json::object parse_object(const std::string& body, const std::string& what, cons
 }
 
 // The Azure CLI's `expires_on` (Unix seconds, number or numeric string) when plausible
-// (1970..9999): anything else is "unknown", and out-of-range values would overflow the clock.
+// (1970..2255): anything else is "unknown", and out-of-range values would overflow the clock.
 std::optional<long long> number_field(const json::object& o, std::string_view name) {
-  constexpr long long max_seconds = 253402300799LL;  // 9999-12-31T23:59:59Z
+  constexpr long long max_seconds = 9'000'000'000LL;  // 2255-03-14: the ns clock ends in 2262
   auto* v = o.if_contains(name);
   if (!v) return std::nullopt;
   std::optional<long long> n;

@@ -135,6 +135,9 @@ std::string DataKey::str() const {
 }
 
 std::optional<DataKey> parse_data_key(std::string_view key) {
+  // A listing may return any name (a blob name can hold NUL or backslashes): only a valid key
+  // is a data key, so nothing parsed here is refused later by get() (found by fuzz_storage_key).
+  if (!is_valid_key(key)) return std::nullopt;
   const auto seg = split(key);
   if (seg.size() != 8) return std::nullopt;
   for (auto s : seg)

@@ -34,7 +34,8 @@ std::string parse_error_code(std::string_view body);
 
 // `access_token` + `expires_in` (seconds from `now`) or `expires_on` (Unix seconds; the
 // managed identity spelling, number or numeric string). An absent, non-integral or implausible
-// lifetime (expires_in outside 0..10 years, expires_on outside 1970..9999) means "unknown":
+// lifetime (expires_in outside 0..10 years, expires_on outside 1970..2255, where the
+// nanosecond system clock still holds it) means "unknown":
 // `now` + 10 minutes. Throws Error{auth} (subject = `subject`): `<what> returned a response
 // that is not a JSON object`, `<what> returned no access token`, or `<what> returned a malformed
 // access token` for one with bytes outside visible ASCII (it goes into an HTTP header).
