@@ -160,6 +160,10 @@ TEST_CASE("parse_data_key accepts only valid keys, so a listed name it parses ne
     CHECK_FALSE(parse_data_key(bad).has_value());
   }
   CHECK(parse_data_key("v1/p/objects/criterion/t/m/c/clean.json").has_value());
+  // The same for project-level blessing keys (fuzz_storage_key, second finding).
+  CHECK_FALSE(parse_project_blessing_key("v1/p\xff\x01\0\0\0\0\0\0/objects/blessings/4f2a1c9d/bless-1787306401043526789.json"s));
+  CHECK_FALSE(parse_project_blessing_key("v1/p/objects/blessings/C:/bless-1.json"s));
+  CHECK(parse_project_blessing_key("v1/p/objects/blessings/4f2a1c9d/bless-1.json") == std::optional<std::string>("4f2a1c9d"));
 }
 
 TEST_CASE("parse_project_blessing_key yields the commit and ignores everything else", "[key]") {
