@@ -368,6 +368,7 @@ TEST_CASE("two prunes and a collect racing on one store: nothing outside the pla
                                R"("span_count":1,"slope_processor_time_nanos":20.0})";
         ProcessResult r;
         r.exited = true;
+        r.exit_code = 0;
         return r;
       };
       s.probe_git = [&fx](const fs::path&) { return GitState{fx.feature.back(), std::string("feature"), false}; };
@@ -399,7 +400,7 @@ TEST_CASE("two prunes and a collect racing on one store: nothing outside the pla
           for (const auto& o : collect_at(mk).objects) collected.push_back(o.key);
       }));
     }
-    CHECK(errors.empty());
+    CHECK(errors == "");
     REQUIRE(a);
     REQUIRE(b);
     CHECK(collected.size() == 3);
