@@ -169,6 +169,8 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"fail-on", 0, Kind::value, "WHAT",
                       "Exit with status 2 when the report has this (regression) [default: findings are advisory]"});
     c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML report with charts to PATH"});
+    c.opts.push_back({"skip-unreadable", 0, Kind::flag, "",
+                      "Analyze around stored objects that cannot be read, listing their keys in the report"});
     c.positionals = {{"PREFIX", "Benchmark-id prefixes to analyze [default: all benchmarks]", false, true}};
     specs.push_back(c);
   }
@@ -179,6 +181,8 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"metric", 0, Kind::value, "NAME", "Metric name, e.g. instruction_count", true});
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"html", 0, Kind::value, "PATH", "Write a self-contained HTML page with the chart to PATH"});
+    c.opts.push_back({"skip-unreadable", 0, Kind::flag, "",
+                      "Examine around stored objects that cannot be read, listing their keys in the output"});
     specs.push_back(c);
   }
   {
@@ -561,6 +565,7 @@ app::Command build(const Parsed& p) {
       o.fail_on = app::FailOn::regression;
     }
     o.html = p.path("html");
+    o.skip_unreadable = p.flag("skip-unreadable");
     return o;
   }
   if (name == "examine") {
@@ -574,6 +579,7 @@ app::Command build(const Parsed& p) {
     o.metric = *p.value("metric");
     o.no_dirty = p.flag("no-dirty");
     o.html = p.path("html");
+    o.skip_unreadable = p.flag("skip-unreadable");
     return o;
   }
   if (name == "list") {

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The one command that installs what is missing, builds, and runs every test.
 # Ends with the line `tests: N passed, N failed` (N = Catch2 test cases across all suites).
+# Then, unless SANITIZE=0, the sanitizer pass (docs/testing.md "Sanitizers"): a clang build in
+# $SAN_BUILD_DIR (default build-san) with ASan+UBSan and the fuzz targets, the unit suites run
+# in it (the e2e suites too with SANITIZE_E2E=1), and a FUZZ_SMOKE_SECONDS (default 30) run
+# of every fuzz target. Its failures count in the final line's failed figure.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build_dir="${BUILD_DIR:-build}"
 
 scripts/install-deps.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
@@ -11,13 +15,14 @@ BUILD_DIR="$build_dir" scripts/build.sh || { echo "tests: 0 passed, 1 failed"; e
 meson test -C "$build_dir" --print-errorlogs --num-processes "${JOBS:-2}" "$@"
 status=$?
 
-python3 - "$build_dir/meson-logs/testlog.json" <<'PY'
+summarize() {
+python3 - "$1" <<'PY'
 import json, re, sys
 passed = failed = 0
 try:
     lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
 except OSError:
-    print("tests: 0 passed, 1 failed"); sys.exit(0)
+    print("0 1"); sys.exit(0)
 for line in lines:
     if not line.strip():
         continue
@@ -33,6 +38,46 @@ for line in lines:
         passed += 1
     else:
         failed += 1   # crashed or timed out before Catch2 could summarize
-print(f"tests: {passed} passed, {failed} failed")
+print(passed, failed)
 PY
+}
+
+read -r passed failed < <(summarize "$build_dir/meson-logs/testlog.json")
+
+if [ "${SANITIZE:-1}" != 0 ] && [ $# -eq 0 ]; then
+  san_dir="${SAN_BUILD_DIR:-build-san}"
+  san_start=$(date +%s)
+  san_failed=0
+  if [ ! -f "$san_dir/build.ninja" ]; then
+    # clang for both sanitizers and libFuzzer, so one extra build serves the unit suites and
+    # the fuzz smoke run; -Db_lundef=false because the sanitizer runtimes resolve at load time.
+    # -O1 with line tables only: symbolized sanitizer reports at about half the compile time.
+    CXX=clang++ CC=clang meson setup "$san_dir" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+      -Doptimization=1 -Ddebug=false -Dcpp_args=-gline-tables-only -Dbenchmarks=false -Dexamples=false \
+      >/dev/null || san_failed=1
+  fi
+  if [ "$san_failed" = 0 ] && ninja -C "$san_dir" -j "${JOBS:-$(nproc)}" >/dev/null; then
+    san_suites=(--no-suite e2e)
+    [ "${SANITIZE_E2E:-0}" = 1 ] && san_suites=()
+    ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
+      meson test -C "$san_dir" --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
+      --timeout-multiplier 3 || status=1
+    read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
+    echo "sanitizers (ASan+UBSan): $san_passed passed, $san_failed failed"
+    fuzz_failed=0
+    FUZZ_BUILD_DIR="$san_dir" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-30}" || fuzz_failed=1
+    [ "$fuzz_failed" = 0 ] || { echo "fuzz smoke: FINDINGS (see $san_dir/fuzz-findings)"; status=1; }
+    san_failed=$((san_failed + fuzz_failed))
+  else
+    echo "sanitizers: the build in $san_dir failed (ninja -C $san_dir)"
+    san_failed=1
+    status=1
+  fi
+  echo "sanitizer pass: $(( $(date +%s) - san_start )) s"
+  failed=$((failed + san_failed))
+fi
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] || status=1
 exit $status

@@ -61,7 +61,9 @@ class LibgitTopology final : public GitTopology {
   LibgitTopology& operator=(const LibgitTopology&) = delete;
 
   std::optional<std::string> resolve(std::string_view ref) const override {
-    if (ref.empty()) return std::nullopt;
+    // libgit2 reads a C string: a NUL byte (possible in a configured default_branch) would
+    // silently resolve the prefix before it (found by fuzz_git_ref).
+    if (ref.empty() || ref.find('\0') != std::string_view::npos) return std::nullopt;
     const std::string spec(ref);
     OwnedObject obj;
     if (git_revparse_single(obj.out(), repo_, spec.c_str()) != 0) return std::nullopt;

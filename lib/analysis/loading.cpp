@@ -1,6 +1,8 @@
 #include "benchhist/analysis/loading.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
@@ -94,6 +96,72 @@ std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& 
     out.push_back(std::move(lb));
   }
   return out;
+}
+
+bool is_unreadable_object_error(const Error& e) noexcept {
+  return e.kind() == ErrorKind::decode || e.kind() == ErrorKind::not_found || e.kind() == ErrorKind::io;
+}
+
+namespace {
+
+std::vector<std::string> selected_run_keys(const Selection& selection) {
+  std::vector<std::string> keys;
+  for (const auto& o : selection.objects) keys.push_back(o.key);
+  for (const auto& o : selection.base_objects) keys.push_back(o.key);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+}  // namespace
+
+std::size_t selected_object_count(const Selection& selection) {
+  return selected_run_keys(selection).size() + selection.blessings.size();
+}
+
+std::vector<UnreadableObject> find_unreadable(ObjectStore& store, const Selection& selection, unsigned threads) {
+  struct Item {
+    std::string key;
+    bool blessing = false;
+  };
+  std::vector<Item> items;
+  for (auto& k : selected_run_keys(selection)) items.push_back({std::move(k), false});
+  for (const auto& b : selection.blessings) items.push_back({b.key, true});
+  std::vector<std::optional<UnreadableObject>> found(items.size());
+  parallel_for(items.size(), threads, [&](std::size_t i) {
+    const auto& item = items[i];
+    try {
+      if (item.blessing) (void)decode_blessing(fetch(store, item.key), item.key);
+      else (void)fetch_run(store, item.key);
+    } catch (const Error& e) {
+      if (!is_unreadable_object_error(e)) throw;
+      found[i] = UnreadableObject{item.key, e.what()};
+    }
+  });
+  std::vector<UnreadableObject> out;
+  for (auto& f : found)
+    if (f) out.push_back(std::move(*f));
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+  return out;
+}
+
+Selection without_unreadable(Selection selection, const std::vector<UnreadableObject>& unreadable) {
+  std::vector<std::string> bad;
+  for (const auto& u : unreadable) bad.push_back(u.key);
+  std::sort(bad.begin(), bad.end());
+  const auto is_bad = [&](const auto& o) { return std::binary_search(bad.begin(), bad.end(), o.key); };
+  std::erase_if(selection.objects, is_bad);
+  std::erase_if(selection.base_objects, is_bad);
+  std::erase_if(selection.blessings, is_bad);
+  return selection;
+}
+
+std::string unreadable_hint(std::size_t unreadable, std::size_t total, const std::string& original_hint) {
+  std::string hint = std::to_string(unreadable) + " of the " + std::to_string(total) + " selected stored object" +
+                     (total == 1 ? "" : "s") + " cannot be read";
+  if (!original_hint.empty()) hint += "; " + original_hint;
+  hint += "; or pass --skip-unreadable to analyse the rest (the report lists the skipped keys)";
+  return hint;
 }
 
 }  // namespace benchhist::analysis

@@ -48,8 +48,14 @@ struct Span {
 
 constexpr i128 kNanosPerSecond = 1'000'000'000;
 constexpr i128 kDayNanos = 86'400 * kNanosPerSecond;
-// Far beyond any representable offset, small enough that sums never overflow __int128.
-constexpr i128 kComponentLimit = i128(1) << 80;
+// Far beyond any representable offset (2^63 ns is 292 years). A count saturates at
+// kComponentLimit, so one component is at most 2^64 · 6.05e14 ns (a week) < 2^114, and the
+// span's totals saturate at kSpanLimit: no sum or product can overflow __int128, however many
+// components a value has (fuzz_since found 2^80 · a week overflowing).
+constexpr i128 kComponentLimit = i128(1) << 64;
+constexpr i128 kSpanLimit = i128(1) << 100;
+
+void accumulate(i128& total, i128 amount) { total = std::min(total + amount, kSpanLimit); }
 
 // Accumulates `count` of `unit` into the span; false for an unknown unit.
 bool add_unit(Span& span, i128 count, std::string_view unit) {
@@ -61,19 +67,19 @@ bool add_unit(Span& span, i128 count, std::string_view unit) {
   // `M` is a month and `m` a minute (humantime convention); every other unit is
   // case-insensitive.
   if (unit == "M" || is({"months", "month", "mons", "mon", "mo"})) {
-    span.months += count;
+    accumulate(span.months, count);
   } else if (unit == "m" || is({"minutes", "minute", "mins", "min"})) {
-    span.nanos += count * 60 * kNanosPerSecond;
+    accumulate(span.nanos, count * 60 * kNanosPerSecond);
   } else if (is({"years", "year", "yrs", "yr", "y"})) {
-    span.months += count * 12;
+    accumulate(span.months, count * 12);
   } else if (is({"weeks", "week", "wks", "wk", "w"})) {
-    span.nanos += count * 7 * kDayNanos;
+    accumulate(span.nanos, count * 7 * kDayNanos);
   } else if (is({"days", "day", "d"})) {
-    span.nanos += count * kDayNanos;
+    accumulate(span.nanos, count * kDayNanos);
   } else if (is({"hours", "hour", "hrs", "hr", "h"})) {
-    span.nanos += count * 3600 * kNanosPerSecond;
+    accumulate(span.nanos, count * 3600 * kNanosPerSecond);
   } else if (is({"seconds", "second", "secs", "sec", "s"})) {
-    span.nanos += count * kNanosPerSecond;
+    accumulate(span.nanos, count * kNanosPerSecond);
   } else {
     return false;
   }
@@ -162,14 +168,14 @@ std::optional<Span> parse_iso_duration(std::string_view s) {
     if (frac_nanos != 0 && !(time_part && designator == 'S')) return std::nullopt;
     if (time_part) {
       time_component = true;
-      if (designator == 'H') span.nanos += *count * 3600 * kNanosPerSecond;
-      if (designator == 'M') span.nanos += *count * 60 * kNanosPerSecond;
-      if (designator == 'S') span.nanos += *count * kNanosPerSecond + frac_nanos;
+      if (designator == 'H') accumulate(span.nanos, *count * 3600 * kNanosPerSecond);
+      if (designator == 'M') accumulate(span.nanos, *count * 60 * kNanosPerSecond);
+      if (designator == 'S') accumulate(span.nanos, *count * kNanosPerSecond + frac_nanos);
     } else {
-      if (designator == 'Y') span.months += *count * 12;
-      if (designator == 'M') span.months += *count;
-      if (designator == 'W') span.nanos += *count * 7 * kDayNanos;
-      if (designator == 'D') span.nanos += *count * kDayNanos;
+      if (designator == 'Y') accumulate(span.months, *count * 12);
+      if (designator == 'M') accumulate(span.months, *count);
+      if (designator == 'W') accumulate(span.nanos, *count * 7 * kDayNanos);
+      if (designator == 'D') accumulate(span.nanos, *count * kDayNanos);
     }
     span.any = true;
   }

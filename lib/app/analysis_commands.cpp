@@ -92,6 +92,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   req.benchmark_prefixes = o.prefixes;
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
+  req.skip_unreadable = o.skip_unreadable;
   auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
   if (inv.keep_until_exit) inv.keep_until_exit->push_back(result.reconstruction);
   finish_store(ctx, inv, v);
@@ -143,6 +144,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   req.benchmark = o.benchmark;
   req.metric = *metric;
   req.threads = worker_threads();
+  req.skip_unreadable = o.skip_unreadable;
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
   for (auto& f : files)

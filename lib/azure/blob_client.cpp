@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "benchhist/azure/responses.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::azure {
@@ -19,84 +20,6 @@ std::string rfc1123(std::chrono::system_clock::time_point t) {
   std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
   return buf;
 }
-
-std::string xml_text(std::string_view body, std::string_view tag) {
-  std::string open = "<" + std::string(tag) + ">", close = "</" + std::string(tag) + ">";
-  auto a = body.find(open);
-  if (a == std::string_view::npos) return {};
-  a += open.size();
-  auto b = body.find(close, a);
-  if (b == std::string_view::npos) return {};
-  return std::string(body.substr(a, b - a));
-}
-
-std::string xml_unescape(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out.push_back(s[i]);
-      continue;
-    }
-    auto semi = s.find(';', i);
-    if (semi == std::string_view::npos) {
-      out.push_back(s[i]);
-      continue;
-    }
-    auto ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
-    else if (!ent.empty() && ent[0] == '#') {
-      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X')
-                             ? std::stoul(std::string(ent.substr(2)), nullptr, 16)
-                             : std::stoul(std::string(ent.substr(1)), nullptr, 10);
-      if (cp < 0x80) out += static_cast<char>(cp);
-      else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-      else if (cp < 0x10000) { out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-      else { out += static_cast<char>(0xF0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    } else {
-      out.append(s.substr(i, semi - i + 1));
-    }
-    i = semi;
-  }
-  return out;
-}
-
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-// <Blob><Name [Encoded="true"]>...</Name>...</Blob> in an EnumerationResults page.
-void parse_blob_names(std::string_view body, std::vector<std::string>& out) {
-  std::size_t pos = 0;
-  while ((pos = body.find("<Blob>", pos)) != std::string_view::npos) {
-    auto end = body.find("</Blob>", pos);
-    if (end == std::string_view::npos) break;
-    auto blob = body.substr(pos, end - pos);
-    pos = end;
-    auto n = blob.find("<Name");
-    if (n == std::string_view::npos) continue;
-    auto gt = blob.find('>', n);
-    auto close = blob.find("</Name>", gt);
-    if (gt == std::string_view::npos || close == std::string_view::npos) continue;
-    bool encoded = blob.substr(n, gt - n).find("Encoded=\"true\"") != std::string_view::npos;
-    std::string name = xml_unescape(blob.substr(gt + 1, close - gt - 1));
-    out.push_back(encoded ? percent_decode(name) : name);
-  }
-}
-
-std::string next_marker(std::string_view body) { return xml_unescape(xml_text(body, "NextMarker")); }
 
 }  // namespace
 
@@ -158,7 +81,7 @@ BlobReply BlobClient::execute(const std::string& method, const std::string& url,
       if (r.resent) reply.maybe_applied_before = true;
       reply.status = r.status;
       reply.error_code = r.header("x-ms-error-code").value_or("");
-      if (reply.error_code.empty() && r.status >= 400) reply.error_code = xml_text(r.body, "Code");
+      if (reply.error_code.empty() && r.status >= 400) reply.error_code = parse_error_code(r.body);
       reply.body = std::move(r.body);
       reply.headers = std::move(r.headers);
       if (!is_transient_status(r.status)) return reply;
@@ -228,8 +151,9 @@ std::vector<std::string> BlobClient::list_blobs(std::string_view prefix) {
     if (!reply.ok())
       throw Error(reply.status == 401 || reply.status == 403 ? ErrorKind::auth : ErrorKind::network,
                   reply.describe(), container_);
-    parse_blob_names(reply.body, names);
-    marker = next_marker(reply.body);
+    auto page = parse_list_blobs_page(reply.body, container_);
+    names.insert(names.end(), std::make_move_iterator(page.names.begin()), std::make_move_iterator(page.names.end()));
+    marker = std::move(page.next_marker);
   } while (!marker.empty());
   return names;
 }

@@ -46,7 +46,10 @@ std::string CachedStore::activity() const {
     out += "epoch " + last_sync_->cloud_epoch + " (mirror " + last_sync_->mirror_epoch.value_or("none") + ", " +
            std::to_string(last_sync_->removed) + " objects wiped); ";
   const auto t = tally();
-  return out + std::to_string(t.hits) + " hits, " + std::to_string(t.misses) + " misses";
+  out += std::to_string(t.hits) + " hits, " + std::to_string(t.misses) + " misses";
+  if (t.mirror_write_failures > 0)
+    out += " (" + std::to_string(t.mirror_write_failures) + " not mirrored: the cache directory could not be written)";
+  return out;
 }
 
 PutOutcome CachedStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {
@@ -60,13 +63,23 @@ std::optional<std::string> CachedStore::get(std::string_view key) {
       return hit;
     }
   } catch (const Error& e) {
-    // A damaged mirror file (e.g. truncated by a full disk) is only a cache miss: the cloud
-    // copy is authoritative and rewriting the mirror below repairs it.
-    if (e.kind() != ErrorKind::decode) throw;
+    // A damaged mirror file (e.g. truncated by a full disk) or an unreadable cache directory
+    // is only a cache miss: the cloud copy is authoritative and rewriting the mirror below
+    // repairs it.
+    if (e.kind() != ErrorKind::decode && e.kind() != ErrorKind::io) throw;
   }
   auto body = cloud_->get(key);
   ++misses_;
-  if (body) mirror_->put(key, *body, CollisionPolicy::overwrite);
+  if (body) {
+    try {
+      mirror_->put(key, *body, CollisionPolicy::overwrite);
+    } catch (const Error& e) {
+      // A mirror that cannot be written (full or read-only cache disk) only costs the next
+      // command a miss: the body from the cloud is authoritative and is returned regardless.
+      if (e.kind() != ErrorKind::io) throw;
+      ++mirror_write_failures_;
+    }
+  }
   return body;
 }
 

@@ -4,11 +4,13 @@
 #include "benchhist/azure/credential.hpp"
 
 #include <boost/json.hpp>
+#include <charconv>
 #include <ctime>
 #include <fstream>
 #include <random>
 #include <sstream>
 
+#include "benchhist/azure/responses.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/process.hpp"
 
@@ -33,24 +35,7 @@ std::string authority_host(const Environment& env) {
   return host;
 }
 
-// Safe detail of an error response: the status plus Entra's `error`/`error_description`
-// (which never echo secrets), truncated.
-std::string rejection_detail(const HttpResponse& r) {
-  std::string detail = "HTTP " + std::to_string(r.status);
-  boost::system::error_code ec;
-  auto v = json::parse(r.body, ec);
-  if (!ec && v.is_object()) {
-    const auto& o = v.as_object();
-    if (auto* e = o.if_contains("error"); e && e->is_string()) detail += " " + std::string(e->as_string());
-    if (auto* d = o.if_contains("error_description"); d && d->is_string()) {
-      std::string text(d->as_string());
-      text = text.substr(0, text.find_first_of("\r\n"));
-      if (text.size() > 300) text = text.substr(0, 300) + "...";
-      detail += ": " + text;
-    }
-  }
-  return detail;
-}
+std::string rejection_detail(const HttpResponse& r) { return token_rejection_detail(r.status, r.body); }
 
 // One token-endpoint request with the token retry policy (§9 #18): transient failures are
 // retried with bounded backoff, rejections are final, exhaustion is a failure.
@@ -89,36 +74,25 @@ json::object parse_object(const std::string& body, const std::string& what, cons
   return v.as_object();
 }
 
+// The Azure CLI's `expires_on` (Unix seconds, number or numeric string) when plausible
+// (1970..2255): anything else is "unknown", and out-of-range values would overflow the clock.
 std::optional<long long> number_field(const json::object& o, std::string_view name) {
+  constexpr long long max_seconds = 9'000'000'000LL;  // 2255-03-14: the ns clock ends in 2262
   auto* v = o.if_contains(name);
   if (!v) return std::nullopt;
-  if (v->is_int64()) return v->as_int64();
-  if (v->is_uint64()) return static_cast<long long>(v->as_uint64());
-  if (v->is_double()) return static_cast<long long>(v->as_double());
-  if (v->is_string()) {
-    try {
-      std::size_t used = 0;
-      std::string s(v->as_string());
-      long long n = std::stoll(s, &used);
-      if (used == s.size()) return n;
-    } catch (...) {
-    }
+  std::optional<long long> n;
+  if (v->is_int64()) n = v->as_int64();
+  else if (v->is_uint64() && v->as_uint64() <= static_cast<std::uint64_t>(max_seconds)) n = static_cast<long long>(v->as_uint64());
+  else if (v->is_double() && v->as_double() >= 0 && v->as_double() <= static_cast<double>(max_seconds))
+    n = static_cast<long long>(v->as_double());
+  else if (v->is_string()) {
+    const auto s = v->as_string();
+    long long parsed = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), parsed);
+    if (!s.empty() && ec == std::errc{} && end == s.data() + s.size()) n = parsed;
   }
-  return std::nullopt;
-}
-
-// access_token + expires_in / expires_on (OAuth v2 and managed identity spellings).
-AccessToken parse_token_response(const std::string& body, system_clock::time_point now, const std::string& what,
-                                 const std::string& subject) {
-  auto o = parse_object(body, what, subject);
-  auto* t = o.if_contains("access_token");
-  if (!t || !t->is_string() || t->as_string().empty())
-    throw Error(ErrorKind::auth, what + " returned no access token", subject);
-  AccessToken token{std::string(t->as_string()), now};
-  if (auto in = number_field(o, "expires_in")) token.expires_on = now + std::chrono::seconds(*in);
-  else if (auto on = number_field(o, "expires_on")) token.expires_on = system_clock::time_point(std::chrono::seconds(*on));
-  else token.expires_on = now + std::chrono::minutes(10);  // unknown lifetime: stay conservative
-  return token;
+  if (n && (*n < 0 || *n > max_seconds)) return std::nullopt;
+  return n;
 }
 
 std::string form_encode(std::initializer_list<std::pair<std::string_view, std::string_view>> fields) {

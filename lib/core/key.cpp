@@ -135,6 +135,9 @@ std::string DataKey::str() const {
 }
 
 std::optional<DataKey> parse_data_key(std::string_view key) {
+  // A listing may return any name (a blob name can hold NUL or backslashes): only a valid key
+  // is a data key, so nothing parsed here is refused later by get() (found by fuzz_storage_key).
+  if (!is_valid_key(key)) return std::nullopt;
   const auto seg = split(key);
   if (seg.size() != 8) return std::nullopt;
   for (auto s : seg)
@@ -192,6 +195,7 @@ std::string project_blessing_key(std::string_view project, std::string_view comm
 }
 
 std::optional<std::string> parse_project_blessing_key(std::string_view key) {
+  if (!is_valid_key(key)) return std::nullopt;  // as parse_data_key (found by fuzz_storage_key)
   const auto seg = split(key);
   if (seg.size() != 6) return std::nullopt;
   if (seg[0] != "v1" || seg[1].empty() || seg[2] != "objects" || seg[3] != "blessings" || seg[4].empty())

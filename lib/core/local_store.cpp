@@ -138,10 +138,13 @@ void LocalStore::check_inside_root(const fs::path& dir, std::string_view key) co
 }
 
 void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) const {
+  // The directory named in the message is not the object: the cause says which key it was for
+  // (a full disk or a read-only store fails here first for a new commit).
+  const std::string for_key = "storing " + std::string(key);
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (!fs::is_directory(root_))
-    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint);
+    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint, for_key);
   // One mkdir per key segment so that concurrent writers creating the same directories
   // never fail on each other (EEXIST is success here). An existing component that is a
   // symbolic link is checked BEFORE anything is created through it, so a link leading
@@ -152,10 +155,10 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
     dir /= part;
     if (::mkdir(dir.c_str(), 0777) == 0) continue;
     const int err = errno;
-    if (err != EEXIST) io_error("create local storage parent directories", dir, err, write_hint);
+    if (err != EEXIST) io_error("create local storage parent directories", dir, err, write_hint, for_key);
     struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0)
-      io_error("create local storage parent directories", dir, errno, write_hint);
+      io_error("create local storage parent directories", dir, errno, write_hint, for_key);
     if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
       io_error("create local storage parent directories", dir, ENOTDIR, "move the file out of the storage directory");
     if (S_ISLNK(st.st_mode)) check_inside_root(dir, key);

@@ -1,6 +1,7 @@
 #include "benchhist/model/timestamp.hpp"
 
 #include <cstdio>
+#include <limits>
 
 namespace benchhist {
 namespace {
@@ -55,9 +56,14 @@ std::optional<Timestamp> parse_rfc3339(std::string_view s) noexcept {
     return std::nullopt;
   }
   if (pos != s.size()) return std::nullopt;
-  const auto day_point = sys_days(ymd);
-  return Timestamp(day_point) + hours(h) + minutes(mi) + seconds(se) - seconds(offset_seconds) +
-         nanoseconds(frac);
+  // Whole seconds first (no overflow for any 4-digit year), then the range check: a
+  // nanosecond Timestamp spans only 1677-09-21..2262-04-11, and converting an instant outside
+  // it would overflow (found by fuzz_run_json).
+  const std::int64_t secs = std::int64_t{sys_days(ymd).time_since_epoch().count()} * 86400 + h * 3600 + mi * 60 +
+                            se - offset_seconds;
+  constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 1'000'000'000 - 1;
+  if (secs < -limit || secs > limit) return std::nullopt;
+  return Timestamp(seconds(secs)) + nanoseconds(frac);
 }
 
 std::string format_rfc3339_seconds(Timestamp t) {

@@ -344,18 +344,26 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   // History mode turns each run into points as it is read and drops it; branch mode keeps the
   // runs, which its lag computation reads again.
   analysis::LoadedSelection loaded;
-  t0 = Clock::now();
-  if (sel.mode == analysis::AnalysisMode::history) {
-    out.reconstruction =
-        std::make_shared<const analysis::Reconstruction>(analysis::load_and_reconstruct(store, sel, ropt, req.threads));
-    timing(hooks, "loading and reconstruction of " + objects, t0);
-  } else {
-    loaded = analysis::load_selection(store, sel, req.threads);
-    timing(hooks, "loading " + objects, t0);
+  const auto load = [&] {
     t0 = Clock::now();
-    out.reconstruction = std::make_shared<const analysis::Reconstruction>(analysis::reconstruct(sel, loaded, ropt));
-    timing(hooks, "reconstruction", t0);
-  }
+    if (sel.mode == analysis::AnalysisMode::history) {
+      out.reconstruction =
+          std::make_shared<const analysis::Reconstruction>(analysis::load_and_reconstruct(store, sel, ropt, req.threads));
+      timing(hooks, "loading and reconstruction of " + objects, t0);
+    } else {
+      loaded = analysis::load_selection(store, sel, req.threads);
+      timing(hooks, "loading " + objects, t0);
+      t0 = Clock::now();
+      out.reconstruction = std::make_shared<const analysis::Reconstruction>(analysis::reconstruct(sel, loaded, ropt));
+      timing(hooks, "reconstruction", t0);
+    }
+  };
+  // An unreadable object fails the analysis (the store is immutable: corruption is news),
+  // saying how many objects are affected; --skip-unreadable analyses the rest and the report
+  // lists what was skipped (docs/reports.md).
+  const auto unreadable = analysis::load_or_skip_unreadable(store, out.selection, req.skip_unreadable, req.threads, load);
+  for (const auto& u : unreadable)
+    if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
   const auto& recon = *out.reconstruction;
 
   // The report: facts shared by both modes, then the mode's own judgement.
@@ -374,6 +382,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     r.runs.oldest = lo->data.commit;
     r.runs.newest = hi->data.commit;
   }
+  for (const auto& u : unreadable) r.census.skipped_unreadable.push_back(u.key);
   r.ghosts_excluded = recon.ghost_benchmarks;
   r.census.set(UnjudgedReason::ghost, recon.ghost_series);
   r.census.set(UnjudgedReason::ignored, recon.ignored.size());

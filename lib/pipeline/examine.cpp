@@ -5,6 +5,7 @@
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/report/hints.hpp"
+#include "benchhist/report/prose.hpp"
 
 namespace benchhist::pipeline {
 namespace {
@@ -20,8 +21,15 @@ analysis::Selection select_and_announce(const analysis::SelectionRequest& req, c
 
 report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopology& git, ObjectStore& store,
                             const Hooks& hooks) {
-  const auto sel = select_and_announce(req.selection, git, store, hooks);
-  const auto loaded = analysis::load_selection(store, sel, req.threads);
+  auto sel = select_and_announce(req.selection, git, store, hooks);
+  analysis::LoadedSelection loaded;
+  const auto unreadable = analysis::load_or_skip_unreadable(
+      store, sel, req.skip_unreadable, req.threads, [&] { loaded = analysis::load_selection(store, sel, req.threads); });
+  std::vector<std::string> skipped;
+  for (const auto& u : unreadable) {
+    skipped.push_back(u.key);
+    if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
+  }
 
   struct Observation {
     std::size_t topo;
@@ -48,6 +56,8 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
   else if (by_set.empty())
     data.hint = report::hint_examine_no_pair(sel.objects.size(), req.benchmark, to_string(req.metric));
   if (sel.dirty_base_tip_admitted) data.warning = report::dirty_base_warning();
+  if (!skipped.empty())
+    data.warning = (data.warning ? *data.warning + "\n" : std::string()) + report::skipped_unreadable_sentence(skipped);
   if (by_set.empty()) return data;
 
   // The shared range: from the earliest commit at which any matching set has the series.

@@ -202,6 +202,8 @@ class HtmlWriter {
     }
     if (r_.findings.empty())
       for (const auto& q : qualification_sentences(c)) out_ += "<p>" + escape(q) + "</p>\n";
+    if (auto s = skipped_unreadable_sentence(c.skipped_unreadable); !s.empty())
+      out_ += "<p id=\"skipped-unreadable\">" + escape(s) + "</p>\n";
     out_ += "<dl class=\"facts\">\n";
     fact("Commit", code(r_.context_commit) + (r_.context_dirty ? " + uncommitted changes" : ""));
     fact("Mode", escape(std::string(to_string(r_.mode))));

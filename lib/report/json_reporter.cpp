@@ -82,6 +82,12 @@ std::string JsonReporter::render(const AnalysisReport& r) const {
     j.begin_object().member("reason", to_string(reason)).member("count", c.count(reason)).end_object();
   }
   j.end_array();
+  // Only when --skip-unreadable left objects out, so existing consumers see no change.
+  if (!c.skipped_unreadable.empty()) {
+    j.key("skipped_unreadable").begin_array();
+    for (const auto& k : c.skipped_unreadable) j.value(k);
+    j.end_array();
+  }
   j.end_object();
   if (r.hint && !r.hint->empty()) j.member("hint", *r.hint);
   if (r.warning && !r.warning->empty()) j.member("warning", *r.warning);

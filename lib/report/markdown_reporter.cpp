@@ -125,6 +125,7 @@ class MdWriter {
       line("- Ignored by configuration: " + plural(c.count(UnjudgedReason::ignored), "series"));
     line("- Regressions: " + std::to_string(r_.regressions()));
     if (r_.reports_improvements()) line("- Improvements: " + std::to_string(r_.improvements()));
+    if (auto s = skipped_unreadable_sentence(c.skipped_unreadable); !s.empty()) line("- " + s);
   }
 
   void silent_paragraphs() {

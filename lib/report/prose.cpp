@@ -32,6 +32,13 @@ std::string breakdown_sentence(const Census& census) {
   return out;
 }
 
+std::string skipped_unreadable_sentence(const std::vector<std::string>& keys) {
+  if (keys.empty()) return {};
+  std::string out = "Skipped " + plural(keys.size(), "unreadable stored object") + " (--skip-unreadable): ";
+  for (std::size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + keys[i];
+  return out + ".";
+}
+
 std::vector<std::string> qualification_sentences(const Census& census) {
   std::vector<std::string> out;
   const auto in_scope = std::to_string(census.in_scope());

@@ -66,6 +66,7 @@ class Writer {
     runs += "  regressions: " + std::to_string(r_.regressions());
     if (r_.reports_improvements()) runs += "  improvements: " + std::to_string(r_.improvements());
     line(runs);
+    if (auto s = skipped_unreadable_sentence(c.skipped_unreadable); !s.empty()) line("  " + s);
   }
 
   void set_section(const SetReport& s) {

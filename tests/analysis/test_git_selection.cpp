@@ -223,6 +223,10 @@ TEST_CASE("libgit2 topology answers the §4.1 queries on a real repository", "[a
   CHECK(git->resolve("HEAD") == r.ids.at("c44"));
   CHECK(git->resolve("feature~1") == r.ids.at("f0"));
   CHECK_FALSE(git->resolve("no-such-ref"));
+  // fuzz_git_ref finding: libgit2 reads C strings, so "HEAD\0junk" resolved as HEAD.
+  using namespace std::string_view_literals;
+  CHECK_FALSE(git->resolve("HEAD\0junk"sv));
+  CHECK_THROWS_AS(resolve_context(*git, "main\0x"sv), Error);
   CHECK(git->default_branch() == "main");
   CHECK(git->merge_base(r.ids.at("f1"), r.ids.at("c44")) == r.ids.at("c44"));
   CHECK(git->merge_base(r.ids.at("t1"), r.ids.at("c44")) == r.ids.at("c44"));

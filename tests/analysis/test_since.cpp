@@ -66,6 +66,14 @@ TEST_CASE("--since spans beyond the representable range are a clear error", "[an
     CHECK(e.message() == "500 years is out of the representable range");
   }
   CHECK_THROWS_AS(parse_since("99999999999999999999999 days", at("2024-06-15T00:00:00Z")), Error);
+  // fuzz_since finding: a count of ~2^80 weeks overflowed the 128-bit span (UB); huge counts
+  // and many components now saturate and are reported as out of range.
+  const std::string huge = "P" + std::string(26, '8') + "3W";
+  CHECK_THROWS_WITH(parse_since(huge, at("2024-06-15T00:00:00Z")), huge + " is out of the representable range");
+  std::string many;
+  for (int i = 0; i < 2000; ++i) many += "99999999999999999999999999 weeks ";
+  CHECK_THROWS_AS(parse_since(many, at("2024-06-15T00:00:00Z")), Error);
+  CHECK_THROWS_AS(parse_span_before("P" + std::string(40, '9') + "Y", at("2024-06-15T00:00:00Z")), Error);
 }
 
 TEST_CASE("the default window is six calendar months in history mode and none in branch mode", "[analysis][since]") {

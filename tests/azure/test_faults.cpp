@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
 
 #include "benchhist/error.hpp"
+#include "benchhist/storage/cached_store.hpp"
 #include "harness.hpp"
 
 using namespace benchhist;
@@ -133,5 +135,59 @@ TEST_CASE("TLS is verified against the host name, never skipped", "[azure][fault
     CHECK(e.message() == "could not download Azure blob \"" + key_for(3) + "\"");
     CHECK(e.cause().find("gave up") == std::string::npos);
     CHECK(std::string(e.what()).find("certificate verify failed") != std::string::npos);
+  }
+}
+
+TEST_CASE("the cache's write path: uploads through a faulty network are stored once, mirror writes that fail or are cut short lose nothing",
+          "[azure][faults][cache]") {
+  auto& h = harness();
+  const auto container = bhtest::unique_container("cachefaults");
+  const auto cache_dir = bhtest::scratch_dir("cachefaults-dir");
+  REQUIRE(bhtest::make_store(container)->client().create_container().ok());
+  constexpr int n = 24;
+  std::vector<std::string> keys;
+  for (int i = 0; i < n; ++i) keys.push_back(key_for(i));
+  const auto body = [](std::size_t i) { return "{\"i\":" + std::to_string(i) + "}"; };
+  {
+    ProxyFaults faults(R"({"drop_before":0.15,"drop_after":0.15,"busy":0.1,"delay":0,"seed":16})");
+    std::shared_ptr<ObjectStore> cloud =
+        bhtest::make_store(container, "proj", /*through_proxy=*/true, bhtest::fast_retry(12));
+    CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+    store.synchronize();
+    bhtest::parallel_for(keys.size(), 6, [&](std::size_t i) {
+      // An upload whose reply was lost is retried; its own earlier write is not a collision.
+      CHECK(store.put(keys[i], body(i), CollisionPolicy::refuse) == PutOutcome::stored);
+    });
+    store.flush();
+    bhtest::parallel_for(keys.size(), 6, [&](std::size_t i) { CHECK(store.get(keys[i]) == body(i)); });
+    const auto stats = h.stats(h.proxy_port);
+    CHECK(bhtest::json_int(stats, "dropped_after") > 0);
+    for (const auto& k : keys) {
+      INFO(k);
+      CHECK(stats.find("\"/devstoreaccount1/" + container + "/" + k + "\":1") != std::string::npos);
+    }
+  }
+  const auto root = CachedStore::mirror_root(cache_dir, "devstoreaccount1", container);
+  // A mirror write cut short (a killed process): its temp file, and a file truncated by a
+  // full disk. Neither is ever served; the next read repairs the mirror from the cloud.
+  std::ofstream(root / keys[0], std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
+  std::ofstream((root / keys[1]).parent_path() / ".cbh-tmp-1-2-3", std::ios::binary) << "\x1f\x8b";
+  std::shared_ptr<ObjectStore> cloud = bhtest::make_store(container, "proj");
+  {
+    CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+    store.synchronize();
+    for (std::size_t i = 0; i < keys.size(); ++i) CHECK(store.get(keys[i]) == body(i));
+    CHECK(store.tally().misses == 1);  // only the truncated one
+    CHECK(store.get(keys[0]) == body(0));
+    CHECK(store.tally().hits == keys.size());
+  }
+  // A cache directory that cannot be written: reads still answer from the cloud.
+  {
+    const auto ro = bhtest::scratch_dir("cachefaults-blocked");
+    std::ofstream(ro / "devstoreaccount1") << "a file where the mirror's directory belongs";
+    CachedStore store(cloud, ro, "devstoreaccount1", container, "proj");
+    for (std::size_t i = 0; i < 3; ++i) CHECK(store.get(keys[i]) == body(i));
+    CHECK(store.tally().mirror_write_failures == 3);
+    CHECK_THAT(store.activity(), Catch::Contains("3 not mirrored"));
   }
 }

@@ -4,6 +4,7 @@
 #include "benchhist/azure/azure_blob_store.hpp"
 #include "benchhist/azure/blob_client.hpp"
 #include "benchhist/azure/http.hpp"
+#include "benchhist/azure/responses.hpp"
 #include "benchhist/azure/retry.hpp"
 #include "benchhist/error.hpp"
 #include "harness.hpp"
@@ -91,4 +92,58 @@ TEST_CASE("a missing Azurite install fails the suite with the setup instruction"
     CHECK(std::string(e.what()).find("npm install --prefix tests/azure") != std::string::npos);
   }
   CHECK_NOTHROW(bhtest::require_azurite(std::filesystem::path(BH_SOURCE_DIR) / "tests/azure/node_modules/.bin/azurite-blob"));
+}
+
+TEST_CASE("token responses: an expiry the clock cannot hold means an unknown lifetime, a token with control bytes is refused",
+          "[azure][unit][responses]") {
+  using namespace std::chrono;
+  const system_clock::time_point now{seconds(1787306400)};
+  const auto parse = [&](const std::string& body) {
+    return parse_token_response(body, now, "the token request", "https://login.example/t/oauth2/v2.0/token");
+  };
+  // fuzz_token_response finding: expires_on in 2280 overflowed the nanosecond clock (UB).
+  CHECK(parse(R"({"access_token":"t","expires_on":"9787392800"})").expires_on == now + minutes(10));
+  CHECK(parse(R"({"access_token":"t","expires_on":1e300})").expires_on == now + minutes(10));
+  CHECK(parse(R"({"access_token":"t","expires_in":-5})").expires_on == now + minutes(10));
+  CHECK(parse(R"({"access_token":"t","expires_in":"3599"})").expires_on == now + seconds(3599));
+  CHECK(parse(R"({"access_token":"t","expires_on":"1787392800"})").expires_on == system_clock::time_point(seconds(1787392800)));
+  try {
+    parse(R"({"access_token":"a\r\nX-Injected: 1"})");
+    FAIL("a token with CR LF must be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::auth);
+    CHECK(e.message() == "the token request returned a malformed access token");
+    CHECK(e.subject() == "https://login.example/t/oauth2/v2.0/token");
+  }
+  CHECK(token_rejection_detail(400, R"({"error":"bad\u001b[31m","error_description":"line one\nline two"})") ==
+        "HTTP 400 bad?[31m: line one");
+}
+
+TEST_CASE("List Blobs pages: names and markers decode; a truncated or mangled page is an error naming the container",
+          "[azure][unit][responses]") {
+  const auto page = parse_list_blobs_page(
+      R"(<?xml version="1.0"?><EnumerationResults><Blobs><Blob><Name>a&amp;b</Name></Blob>)"
+      R"(<Blob><Name Encoded="true">c%2Fd%C3%A9</Name></Blob></Blobs><NextMarker>m&#x41;</NextMarker></EnumerationResults>)",
+      "bench");
+  CHECK(page.names == std::vector<std::string>{"a&b", "c/d\xC3\xA9"});
+  CHECK(page.next_marker == "mA");
+  for (const std::string bad : {
+           std::string(R"(<?xml version="1.0"?><EnumerationResults><Blobs><Blob><Name>a</Name></Blob>)"),  // truncated
+           std::string("<html>proxy login</html>"),
+           std::string(R"(<EnumerationResults><Blobs><Blob><Name>a&#xZZ;</Name></Blob></Blobs></EnumerationResults>)"),
+           std::string(R"(<EnumerationResults><Blobs><Blob><Name>a&#0;</Name></Blob></Blobs></EnumerationResults>)"),
+           std::string(R"(<EnumerationResults><Blobs><Blob><Name Encoded="true">a%zz</Name></Blob></Blobs></EnumerationResults>)"),
+       }) {
+    INFO(bad);
+    try {
+      parse_list_blobs_page(bad, "bench");
+      FAIL("a malformed page must be refused");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::network);
+      CHECK(e.message() == "the blob listing of bench is malformed");
+    }
+  }
+  CHECK(parse_error_code("<Error><Code>BlobAlreadyExists</Code></Error>") == "BlobAlreadyExists");
+  CHECK(parse_error_code("<Error><Code>Bad\x1b[2J</Code></Error>").empty());
+  CHECK(parse_error_code("not xml").empty());
 }

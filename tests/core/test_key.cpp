@@ -145,6 +145,27 @@ TEST_CASE("parse_data_key ignores junk keys instead of failing", "[key]") {
   }
 }
 
+TEST_CASE("parse_data_key accepts only valid keys, so a listed name it parses never fails get()", "[key]") {
+  // fuzz_storage_key finding: a listing (a blob name may hold any byte) with a NUL byte in a
+  // segment parsed as a data key that validate_key then refused.
+  using namespace std::string_literals;
+  for (const std::string& bad : {
+           "v1/wordcount/objects/callgrind/x86_64-unknow\x0b\0\0\0nu/m/c/clean.json"s,
+           "v1/p/objects/criterion/t/m\\k/c/clean.json"s,  // backslash
+           "v1/p/objects/criterion/C:/m/c/clean.json"s,     // drive prefix
+           "v1/p/objects/criterion/t/m/../clean.json"s,
+       }) {
+    INFO(bad);
+    CHECK_FALSE(is_valid_key(bad));
+    CHECK_FALSE(parse_data_key(bad).has_value());
+  }
+  CHECK(parse_data_key("v1/p/objects/criterion/t/m/c/clean.json").has_value());
+  // The same for project-level blessing keys (fuzz_storage_key, second finding).
+  CHECK_FALSE(parse_project_blessing_key("v1/p\xff\x01\0\0\0\0\0\0/objects/blessings/4f2a1c9d/bless-1787306401043526789.json"s));
+  CHECK_FALSE(parse_project_blessing_key("v1/p/objects/blessings/C:/bless-1.json"s));
+  CHECK(parse_project_blessing_key("v1/p/objects/blessings/4f2a1c9d/bless-1.json") == std::optional<std::string>("4f2a1c9d"));
+}
+
 TEST_CASE("parse_project_blessing_key yields the commit and ignores everything else", "[key]") {
   const std::string key = project_blessing_key("p", "4f2a1c9d", 1787306400123456789);
   const auto commit = parse_project_blessing_key(key);

@@ -1,11 +1,16 @@
 #include <catch2/catch.hpp>
 
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <functional>
+#include <optional>
 
 #include <fstream>
 #include <set>
@@ -506,4 +511,163 @@ TEST_CASE("readers listing and fetching while writers store see only whole objec
   CHECK(bad == 0);
   CHECK(reads > 0);
   CHECK(store.list("").size() == 121);
+}
+
+// ---- Faults that lose nothing (issue 16) ----
+
+namespace {
+
+// A directory on a small tmpfs, when this machine lets us mount one (root with
+// CAP_SYS_ADMIN); unmounted on destruction.
+struct SmallTmpfs {
+  fs::path dir;
+  bool mounted = false;
+  SmallTmpfs(const fs::path& where, const char* size) : dir(where) {
+    fs::create_directories(dir);
+    const std::string cmd = "mount -t tmpfs -o size=" + std::string(size) + " tmpfs '" + dir.string() + "' 2>/dev/null";
+    mounted = ::geteuid() == 0 && std::system(cmd.c_str()) == 0;
+  }
+  ~SmallTmpfs() {
+    if (mounted) (void)!std::system(("umount '" + dir.string() + "'").c_str());
+  }
+};
+
+std::string incompressible(std::size_t n, unsigned seed) {
+  std::string s;
+  s.reserve(n);
+  std::uint32_t x = seed * 2654435761u + 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    s.push_back(static_cast<char>('!' + x % 90));
+  }
+  return s;
+}
+
+// Fills `store` until a put fails; returns the failure and checks what the store kept.
+void fill_until_full_then_check(LocalStore& store, const fs::path& root) {
+  std::vector<std::string> stored;
+  std::optional<Error> failure;
+  std::string failed_key;
+  for (int i = 0; i < 400 && !failure; ++i) {
+    const std::string key = "v1/p/objects/criterion/t/m/c" + std::to_string(i) + "/clean.json";
+    try {
+      store.put(key, incompressible(16 * 1024, static_cast<unsigned>(i)), CollisionPolicy::refuse);
+      stored.push_back(key);
+    } catch (const Error& e) {
+      failure = e;
+      failed_key = key;
+    }
+  }
+  REQUIRE(failure.has_value());
+  INFO(failure->what());
+  CHECK(failure->kind() == ErrorKind::io);
+  // The error names the key (the object's file, or the key a directory was for), and nothing
+  // of it is left: no object, no temp file.
+  CHECK(std::string(failure->what()).find(failed_key) != std::string::npos);
+  CHECK_FALSE(store.get(failed_key).has_value());
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    CHECK_FALSE(e.path().filename().string().starts_with(LocalStore::temp_prefix));
+  // Everything stored before the disk filled is whole and listed.
+  auto sorted = stored;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(store.list("") == sorted);
+  for (std::size_t i = 0; i < stored.size(); ++i) CHECK(store.get(stored[i]) == incompressible(16 * 1024, static_cast<unsigned>(i)));
+}
+
+}  // namespace
+
+TEST_CASE("a full disk fails the write naming the key and leaves nothing partial", "[local_store][faults]") {
+  testing::TempDir dir;
+  SmallTmpfs disk(dir.path() / "disk", "256k");
+  if (disk.mounted) {
+    INFO("a 256 KiB tmpfs: ENOSPC");
+    LocalStore store(disk.dir / "store");
+    fill_until_full_then_check(store, disk.dir);
+    // Room again: the same key stores normally.
+    REQUIRE(store.remove(store.list("").front()));
+    CHECK(store.put("v1/p/objects/criterion/t/m/after/clean.json", "{}", CollisionPolicy::refuse) == PutOutcome::stored);
+    return;
+  }
+  // No mount here: the same write error from the kernel through a file-size limit (EFBIG),
+  // in a child so the limit does not leak into the rest of the suite.
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lim{200 * 1024, 200 * 1024};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    int failures = 0;
+    {
+      LocalStore store(dir.path() / "store");
+      try {
+        store.put("v1/p/objects/criterion/t/m/big/clean.json", incompressible(400 * 1024, 1), CollisionPolicy::refuse);
+        ::_exit(10);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::io) ++failures;
+        if (e.message().find("v1/p/objects/criterion/t/m/big/clean.json") == std::string::npos) ++failures;
+      }
+      for (const auto& e : fs::recursive_directory_iterator(dir.path()))
+        if (e.is_regular_file()) ++failures;  // neither the object nor its temp file remains
+    }
+    ::_exit(failures);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a read-only store directory serves reads and listings, refuses writes naming the key, keeps everything",
+          "[local_store][faults]") {
+  testing::TempDir dir;
+  const fs::path root = dir.path() / "store";
+  {
+    LocalStore writer(root);
+    writer.put(key_a, "{\"a\":1}", CollisionPolicy::refuse);
+    writer.put(key_b, "{\"b\":2}", CollisionPolicy::refuse);
+  }
+  const auto before = files_under(root);
+  const int verdict = with_permissions_enforced(dir.path(), [&] {
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_directory()) fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::remove);
+    fs::permissions(root, fs::perms::owner_write, fs::perm_options::remove);
+    LocalStore store(root);
+    if (store.list("") != std::vector<std::string>{key_a, key_b}) return 1;
+    if (store.get(key_a) != "{\"a\":1}") return 2;
+    for (const std::string key : {std::string("v1/p/objects/criterion/t/m/c1/dirty-9.json"),
+                                  std::string("v1/p/objects/criterion/t/m/new/clean.json")}) {
+      try {
+        store.put(key, "{}", CollisionPolicy::refuse);
+        return 3;
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::io) return 4;
+        if (std::string(e.what()).find(key) == std::string::npos) return 5;
+        if (e.hint().empty()) return 6;
+      }
+    }
+    try {
+      store.put(key_a, "{}", CollisionPolicy::overwrite);
+      return 7;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::io) return 8;
+    }
+    try {
+      store.remove(key_b);
+      return 9;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::io || e.message().find(key_b) == std::string::npos) return 10;
+    }
+    if (store.get(key_a) != "{\"a\":1}" || store.get(key_b) != "{\"b\":2}") return 11;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_directory()) fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
+    fs::permissions(root, fs::perms::owner_write, fs::perm_options::add);
+    return 0;
+  });
+  if (verdict == 90) {
+    WARN("skipped: cannot drop privileges to test a read-only store here");
+    return;
+  }
+  CHECK(verdict == 0);
+  CHECK(files_under(root) == before);
 }

@@ -46,6 +46,12 @@ TEST_CASE("RFC 3339 timestamps parse offsets and format with the shortest fracti
   CHECK(unix_nanos(*parse_rfc3339("2026-08-21T10:00:00.123456789Z")) == 1787306400123456789LL);
   CHECK(format_rfc3339(*parse_rfc3339("2026-01-01T02:00:00+02:00")) == "2026-01-01T00:00:00Z");
   CHECK_FALSE(parse_rfc3339("2026-13-01T00:00:00Z"));
+  // fuzz finding: instants a nanosecond Timestamp cannot hold are refused, never overflowed.
+  CHECK_FALSE(parse_rfc3339("4052-08-20T09:14:03Z"));
+  CHECK_FALSE(parse_rfc3339("9999-12-31T23:59:59Z"));
+  CHECK_FALSE(parse_rfc3339("0001-01-01T00:00:00Z"));
+  CHECK(format_rfc3339(*parse_rfc3339("2262-04-10T00:00:00Z")) == "2262-04-10T00:00:00Z");
+  CHECK(format_rfc3339(*parse_rfc3339("1677-09-22T00:00:00Z")) == "1677-09-22T00:00:00Z");
   CHECK_FALSE(parse_rfc3339("2026-01-01 junk"));
   CHECK_FALSE(parse_rfc3339("2026-01-01T00:00:00"));
 }

@@ -199,6 +199,9 @@ TEST_CASE("malformed records are refused with the path of the first defect", "[r
       {"\"std_dev\": 0.4743821543400398", "\"std_dev\": \"wide\"", "results[0].metrics[0].std_dev: expected a number"},
       {"\"observation\": \"2026-08-20T09:14:03Z\"", "\"observation\": \"yesterday\"",
        "context.observation: expected an RFC 3339 timestamp, got \"yesterday\""},
+      // fuzz_run_json finding 1: a year past 2262 overflowed the nanosecond clock (UB).
+      {"\"observation\": \"2026-08-20T09:14:03Z\"", "\"observation\": \"4052-08-20T09:14:03Z\"",
+       "context.observation: expected an RFC 3339 timestamp, got \"4052-08-20T09:14:03Z\""},
       {"\"provider\": \"azure_devops\"", "\"provider\": \"jenkins\"",
        "context.env.provider: unknown provider \"jenkins\" (expected local, github_actions or azure_devops)"},
       {"\"dirty\": true", "\"dirty\": \"yes\"", "context.git.dirty: expected true or false"},

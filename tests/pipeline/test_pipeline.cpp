@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+
+#include <boost/json.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,8 @@
 #include "benchhist/pipeline/examine.hpp"
 #include "benchhist/report/html_reporter.hpp"
 #include "benchhist/report/json_reporter.hpp"
+#include "benchhist/report/markdown_reporter.hpp"
+#include "benchhist/report/summary_reporter.hpp"
 #include "benchhist/report/text_reporter.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/storage/local_store.hpp"
@@ -213,6 +217,89 @@ TEST_CASE("a corrupt stored object fails the analysis naming its key, nothing sk
   } catch (const Error& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains(h.commits[20]));
   }
+}
+
+TEST_CASE("unreadable objects: the failure counts them and names --skip-unreadable; with it the rest is analysed and every format lists the keys",
+          "[pipeline][skip_unreadable]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  // Two damaged runs of different kinds: a truncated gzip body and a record that is not one.
+  const auto truncated = clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
+  const auto invalid = clean_key("demo", Engine::callgrind, triple, "mk-b", h.commits[7]);
+  std::ofstream(store.path_of(truncated), std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
+  store.put(invalid, "{\"schema_version\": 5, \"context\": 7}", CollisionPolicy::overwrite);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.threads = 3;
+
+  // Default: fails on the first key (byte order), saying how many and what to do.
+  try {
+    pipeline::analyze(req, *git, store);
+    FAIL("unreadable objects must fail the analysis by default");
+  } catch (const Error& e) {
+    CHECK(e.subject().find(invalid) != std::string::npos);  // callgrind sorts before criterion
+    CHECK_THAT(e.hint(), Catch::StartsWith("2 of the 88 selected stored objects cannot be read"));
+    CHECK_THAT(e.hint(), Catch::Contains("--skip-unreadable"));
+  }
+
+  req.skip_unreadable = true;
+  std::vector<std::string> announced;
+  pipeline::Hooks hooks;
+  hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
+  const auto result = pipeline::analyze(req, *git, store, hooks);
+  const auto& r = result.report;
+  CHECK(r.census.skipped_unreadable == std::vector<std::string>{invalid, truncated});
+  CHECK(r.runs.runs == 44 * 2 - 2);
+  REQUIRE(r.findings.size() == 1);  // the planted step is still found
+  CHECK(r.findings[0].commit == h.commits[30]);
+  CHECK(std::count_if(announced.begin(), announced.end(),
+                      [](const std::string& a) { return a.starts_with("skipped (--skip-unreadable): "); }) == 2);
+  const std::string sentence = "Skipped 2 unreadable stored objects (--skip-unreadable): " + invalid + ", " + truncated + ".";
+  CHECK_THAT(report::TextReporter().render(r), Catch::Contains("\n  " + sentence + "\n"));
+  CHECK_THAT(report::MarkdownReporter().render(r), Catch::Contains("\n- " + sentence + "\n"));
+  CHECK_THAT(report::SummaryReporter().render(r), Catch::Contains("\n- " + sentence + "\n"));
+  CHECK_THAT(report::HtmlReporter().render(r), Catch::Contains("<p id=\"skipped-unreadable\">"));
+  {
+    const auto json = boost::json::parse(report::JsonReporter().render(r));
+    const auto& skipped = json.at("census").at("skipped_unreadable").as_array();
+    REQUIRE(skipped.size() == 2);
+    CHECK(skipped[0].as_string() == invalid);
+    CHECK(skipped[1].as_string() == truncated);
+  }
+  // Thread count never changes the outcome.
+  req.threads = 1;
+  CHECK(report::JsonReporter().render(pipeline::analyze(req, *git, store).report) == report::JsonReporter().render(r));
+  // Nothing in the store was touched.
+  CHECK(store.list("") .size() == 44 * 2 + 1);
+
+  // examine reads runs too: same default, same way out.
+  pipeline::ExamineRequest ex;
+  ex.selection = selection_request();
+  ex.benchmark = "parse/small";
+  ex.metric = MetricKind::wall_time;
+  CHECK_THROWS_WITH(pipeline::examine(ex, *git, store), Catch::Contains(invalid));
+  ex.skip_unreadable = true;
+  const auto data = pipeline::examine(ex, *git, store);
+  REQUIRE(data.sets.size() == 1);
+  CHECK_FALSE(data.sets[0].rows[20].value.has_value());  // the skipped run is a gap
+  REQUIRE(data.warning);
+  CHECK_THAT(*data.warning, Catch::Contains(sentence));
+}
+
+TEST_CASE("a clean store reports nothing skipped and its JSON has no skipped_unreadable member", "[pipeline][skip_unreadable]") {
+  History h;
+  LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.skip_unreadable = true;
+  const auto r = pipeline::analyze(req, *git, store).report;
+  CHECK(r.census.skipped_unreadable.empty());
+  CHECK_THAT(report::JsonReporter().render(r), !Catch::Contains("skipped_unreadable"));
+  CHECK_THAT(report::TextReporter().render(r), !Catch::Contains("Skipped"));
 }
 
 namespace {

@@ -12,13 +12,18 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
+#include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/pipeline/prune.hpp"
@@ -338,4 +343,92 @@ TEST_CASE("with the base merged into the branch, shared commits stay base-side a
   for (const auto& c : {fx.feature[0], fx.feature[1], fx.feature[3], merge})
     for (const char* mk : {"mk-a", "mk-b"}) expected.insert(clean_key("demo", Engine::criterion, triple, mk, c));
   CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) == expected);
+}
+
+TEST_CASE("two prunes and a collect racing on one store: nothing outside the plans goes, nothing fails, nothing is partial",
+          "[prune][faults]") {
+  for (int round = 0; round < 6; ++round) {
+    INFO("round " << round);
+    Fixture fx;
+    const auto before = fx.all_keys();
+    // collect for real (services substituted: the benchmark command writes an all_the_time
+    // file) at the feature tip, for machine keys the fixture does not have yet.
+    const auto collect_at = [&](const std::string& machine) {
+      CollectRequest creq;
+      creq.repo_dir = fx.repo();
+      creq.project = "demo";
+      MapEnvironment env;
+      env.set("CARGO_TARGET_DIR", (fx.dir / ("target-" + machine)).string());
+      CollectServices s;
+      s.clock = [] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
+      s.run_benchmarks = [&fx, machine](const ProcessSpec&) {
+        const fs::path file = fx.dir / ("target-" + machine) / "all_the_time" / "op.json";
+        fs::create_directories(file.parent_path());
+        std::ofstream(file) << R"({"operation":"op","total_iterations":4,"total_processor_time_nanos":80,)"
+                               R"("span_count":1,"slope_processor_time_nanos":20.0})";
+        ProcessResult r;
+        r.exited = true;
+        r.exit_code = 0;
+        return r;
+      };
+      s.probe_git = [&fx](const fs::path&) { return GitState{fx.feature.back(), std::string("feature"), false}; };
+      s.probe_toolchain = [] { return ToolchainInfo{triple, std::string("1.91.0")}; };
+      s.probe_ci = [] { return EnvContext{}; };
+      s.probe_hardware = [machine] { return MachineDescription{8, 1, {"Test CPU"}, {{3000, 8}}, machine}; };
+      s.announce = [](std::string_view) {};
+      return collect(creq, env, fx.store.get(), s);
+    };
+    std::vector<std::string> collected;
+    std::optional<pipeline::PruneResult> a, b;
+    std::string errors;
+    std::mutex m;
+    const auto guarded = [&](auto f) {
+      return [&, f] {
+        try {
+          f();
+        } catch (const std::exception& e) {
+          std::lock_guard lock(m);
+          errors += std::string(e.what()) + "\n";
+        }
+      };
+    };
+    {
+      std::jthread t1(guarded([&] { a = pipeline::prune(request("feature", pipeline::PruneRuns::all), *analysis::open_git_topology(fx.repo()), *fx.store); }));
+      std::jthread t2(guarded([&] { b = pipeline::prune(request("feature", pipeline::PruneRuns::all), *analysis::open_git_topology(fx.repo()), *fx.store); }));
+      std::jthread t3(guarded([&] {
+        for (const char* mk : {"mk-c", "mk-d", "mk-e"})
+          for (const auto& o : collect_at(mk).objects) collected.push_back(o.key);
+      }));
+    }
+    CHECK(errors == "");
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(collected.size() == 3);
+    const auto after = fx.all_keys();
+    // Each key went exactly once, by one of the prunes, and only if one of them planned it.
+    std::set<std::string> removed;
+    for (const auto* r : {&*a, &*b})
+      for (const auto& k : r->removed) {
+        CHECK(removed.insert(k).second);
+        CHECK(std::binary_search(r->keys.begin(), r->keys.end(), k));
+      }
+    std::set<std::string> planned(a->keys.begin(), a->keys.end());
+    planned.insert(b->keys.begin(), b->keys.end());
+    for (const auto& k : before) {
+      INFO(k);
+      // Base-side history survives; branch-side runs go when planned.
+      if (!planned.count(k)) CHECK(after.count(k));
+      else CHECK_FALSE(after.count(k));
+    }
+    // What collect stored is either still there, whole, or was planned by a prune that listed it.
+    for (const auto& k : collected) {
+      INFO(k);
+      if (after.count(k)) CHECK(decode_run(*fx.store->get(k), k).results.size() == 1);
+      else CHECK(planned.count(k));
+    }
+    // Nothing else appeared and no temp file was left behind.
+    for (const auto& k : after) CHECK((before.count(k) || std::find(collected.begin(), collected.end(), k) != collected.end()));
+    for (const auto& e : fs::recursive_directory_iterator(fx.dir / "store"))
+      CHECK_FALSE(e.path().filename().string().starts_with(LocalStore::temp_prefix));
+  }
 }

@@ -74,4 +74,56 @@ LoadedSelection load_selection(ObjectStore& store, const Selection& selection, u
 // Only the blessings (aligned with Selection::blessings), as load_selection loads them.
 std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& selection, unsigned threads);
 
+// ---- --skip-unreadable (docs/reports.md "Unreadable stored objects") ----
+// The store is immutable, so an object that cannot be read is news: analysis fails by default.
+// These let a caller say how many objects are affected, and, when asked, analyse the rest.
+
+// True for failures that concern one stored object's bytes — Error{decode} (corrupt gzip or
+// record), Error{not_found} (listed, then gone) and Error{io} on the object — which skipping
+// may step over. Network, auth and every other kind concern the whole store and never are.
+bool is_unreadable_object_error(const Error& e) noexcept;
+
+struct UnreadableObject {
+  std::string key;
+  std::string reason;  // the error's text (message: cause)
+  friend bool operator==(const UnreadableObject&, const UnreadableObject&) = default;
+};
+
+// Fetches and decodes every object the selection loads (runs of both lines, blessings) and
+// returns those that fail with an unreadable-object error, sorted by key. Any other error
+// propagates. Only called after a load failed, so the clean path reads each object once.
+std::vector<UnreadableObject> find_unreadable(ObjectStore& store, const Selection& selection, unsigned threads);
+
+// The selection without the objects named in `unreadable` (runs and blessings).
+Selection without_unreadable(Selection selection, const std::vector<UnreadableObject>& unreadable);
+
+// The hint of the default failure: `<n> of the <total> selected stored objects cannot be
+// read; ... pass --skip-unreadable to analyse the rest ...`.
+std::string unreadable_hint(std::size_t unreadable, std::size_t total, const std::string& original_hint);
+
+// How many objects a load of `selection` reads (runs of both lines, deduplicated, and blessings).
+std::size_t selected_object_count(const Selection& selection);
+
+// Runs `load()` (which loads `selection`). When it fails on an unreadable object: without
+// `skip`, rethrows that error with unreadable_hint (how many are affected, the option); with
+// `skip`, removes every unreadable object from `selection` and runs `load()` again. Returns
+// the skipped objects (empty when the first load succeeded). A failure that does not recur
+// when every object is tried again is rethrown as it was.
+template <typename Load>
+std::vector<UnreadableObject> load_or_skip_unreadable(ObjectStore& store, Selection& selection, bool skip,
+                                                      unsigned threads, Load load) {
+  try {
+    load();
+    return {};
+  } catch (const Error& e) {
+    if (!is_unreadable_object_error(e)) throw;
+    auto unreadable = find_unreadable(store, selection, threads);
+    if (unreadable.empty()) throw;
+    if (!skip) throw e.with_hint(unreadable_hint(unreadable.size(), selected_object_count(selection), e.hint()));
+    selection = without_unreadable(std::move(selection), unreadable);
+    load();
+    return unreadable;
+  }
+}
+
 }  // namespace benchhist::analysis

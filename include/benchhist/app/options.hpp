@@ -140,6 +140,7 @@ struct AnalyzeOptions {
   std::optional<std::filesystem::path> outcome;
   std::optional<FailOn> fail_on;
   std::optional<std::filesystem::path> html;  // self-contained HTML report with charts
+  bool skip_unreadable = false;               // analyse around unreadable stored objects
 };
 
 struct ExamineOptions {
@@ -152,6 +153,7 @@ struct ExamineOptions {
   std::string metric;     // required, metric token
   bool no_dirty = false;
   std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
+  bool skip_unreadable = false;               // examine around unreadable stored objects
 };
 
 enum class ListSubject { runs, discriminants, blessings };

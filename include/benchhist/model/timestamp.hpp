@@ -13,7 +13,8 @@ namespace benchhist {
 using Timestamp = std::chrono::sys_time<std::chrono::nanoseconds>;
 
 // Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (also lower-case t/z and a space for T).
-// Returns nullopt on anything else.
+// Returns nullopt on anything else, and for instants outside what a nanosecond Timestamp
+// holds (about 1677-09-22 to 2262-04-10).
 std::optional<Timestamp> parse_rfc3339(std::string_view text) noexcept;
 
 // `YYYY-MM-DDTHH:MM:SS[.f]Z` with the shortest fraction that keeps every non-zero digit

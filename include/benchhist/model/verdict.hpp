@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -199,6 +200,9 @@ constexpr Outcome outcome_of(std::size_t finding_count, Coverage coverage) noexc
 struct Census {
   std::uint64_t judged = 0;
   std::array<std::uint64_t, unjudged_reason_count> unjudged_by_reason{};
+  // Keys of stored objects left out because they could not be read (--skip-unreadable),
+  // sorted. Their series are not counted anywhere above: they were never seen.
+  std::vector<std::string> skipped_unreadable;
 
   // Counts one series: judged (nullopt) or unjudged for `reason`.
   constexpr void add(std::optional<UnjudgedReason> reason) noexcept {

@@ -25,6 +25,9 @@ struct AnalyzeRequest {
   std::vector<std::string> benchmark_prefixes;   // analyze's positional prefixes (raw match)
   std::vector<std::string> ignore_prefixes;      // configured `[analysis] ignore`
   unsigned threads = 2;                          // loading and detection workers
+  // Analyse around stored objects that cannot be read instead of failing; the report lists
+  // their keys (docs/reports.md "Unreadable stored objects").
+  bool skip_unreadable = false;
 };
 
 // Progress and diagnostics, without the `[bench-history] ` prefix. Either may be empty.

@@ -16,6 +16,8 @@ struct ExamineRequest {
   std::string benchmark;  // exact qualified id
   MetricKind metric = MetricKind::wall_time;
   unsigned threads = 2;
+  // As AnalyzeRequest::skip_unreadable; the skipped keys go into the output's warning.
+  bool skip_unreadable = false;
 };
 
 // Rows per matching set for every first-parent commit from the earliest observation through

@@ -17,6 +17,8 @@ std::vector<std::string> qualification_sentences(const Census&);
 
 // `Not judged: 2 series not measured at ...; 3 series with too few points ....`, or empty.
 std::string breakdown_sentence(const Census&);
+// `Skipped 2 unreadable stored objects (--skip-unreadable): <key>, <key>.`; empty when none.
+std::string skipped_unreadable_sentence(const std::vector<std::string>& keys);
 
 // `Warning: comparison base is 3 commits behind base (discriminant set mismatch)`.
 std::string lag_warning(const ComparisonBaseLag&);

@@ -44,8 +44,9 @@ class CachedStore final : public ObjectStore {
   struct Tally {
     std::size_t hits = 0;
     std::size_t misses = 0;
+    std::size_t mirror_write_failures = 0;  // misses whose body could not be mirrored
   };
-  Tally tally() const noexcept { return {hits_.load(), misses_.load()}; }
+  Tally tally() const noexcept { return {hits_.load(), misses_.load(), mirror_write_failures_.load()}; }
 
   // `read-through cache: epoch <cloud> (mirror <epoch|none>, <n> objects wiped); <h> hits, <m> misses`
   std::string activity() const override;
@@ -65,6 +66,7 @@ class CachedStore final : public ObjectStore {
   std::string project_;
   std::atomic<std::size_t> hits_{0};
   std::atomic<std::size_t> misses_{0};
+  std::atomic<std::size_t> mirror_write_failures_{0};
   std::optional<SyncResult> last_sync_;  // for activity(); set by synchronize()
 };
 
