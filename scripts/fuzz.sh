@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target (docs/fuzzing.md) for a given time each, one after the other,
-# at low priority (nice -n 10) so other work keeps the machine.
+# Runs every libFuzzer target (docs/fuzzing.md) for a given time each, one after the other
+# (FUZZ_JOBS at a time), at low priority (nice -n 10) so other work keeps the machine.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 600 s, every target)
 #
@@ -37,14 +37,16 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
-status=0
-for t in "${targets[@]}"; do
-  exe="$build_dir/fuzz/fuzz_$t"
-  [ -x "$exe" ] || { echo "[fuzz] no target fuzz_$t in $build_dir/fuzz" >&2; status=1; continue; }
-  corpus="$build_dir/fuzz-corpus/$t" findings="$build_dir/fuzz-findings/$t" log="$build_dir/fuzz-logs/$t.log"
+# One target: run it, append its line to fuzz-results.tsv, exit 1 on a finding.
+run_target() {
+  local t="$1"
+  local exe="$build_dir/fuzz/fuzz_$t"
+  [ -x "$exe" ] || { echo "[fuzz] no target fuzz_$t in $build_dir/fuzz" >&2; return 1; }
+  local corpus="$build_dir/fuzz-corpus/$t" findings="$build_dir/fuzz-findings/$t" log="$build_dir/fuzz-logs/$t.log"
   mkdir -p "$corpus" "$findings"
-  seeds=()
+  local seeds=()
   [ -d "fuzz/seeds/$t" ] && seeds+=("fuzz/seeds/$t")
+  local before after rc execs cov ft units new
   before=$(find "$findings" -type f | wc -l)
   # -fork is not used: one process per target keeps to one core.
   nice -n 10 "$exe" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -60,9 +62,26 @@ for t in "${targets[@]}"; do
     "${ft:-?}" "$units" "$new" >>"$results"
   if [ "$rc" -ne 0 ] || [ "$new" -gt 0 ]; then
     echo "[fuzz] $t: FINDING (exit $rc; $new new input(s) in $findings; log $log)" >&2
-    status=1
-  else
-    echo "[fuzz] $t: ${execs:-?} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $units, no findings" >&2
+    return 1
   fi
+  echo "[fuzz] $t: ${execs:-?} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $units, no findings" >&2
+}
+
+# FUZZ_JOBS targets at a time (default 1: a campaign leaves the other core to other work; the
+# CI smoke run uses both cores).
+jobs="${FUZZ_JOBS:-1}"
+status=0
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  run_target "$t" &
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || status=1
+  running=$((running - 1))
 done
 exit $status

@@ -66,7 +66,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ $# -eq 0 ]; then
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
     echo "sanitizers (ASan+UBSan): $san_passed passed, $san_failed failed"
     fuzz_failed=0
-    FUZZ_BUILD_DIR="$san_dir" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-30}" || fuzz_failed=1
+    FUZZ_BUILD_DIR="$san_dir" FUZZ_JOBS="${JOBS:-2}" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-30}" || fuzz_failed=1
     [ "$fuzz_failed" = 0 ] || { echo "fuzz smoke: FINDINGS (see $san_dir/fuzz-findings)"; status=1; }
     san_failed=$((san_failed + fuzz_failed))
   else
