@@ -1,8 +1,10 @@
 // The accuracy scorecard (docs/accuracy.md): seeded synthetic histories judged by the real
 // family-level path `analyze` uses (detect::judge_history_family: calibration from the family
 // size, every series judged, direction filter, Benjamini-Hochberg, ranking), once with the
-// product's detector and once with the reference behaviour (detection-sharp.md S1 and S2
-// switched off through the internal hook), printed side by side.
+// product's detector and once with the reference behaviour
+// (docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p,
+// #s2--the-reported-split-is-the-new-levels-estimated-start switched off through the internal
+// hook), printed side by side.
 //
 //   accuracy [--seed N] [--quick] [--threads N] [--check]
 //

@@ -1,4 +1,4 @@
-// History detection throughput (detection.md §4-§7; the §5.5 orbit dominates).
+// History detection throughput (docs/statistics.md; the docs/statistics.md#orbit orbit dominates).
 //   BM_JudgeSeries/<n>   series per second for single series of n points (one thread)
 //   BM_MixedFamily       2,000 series x 200 points of mixed shapes, judged with 2 threads
 // All series are judged with the calibration of a 2,000-series family (budget 500,000,

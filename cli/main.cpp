@@ -1,5 +1,6 @@
 // cargo-bench-history: parse argv, call the library, map the outcome to the process contract
-// of formats.md §6.1 (exit 0 on success, 1 on any failure; usage errors and help unprefixed).
+// of docs/formats.md#process-contract (exit 0 on success, 1 on any failure; usage errors and help
+// unprefixed).
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -20,7 +21,8 @@
 
 namespace {
 
-// `Error: <message>`, then one `  caused by:` and one `  hint:` line (formats.md §9 #17).
+// `Error: <message>`, then one `  caused by:` and one `  hint:` line
+// (docs/formats.md#process-contract).
 void print_error(const benchhist::Error& e) {
   std::cerr << "Error: " << e.message() << '\n';
   if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';

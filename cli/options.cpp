@@ -1,6 +1,6 @@
 // argv → app::Command with Boost.Program_options. Every command registers its full flag set
-// (formats.md §6.4 groups + §6.5 per-command options); help text is generated from the same
-// table, so what `--help` shows is exactly what parses.
+// (docs/formats.md#option-groups groups + docs/cli.md#commands per-command options); help text is
+// generated from the same table, so what `--help` shows is exactly what parses.
 
 #include "options.hpp"
 
@@ -18,7 +18,7 @@ namespace benchhist::cli {
 namespace {
 
 // `--local`/`--cache` without `=` are rewritten to `--flag=<this>` before parsing, so that
-// `--local ./x` stays a bare flag followed by a positional (formats.md §6.3).
+// `--local ./x` stays a bare flag followed by a positional (docs/formats.md#storage-selection).
 constexpr const char* bare_marker = "\x1f" "bare";
 
 enum class Kind { flag, value, multi, path_flag };
@@ -59,7 +59,8 @@ struct CommandSpec {
   bool hidden = false;
 };
 
-// ---- option groups (formats.md §6.4) -------------------------------------------------------
+// ---- option groups (docs/formats.md#option-groups)
+// -------------------------------------------------------
 
 void add_environment(std::vector<Opt>& o) {
   o.push_back({"config", 0, Kind::value, "PATH", "Configuration file [default: .cargo/bench_history.toml]"});
@@ -92,7 +93,8 @@ void add_output(std::vector<Opt>& o) {
   o.push_back({"markdown", 0, Kind::value, "PATH", "Write a Markdown report to PATH"});
   o.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
 }
-// The shared groups of the read commands (analyze, examine, list, prune; formats.md §6.4).
+// The shared groups of the read commands (analyze, examine, list, prune;
+// docs/formats.md#option-groups).
 void add_query_groups(std::vector<Opt>& o, const std::string& since_help) {
   add_environment(o);
   add_cache(o);

@@ -1,6 +1,7 @@
 #pragma once
-// Command-line parsing for `cargo-bench-history` (formats.md §6.1, §6.4–§6.5): argv → the
-// library's option model (benchhist/app/options.hpp). No behaviour lives here.
+// Command-line parsing for `cargo-bench-history` (docs/formats.md#process-contract, #option-groups,
+// docs/cli.md#commands): argv → the library's option model (benchhist/app/options.hpp). No
+// behaviour lives here.
 
 #include <optional>
 #include <stdexcept>

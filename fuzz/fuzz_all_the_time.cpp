@@ -1,5 +1,6 @@
-// An all_the_time operation file (formats.md §3.7): harvests to a result that survives the run record's round trip (or
-// to nothing, where the format allows dropping the operation), or fails naming the file.
+// An all_the_time operation file (docs/formats.md#all_the_time): harvests to a result that survives the run record's
+// round trip (or to nothing, where the format allows dropping the operation), or fails naming the
+// file.
 
 #include <filesystem>
 

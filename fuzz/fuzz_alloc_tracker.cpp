@@ -1,5 +1,6 @@
-// An alloc_tracker operation file (formats.md §3.6): harvests to a result that survives the run record's round trip (or
-// to nothing, where the format allows dropping the operation), or fails naming the file.
+// An alloc_tracker operation file (docs/formats.md#alloc_tracker): harvests to a result that survives the run record's
+// round trip (or to nothing, where the format allows dropping the operation), or fails naming the
+// file.
 
 #include <filesystem>
 

@@ -1,6 +1,6 @@
-// A List Blobs page (formats.md §1.6): either the page's names and marker, which written back
-// as an EnumerationResults document (escaped, some names Encoded) parse to the same page, or
-// Error{network} naming the container.
+// A List Blobs page (docs/formats.md#azure-backend): either the page's names and marker, which
+// written back as an EnumerationResults document (escaped, some names Encoded) parse to the same
+// page, or Error{network} naming the container.
 
 #include "benchhist/azure/responses.hpp"
 #include "fuzz_support.hpp"

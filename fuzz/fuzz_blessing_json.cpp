@@ -1,5 +1,5 @@
-// decode_blessing under each of its three key forms (formats.md §2.5): a decoded blessing
-// re-encodes and decodes to itself under the same key, or the error names the key.
+// decode_blessing under each of its three key forms (docs/formats.md#blessing-records): a decoded
+// blessing re-encodes and decodes to itself under the same key, or the error names the key.
 
 #include "benchhist/codec/blessing_json.hpp"
 #include "fuzz_support.hpp"

@@ -1,5 +1,6 @@
-// A Gungraun summary.json, schema 6 or 7 (formats.md §3.5): harvests to a result that survives the run record's round trip (or
-// to nothing, where the format allows dropping the operation), or fails naming the file.
+// A Gungraun summary.json, schema 6 or 7 (docs/formats.md#callgrind): harvests to a result that survives the run record's
+// round trip (or to nothing, where the format allows dropping the operation), or fails naming the
+// file.
 
 #include <filesystem>
 

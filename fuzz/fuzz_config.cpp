@@ -1,4 +1,4 @@
-// The TOML configuration (formats.md §5): parse_config either yields a Config that, written
+// The TOML configuration (docs/configuration.md): parse_config either yields a Config that, written
 // back as TOML (toml++'s own serializer), parses to the same Config, or throws
 // Error{config} naming the file.
 

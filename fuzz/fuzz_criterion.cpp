@@ -1,4 +1,4 @@
-// Criterion's `benchmark.json` and `estimates.json` (formats.md §3.4), given as one input
+// Criterion's `benchmark.json` and `estimates.json` (docs/formats.md#criterion), given as one input
 // split at the first NUL byte. The case either harvests to a result that survives the run
 // record's round trip, or fails naming one of the two files.
 

@@ -1,5 +1,5 @@
-// gunzip of a stored body (formats.md §1.4): either the plain text, which compresses to a
-// body that gunzips to it again, or Error{decode}; and every input survives
+// gunzip of a stored body (docs/formats.md#gzip-body-encoding): either the plain text, which
+// compresses to a body that gunzips to it again, or Error{decode}; and every input survives
 // gzip_compress → gunzip.
 
 #include "benchhist/codec/gzip.hpp"

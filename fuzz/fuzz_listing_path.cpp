@@ -1,4 +1,4 @@
-// LocalStore listings (formats.md §1.5). Input byte 0 picks the mode:
+// LocalStore listings (docs/formats.md#local-backend). Input byte 0 picks the mode:
 //  * even: the rest is a listing prefix over a fixed store. list(prefix) either throws
 //    Error{invalid_key} naming the prefix, or returns exactly the keys of the whole listing
 //    that start with it;

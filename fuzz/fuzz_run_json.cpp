@@ -1,5 +1,6 @@
-// decode_run: a stored run record (formats.md §2.1–§2.3) either decodes to a value whose
-// encoding decodes back to it (and re-encodes byte-identically), or fails naming its key.
+// decode_run: a stored run record (docs/formats.md#run-record, #read-compatibility, #metric-kinds)
+// either decodes to a value whose encoding decodes back to it (and re-encodes byte-identically), or
+// fails naming its key.
 
 #include "fuzz_support.hpp"
 

@@ -1,5 +1,5 @@
-// `--since` and the duration spans (formats.md §6.4): parse_since either yields an instant
-// whose RFC 3339 spelling parses back to it, or throws Error{usage} quoting the value;
+// `--since` and the duration spans (docs/formats.md#option-groups): parse_since either yields an
+// instant whose RFC 3339 spelling parses back to it, or throws Error{usage} quoting the value;
 // parse_span_before agrees with parse_since on every span it accepts.
 
 #include "benchhist/analysis/since.hpp"

@@ -1,6 +1,7 @@
-// Storage keys (formats.md §1.1–§1.3): validate_key and is_valid_key agree; a parsed data key
-// spells itself back (str) and parses to the same value; sanitize_segment is idempotent and
-// yields one valid segment; builders given raw values make keys that parse back.
+// Storage keys (docs/formats.md#key-grammar, #segment-sanitisation, #object-kinds): validate_key
+// and is_valid_key agree; a parsed data key spells itself back (str) and parses to the same value;
+// sanitize_segment is idempotent and yields one valid segment; builders given raw values make keys
+// that parse back.
 
 #include <cstring>
 
@@ -38,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (const auto parsed = benchhist::parse_data_key(key)) {
     const std::string back = parsed->str();
-    // Only the engine segment may change spelling (case), §1.3.
+    // Only the engine segment may change spelling (case), docs/formats.md#object-kinds.
     fuzz::check(ascii_iequal(back, key), "parse_data_key(k)->str() is not k", back);
     fuzz::check(benchhist::is_valid_key(back), "a parsed data key spells an invalid key", back);
     const auto again = benchhist::parse_data_key(back);

@@ -2,7 +2,7 @@
 // The one error type of libbenchhist. Every failure names what failed (message), the object
 // key or file path it concerns (subject), the underlying detail (cause) and what the user can
 // do next (hint). The CLI renders it as `Error: <message>`, one `  caused by:` line and one
-// `  hint:` line (formats.md §9 #17).
+// `  hint:` line (docs/formats.md#process-contract).
 
 #include <stdexcept>
 #include <string>

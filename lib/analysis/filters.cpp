@@ -99,7 +99,8 @@ std::string selection_announcement(const DiscriminantFilters& filters,
   }
   if (since) {
     line += "; since=";
-    // Whole seconds, `Z` (the §6.2 example): a clock-derived cutoff carries no noise digits.
+    // Whole seconds, `Z` (the docs/formats.md#streams example): a clock-derived cutoff carries no
+    // noise digits.
     line += since->cutoff ? format_rfc3339_seconds(*since->cutoff) : std::string("none");
     line += " (" + std::string(to_string(since->reason)) + ")";
   }

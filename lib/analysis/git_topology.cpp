@@ -1,5 +1,5 @@
 // libgit2 implementation of GitTopology. libgit2 first-parent walks and merge bases match
-// `git merge-base` (ENVIRONMENT.md); the queries mirror formats.md §4.1.
+// `git merge-base` (ENVIRONMENT.md); the queries mirror docs/formats.md#git-facts.
 #include "benchhist/analysis/git_topology.hpp"
 
 #include <git2.h>

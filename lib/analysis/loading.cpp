@@ -81,7 +81,7 @@ std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& 
     const auto& ref = selection.blessings[i];
     LoadedBlessing lb{ref, std::move(records[i]), {}};
     if (ref.partition) {
-      lb.scope = BlessingScope::of(*ref.partition);  // a sidecar's scope is its partition (§2.5)
+      lb.scope = BlessingScope::of(*ref.partition);  // a sidecar's scope is its partition (docs/pipeline.md#reconstruction)
     } else if (lb.record.scope) {
       // Partitions are named by sanitized key segments; sanitizing the scope's values the
       // same way (idempotent on ordinary values) lets a raw `weird:name` match `weird_name`.

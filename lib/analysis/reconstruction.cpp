@@ -14,7 +14,8 @@
 namespace benchhist::analysis {
 namespace {
 
-// §0.2: IEEE totalOrder via the bit pattern (−0 before +0, NaN never corrupts a sort).
+// docs/statistics.md#numeric-conventions: IEEE totalOrder via the bit pattern (−0 before +0, NaN
+// never corrupts a sort).
 std::int64_t total_order_key(double x) noexcept {
   auto i = std::bit_cast<std::int64_t>(x);
   if (i < 0) i ^= std::numeric_limits<std::int64_t>::max();
@@ -23,8 +24,9 @@ std::int64_t total_order_key(double x) noexcept {
 
 }  // namespace
 
-// §2.2 order, stable. Sorting (key, index) pairs and moving each point once is cheaper than
-// shuffling the points themselves; the key packs (topo, dirty, ordinal) when they fit.
+// docs/pipeline.md#reconstruction order, stable. Sorting (key, index) pairs and moving each point
+// once is cheaper than shuffling the points themselves; the key packs (topo, dirty, ordinal) when
+// they fit.
 void sort_points(std::vector<Point>& points) {
   const std::size_t n = points.size();
   if (std::is_sorted(points.begin(), points.end(), point_before)) return;
@@ -54,7 +56,7 @@ double median(std::vector<double> v) {
   const std::size_t n = v.size();
   if (n == 0) return std::numeric_limits<double>::quiet_NaN();  // callers guard
   if (n % 2 == 1) return v[n / 2];
-  return (v[n / 2 - 1] + v[n / 2]) / 2;  // literally (a + b) / 2, §0.2
+  return (v[n / 2 - 1] + v[n / 2]) / 2;  // literally (a + b) / 2, docs/statistics.md#numeric-conventions
 }
 
 std::vector<double> Series::values() const {
@@ -157,8 +159,8 @@ void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordina
 }
 
 // The series of one set from its parts, in (id, kind) order: a series found in one part is
-// moved whole, one found in several is concatenated in part order; points then take §2.2's
-// total order, so which thread read which run does not matter.
+// moved whole, one found in several is concatenated in part order; points then take
+// docs/pipeline.md#reconstruction's total order, so which thread read which run does not matter.
 std::vector<Series> series_of(const DiscriminantSet& set, const std::vector<FoundSet*>& parts) {
   std::map<SeriesSlotKey, std::vector<FoundSeries*>> slots;
   for (FoundSet* part : parts)
@@ -331,8 +333,10 @@ std::vector<PlacedRun> place(const std::vector<SelectedObject>& objects,
 
 namespace {
 
-// Everything after the raw series (§2.3-§2.7): ghosts, ignores, blessings, the branch window.
-// `base_runs` is read in branch mode only.
+// Everything after the raw series (docs/pipeline.md#reconstruction,
+// docs/configuration.md#analysis--benchmark-ignore-prefixes,
+// docs/branch-mode.md#inputs-one-branchseriesinput-per-series): ghosts, ignores, blessings, the
+// branch window. `base_runs` is read in branch mode only.
 void finish_reconstruction(Reconstruction& out, const Selection& selection, const std::vector<LoadedBlessing>& blessings,
                            const std::vector<std::shared_ptr<const Run>>& base_runs,
                            const ReconstructionOptions& options) {
@@ -340,13 +344,13 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
   out.context_has_runs = std::any_of(selection.objects.begin(), selection.objects.end(),
                                      [&](const SelectedObject& o) { return o.topo == context_topo; });
 
-  if (options.eliminate_ghosts) {  // §2.3: first, on raw points
+  if (options.eliminate_ghosts) {  // docs/pipeline.md#reconstruction: first, on raw points
     auto ghosts = eliminate_ghosts(out.series, selection.context_commit);
     out.ghost_series = ghosts.ghost_series;
     out.ghost_benchmarks = ghosts.ghost_benchmarks;
     out.ghosts = std::move(ghosts.removed);
   }
-  if (options.apply_ignores) out.ignored = remove_ignored(out.series, options.ignore_prefixes);  // §2.4
+  if (options.apply_ignores) out.ignored = remove_ignored(out.series, options.ignore_prefixes);  // docs/configuration.md#analysis--benchmark-ignore-prefixes
 
   std::vector<BlessingCandidate> candidates;
   if (options.apply_blessings) {
@@ -354,7 +358,8 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
   }
   const auto& evidence = selection.evidence_line();
 
-  // Branch: base series from the base line's clean runs (§2.7).
+  // Branch: base series from the base line's clean runs
+  // (docs/branch-mode.md#inputs-one-branchseriesinput-per-series).
   std::map<SeriesKey, std::vector<BaseLevel>> base_levels;
   if (selection.mode == AnalysisMode::branch) {
     for (auto& s : build_series(place(selection.base_objects, base_runs), options.benchmark_prefixes, options.threads))

@@ -31,7 +31,7 @@ std::size_t split_index(const std::vector<CommitInfo>& line, std::string_view me
   for (std::size_t i = line.size(); i-- > 0;)
     if (line[i].id == merge_base) return i;
   // Ancestry is downward closed, so "is an ancestor of B" holds for a prefix of the line:
-  // binary-search its end (detection §1.1 step 5).
+  // binary-search its end (docs/pipeline.md#selection step 5).
   std::size_t lo = 0, hi = line.size();  // invariant: [0, lo) ancestors, [hi, n) not
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
@@ -79,7 +79,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   const auto line_topo = index_line(sel.line);
   const std::size_t tip = sel.context_topo();
 
-  // Funnel step 1 classifies every key; blessings are set aside (§1.5).
+  // Funnel step 1 classifies every key; blessings are set aside (docs/pipeline.md#selection).
   std::vector<ListedRun> runs;
   std::vector<ListedRun> partition_blessings;
   std::vector<std::pair<std::string, std::string>> project_blessings;  // key, commit
@@ -103,7 +103,8 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   const DirtyAdmission admission =
       dirty_admission(line_ids, sel.line[sel.split].id, request.allow_dirty, sel.working_tree_dirty.value_or(false));
 
-  // Mode (§1.2) is decided before the window: a dirty run at T admitted by the exception.
+  // Mode (docs/pipeline.md#selection) is decided before the window: a dirty run at T admitted by
+  // the exception.
   if (admission.base_exception) {
     sel.dirty_run_admitted_on_context = std::any_of(runs.begin(), runs.end(), [&](const ListedRun& r) {
       return r.data.kind == ObjectKind::dirty && r.data.commit == sel.context_commit &&
@@ -152,7 +153,8 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
       });
 
   // Branch mode: the base ref's own first-parent line, clean runs only, same filter and
-  // cutoff, its own topological indices and ordinals (§1.5, §2.7).
+  // cutoff, its own topological indices and ordinals (docs/pipeline.md#selection,
+  // docs/branch-mode.md#inputs-one-branchseriesinput-per-series).
   std::unordered_map<std::string, std::size_t> base_topo;
   if (sel.mode == AnalysisMode::branch) {
     sel.base_line = git.first_parent_history(sel.base.commit);
@@ -174,7 +176,8 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     }
   }
 
-  // Blessings on the mode's evidence line (§2.5 step 3); others are never fetched.
+  // Blessings on the mode's evidence line (docs/pipeline.md#reconstruction step 3); others are
+  // never fetched.
   const auto& evidence = sel.mode == AnalysisMode::history ? line_topo : base_topo;
   for (const auto& b : partition_blessings) {
     if (!request.filters.accepts(b.data.set())) continue;  // its scope is its own partition

@@ -34,7 +34,7 @@ std::string read_input(const std::filesystem::path& path, const char* label) {
 }
 
 // The configuration and project id, resolved like the query commands: against the working
-// directory (formats.md §6.3), so publish and analyze run in one directory agree.
+// directory (docs/formats.md#storage-selection), so publish and analyze run in one directory agree.
 CommandContext project_context(const std::optional<std::filesystem::path>& config,
                                const std::optional<std::filesystem::path>& repo, bool verbose, const Invocation& inv,
                                const std::filesystem::path& base) {
@@ -120,7 +120,8 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
 }
 
 void run_backfill_range(const BackfillRangeOptions& o, const Invocation& inv) {
-  // Like backfill itself: relative paths and the default project id follow --repo (§6.3).
+  // Like backfill itself: relative paths and the default project id follow --repo
+  // (docs/formats.md#storage-selection).
   const auto base = o.repo ? (inv.cwd / *o.repo).lexically_normal() : inv.cwd;
   auto ctx = project_context(o.config, o.repo, o.verbose, inv, base);
   auto git = analysis::open_git_topology(base);

@@ -47,7 +47,7 @@ std::optional<std::string> bench_command(const std::optional<std::string>& optio
 
 void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  // backfill resolves relative paths against --repo (formats.md §6.3).
+  // backfill resolves relative paths against --repo (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
   auto ctx = open_context(o.env, nullptr, inv, base, true);
   BackfillRequest req;
@@ -67,14 +67,15 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
   services.progress = [&inv](const BackfillProgress& p) { announce(inv, format_progress(p)); };
   const auto result = backfill(req, inv.env, *ctx.store, services);
-  // Stopped by a benchmark failure or interrupted: the summary is the error (formats.md §8.5).
+  // Stopped by a benchmark failure or interrupted: the summary is the error
+  // (docs/backfill.md#the-run-step-by-step).
   if (result.exit_status != 0) throw result.error();
   inv.out << result.summary << '\n';
 }
 
 void run_collect(const CollectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  // collect resolves relative paths against --repo (formats.md §6.3).
+  // collect resolves relative paths against --repo (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
   auto ctx = open_context(o.env, nullptr, inv, base, !o.no_store);
 
@@ -105,7 +106,8 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
 
 void run_import(const ImportOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  // import resolves relative paths against --repo, like collect (formats.md §6.3).
+  // import resolves relative paths against --repo, like collect
+  // (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
 
   // Every named path is checked before storage is opened: a typo must not "import nothing".
@@ -128,7 +130,7 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, nullptr, inv, base, true);
   req.project = ctx.project;
 
-  // The commit must resolve through git; the branch is not recorded (formats.md §6.5.12).
+  // The commit must resolve through git; the branch is not recorded (docs/cli.md#commands).
   const std::string ref = o.commit.value_or("HEAD");
   const auto git = analysis::open_git_topology(base);
   const auto commit = git->resolve(ref);

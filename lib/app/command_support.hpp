@@ -29,10 +29,11 @@ struct ReportFile {
   std::string content;
 };
 
-// Two outputs must never write the same file or nest (formats.md §6.6 preflight); checked
-// before anything is written.
+// Two outputs must never write the same file or nest (docs/formats.md#error-messages preflight);
+// checked before anything is written.
 void preflight(const std::vector<ReportFile>& files);
-// Parent directories are created and an existing file is replaced (formats.md §6.3).
+// Parent directories are created and an existing file is replaced
+// (docs/formats.md#storage-selection).
 void write_report(const ReportFile& file);
 
 // The configuration, project id and (optionally) store of a storage-backed command.
@@ -46,7 +47,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
                             const std::filesystem::path& base, bool need_store);
 
 // Discriminant filters with host auto-detection for omitted triple/machine-key values
-// (formats.md §6.4): the triple from `rustc -vV`, the machine key from the hardware.
+// (docs/formats.md#option-groups): the triple from `rustc -vV`, the machine key from the hardware.
 analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& filters, const Invocation& inv,
                                                        bool auto_detect);
 
@@ -61,10 +62,10 @@ Timestamp now();
 pipeline::Hooks hooks_for(const Invocation& inv, bool verbose);
 
 // Query commands resolve paths against the working directory; `--repo` only says where git
-// runs (formats.md §6.3).
+// runs (docs/formats.md#storage-selection).
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv);
 
-// Unknown `--engine` names are reported before anything else runs (formats.md §6.4).
+// Unknown `--engine` names are reported before anything else runs (docs/formats.md#option-groups).
 void check_engines(const FilterOptions& filters);
 
 }  // namespace benchhist::app::detail

@@ -1,4 +1,5 @@
-// Command runners behind the CLI (formats.md §6.5): one runner per command of the option model.
+// Command runners behind the CLI (docs/cli.md#commands): one runner per command of the option
+// model.
 
 #include "benchhist/app/commands.hpp"
 
@@ -44,7 +45,7 @@ void check_output(const OutputOptions& out) {
 void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_output(o.output);
-  const std::filesystem::path base = inv.cwd;  // query commands: the working directory (§6.3)
+  const std::filesystem::path base = inv.cwd;  // query commands: the working directory (docs/formats.md#storage-selection)
   std::vector<ReportFile> files;
   if (o.output.markdown) files.push_back({"Markdown", base / *o.output.markdown, {}});
   if (o.output.json) files.push_back({"JSON", base / *o.output.json, {}});
@@ -63,7 +64,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
     write_report(f);
     note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
   }
-  // Rendered text already ends with `\n`; the reference adds one more (formats.md §6.2).
+  // Rendered text already ends with `\n`; the reference adds one more (docs/formats.md#streams).
   if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
 }
 
@@ -80,7 +81,7 @@ void run_machine_key(const MachineKeyOptions& options, const Invocation& inv) {
 }
 
 void run_install(const InstallOptions& options, const Invocation& inv) {
-  // `install --config` resolves against the working directory (formats.md §6.3).
+  // `install --config` resolves against the working directory (docs/formats.md#storage-selection).
   std::filesystem::path path =
       (inv.cwd / options.config.value_or(std::filesystem::path(default_config_file))).lexically_normal();
   note(inv, options.verbose, "configuration path: " + path.string());

@@ -1,4 +1,4 @@
-// `list discriminants`, formats.md §7.10.
+// `list discriminants`, docs/formats.md#listings-and-command-messages.
 
 #include "benchhist/app/list_discriminants.hpp"
 
@@ -16,7 +16,7 @@ std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::str
   std::vector<DiscriminantSet> sets;
   for (const auto& key : store.list(project_data_prefix(project))) {
     auto parsed = parse_data_key(key);
-    if (!parsed) continue;  // cache marker, project-level blessings, stray files (§1.3)
+    if (!parsed) continue;  // cache marker, project-level blessings, stray files (docs/formats.md#object-kinds)
     DiscriminantSet set = parsed->set();
     if (resolved.accepts(set)) sets.push_back(std::move(set));
   }

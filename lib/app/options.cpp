@@ -1,4 +1,5 @@
-// Option-model rules shared by the CLI and library callers (formats.md §6.4–§6.5).
+// Option-model rules shared by the CLI and library callers (docs/formats.md#option-groups,
+// docs/cli.md#commands).
 
 #include "benchhist/app/options.hpp"
 
@@ -33,7 +34,8 @@ void validate_prefixes(const std::vector<std::string>& prefixes) {
 }
 
 void validate_local_cache(const EnvironmentOptions& env, const CacheOption& cache) {
-  // The cache mirrors a cloud store; it is meaningless for a local one (formats.md §6.3).
+  // The cache mirrors a cloud store; it is meaningless for a local one
+  // (docs/formats.md#storage-selection).
   if (env.local.present && cache.cache.present) conflict("--cache[=<PATH>]", "--local[=<PATH>]");
 }
 
@@ -73,7 +75,7 @@ void validate_scope(const BenchmarkScope& scope) {
     conflict("--exclude <NAME>", "--package <NAME>");
 }
 
-// setup-azure text values: non-blank, no control characters (formats.md §6.5.11).
+// setup-azure text values: non-blank, no control characters (docs/setup-azure.md).
 void validate_text(const std::optional<std::string>& value, std::string_view name) {
   if (!value) return;
   bool blank = true;
@@ -302,7 +304,8 @@ void validate(const Command& command) {
 
 std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd) {
   // Write commands resolve against the repository they measure; query commands against the
-  // process working directory, `--repo` only choosing where git runs (formats.md §6.3, §9 #20).
+  // process working directory, `--repo` only choosing where git runs
+  // (docs/formats.md#storage-selection).
   const EnvironmentOptions* env = nullptr;
   if (auto* c = std::get_if<CollectOptions>(&command)) env = &c->env;
   if (auto* b = std::get_if<BackfillOptions>(&command)) env = &b->env;

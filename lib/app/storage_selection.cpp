@@ -1,4 +1,4 @@
-// Backend selection, formats.md §6.3.
+// Backend selection, docs/formats.md#storage-selection.
 
 #include "benchhist/app/storage_selection.hpp"
 
@@ -93,7 +93,7 @@ std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice, std::string
                                                        std::string(project_id), nullptr, env);
   auto cached = std::make_unique<CachedStore>(std::move(cloud), *a.cache_dir, a.account, a.container,
                                               std::string(project_id));
-  // One synchronization per command, before anything is read (formats.md §1.8).
+  // One synchronization per command, before anything is read (docs/formats.md#read-through-cache).
   cached->synchronize();
   return cached;
 #else

@@ -1,5 +1,5 @@
-// AzureBlobStore: ObjectStore semantics (formats.md §1.6–§1.7) over BlobClient, with the
-// exact messages of §6.6, each naming the key.
+// AzureBlobStore: ObjectStore semantics (docs/formats.md#azure-backend, #write-semantics) over
+// BlobClient, with the exact messages of docs/formats.md#error-messages, each naming the key.
 
 #include "benchhist/azure/azure_blob_store.hpp"
 
@@ -27,7 +27,7 @@ std::string hint_of(const BlobReply& r) {
 
 // Re-raise a lower-level failure under the operation's message, keeping its detail.
 [[noreturn]] void rethrow_as(const Error& e, const std::string& message, std::string_view key) {
-  // The container-creation failure is already a §6.6 message of its own.
+  // The container-creation failure is already a docs/formats.md#error-messages message of its own.
   if (e.message() == "could not create Azure blob container") throw e;
   std::string cause = e.message();
   if (!e.cause().empty()) cause += ": " + e.cause();
@@ -132,7 +132,7 @@ PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, Coll
     rethrow_as(e, overwrite_msg, key);
   }
   if (!replaced.ok()) fail(replaced, overwrite_msg, key);
-  pending_invalidation_ = true;  // formats.md §1.6: an overwrite of an existing key
+  pending_invalidation_ = true;  // docs/formats.md#azure-backend: an overwrite of an existing key
   return PutOutcome::replaced;
 }
 

@@ -1,4 +1,4 @@
-// Blob REST calls (formats.md §1.6) with the retry policy of docs/azure.md.
+// Blob REST calls (docs/formats.md#azure-backend) with the retry policy of docs/azure.md.
 
 #include "benchhist/azure/blob_client.hpp"
 

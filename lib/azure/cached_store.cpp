@@ -1,4 +1,5 @@
-// CachedStore (formats.md §1.8): an on-disk read-through mirror in front of a cloud store.
+// CachedStore (docs/formats.md#read-through-cache): an on-disk read-through mirror in front of a
+// cloud store.
 
 #include "benchhist/storage/cached_store.hpp"
 

@@ -1,5 +1,6 @@
-// Entra ID credentials (formats.md §1.6). Secrets (ID tokens, assertions, access tokens, the
-// GitHub request token) are only ever placed in request headers/bodies, never in messages.
+// Entra ID credentials (docs/formats.md#azure-backend). Secrets (ID tokens, assertions, access
+// tokens, the GitHub request token) are only ever placed in request headers/bodies, never in
+// messages.
 
 #include "benchhist/azure/credential.hpp"
 
@@ -37,8 +38,8 @@ std::string authority_host(const Environment& env) {
 
 std::string rejection_detail(const HttpResponse& r) { return token_rejection_detail(r.status, r.body); }
 
-// One token-endpoint request with the token retry policy (§9 #18): transient failures are
-// retried with bounded backoff, rejections are final, exhaustion is a failure.
+// One token-endpoint request with the token retry policy (docs/azure.md#retries): transient
+// failures are retried with bounded backoff, rejections are final, exhaustion is a failure.
 HttpResponse token_request(HttpClient& http, const CredentialOptions& o, const HttpRequest& req,
                            const std::string& what) {
   std::mt19937_64 rng(std::random_device{}());
@@ -135,7 +136,8 @@ class GitHubOidcCredential final : public TokenCredential {
         authority_(authority_host(env)) {}
 
   AccessToken acquire(std::string_view scope) override {
-    // A fresh GitHub ID token per acquisition: they are short-lived (formats.md §1.6).
+    // A fresh GitHub ID token per acquisition: they are short-lived
+    // (docs/formats.md#azure-backend).
     HttpRequest req;
     req.url = request_url_ + (request_url_.find('?') == std::string::npos ? "?" : "&") +
               "audience=" + url_encode("api://AzureADTokenExchange");
@@ -333,7 +335,7 @@ std::shared_ptr<TokenCredential> make_azure_cli_credential(const Environment&, c
 
 std::shared_ptr<TokenCredential> make_default_credential(const Environment& env, const CredentialOptions& o) {
   // GitHub OIDC, when fully configured, is exclusive: its failure must not silently fall back
-  // to another identity (formats.md §1.6).
+  // to another identity (docs/formats.md#azure-backend).
   if (auto c = make_github_oidc_credential(env, o)) return c;
   if (auto c = make_workload_identity_credential(env, o)) return c;
   std::vector<std::shared_ptr<TokenCredential>> chain;

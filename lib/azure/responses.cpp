@@ -1,4 +1,4 @@
-// Decoding Azure service answers (formats.md §1.6); see responses.hpp for the rules.
+// Decoding Azure service answers (docs/formats.md#azure-backend); see responses.hpp for the rules.
 
 #include "benchhist/azure/responses.hpp"
 

@@ -1,4 +1,4 @@
-// backfill (formats.md §8): range planning, the skip pre-check, the replay loop in a private
+// backfill (docs/backfill.md): range planning, the skip pre-check, the replay loop in a private
 // worktree and the end-of-run summary.
 #include "benchhist/collect/backfill.hpp"
 
@@ -47,7 +47,8 @@ struct RangeEntry {
   std::string subject;
 };
 
-// §4.1: `git rev-parse --verify --quiet <ref>^{commit}`; nullopt when git says no.
+// docs/formats.md#git-facts: `git rev-parse --verify --quiet <ref>^{commit}`; nullopt when git says
+// no.
 std::optional<std::string> resolve_ref(const BackfillServices& svc, const std::filesystem::path& repo,
                                        std::string_view ref) {
   ProcessResult r;
@@ -69,7 +70,7 @@ std::optional<std::string> resolve_ref(const BackfillServices& svc, const std::f
   return std::nullopt;
 }
 
-// §8.1 step 4, newest first, with subjects for the progress lines.
+// docs/backfill.md#the-run-step-by-step step 4, newest first, with subjects for the progress lines.
 std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::string_view from, std::string_view to,
                                    const BackfillServices& svc) {
   const auto from_id = resolve_ref(svc, repo, from);
@@ -90,7 +91,8 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
   }
   if (!r.success()) throw Error(ErrorKind::git, walk_error, repo.string(), git_cause(r));
 
-  // NUL-separated (id, date, subject) triples, oldest first; stop at an empty id (§4.1).
+  // NUL-separated (id, date, subject) triples, oldest first; stop at an empty id
+  // (docs/formats.md#git-facts).
   std::vector<std::string> tokens;
   std::size_t pos = 0;
   while (pos < r.out.size()) {
@@ -122,7 +124,8 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
   return {range.rbegin(), range.rend()};
 }
 
-// The per-commit environment: everything inherited except CARGO_TARGET_DIR (§8.4 step 4).
+// The per-commit environment: everything inherited except CARGO_TARGET_DIR
+// (docs/backfill.md#the-run-step-by-step step 4).
 class OverlayEnvironment final : public Environment {
  public:
   OverlayEnvironment(const Environment& base, std::map<std::string, std::string, std::less<>> overrides)
@@ -138,7 +141,8 @@ class OverlayEnvironment final : public Environment {
 };
 
 // collect flushes after every commit; backfill flushes the cache marker once after the loop
-// (§8.4), so the per-commit collect sees a store whose flush does nothing.
+// (docs/backfill.md#the-run-step-by-step), so the per-commit collect sees a store whose flush does
+// nothing.
 class DeferredFlushStore final : public ObjectStore {
  public:
   explicit DeferredFlushStore(ObjectStore& inner) : inner_(inner) {}
@@ -207,8 +211,9 @@ std::string build_summary(const BackfillResult& r) {
   return s;
 }
 
-// §8.1 step 5: `<tmp>/cargo-bench-history-worktree-<pid>-<unix nanos>-<counter>`. The counter
-// is the per-process sequence the spec asks for, hence the one function-local static.
+// docs/backfill.md#the-run-step-by-step step 5: `<tmp>/cargo-bench-history-worktree-<pid>-<unix
+// nanos>-<counter>`. The counter is the per-process sequence the spec asks for, hence the one
+// function-local static.
 std::filesystem::path worktree_path(const BackfillServices& svc) {
   static std::atomic<std::uint64_t> counter{0};
   const auto nanos = svc.clock().time_since_epoch().count();
@@ -267,8 +272,9 @@ bool is_duplicate_result_error(const Error& e) {
 }
 
 std::optional<std::string> backfill_failure_reason(const Error& e) {
-  // Benchmark command failures and unparseable harvested output belong to the commit (§8.4
-  // step 5); "failed to run the benchmark command" (spawn) and best-of inconsistencies do not.
+  // Benchmark command failures and unparseable harvested output belong to the commit
+  // (docs/backfill.md#the-run-step-by-step step 5); "failed to run the benchmark command" (spawn)
+  // and best-of inconsistencies do not.
   // The command is `cargo bench` or the --bench-command text, so it is matched by shape.
   const auto& m = e.message();
   const bool command_failed =
@@ -311,7 +317,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   const std::function<void(std::string_view)> announce =
       svc.announce ? svc.announce : std::function<void(std::string_view)>([](std::string_view) {});
 
-  // §8.1 step 3: the project prefix.
+  // docs/backfill.md#the-run-step-by-step step 3: the project prefix.
   std::filesystem::path prefix;
   {
     const std::string fail = "failed to resolve the selected project directory in " + base.string();
@@ -326,7 +332,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     prefix = parse_project_prefix(r.out);
   }
 
-  // §8.1 step 4: the range (newest first).
+  // docs/backfill.md#the-run-step-by-step step 4: the range (newest first).
   const auto range = plan_range(base, req.from, req.to, svc);
 
   BackfillResult result;
@@ -338,7 +344,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   if (req.handle_interrupts) guard.emplace();
   auto interrupted = [&] { return guard ? guard->pending() : 0; };
 
-  // §8.1 steps 5–6.
+  // docs/backfill.md#the-run-step-by-step steps 5–6.
   const auto wt = worktree_path(svc);
   const Timestamp worktree_created = svc.clock();
   {
@@ -394,7 +400,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
                     (project_dir / "target").string(), ec.message());
     }
 
-    // §8.2 skip pre-check.
+    // docs/backfill.md#the-run-step-by-step skip pre-check.
     std::set<std::string> recorded;
     if (!req.overwrite) {
       std::function<std::optional<CxxTarget>()> cxx;
@@ -429,7 +435,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
       if (svc.note) svc.note(plural(recorded.size(), "commit") + " recorded in this partition in total");
     }
 
-    // §8.3 classification and the scan-outcome line.
+    // docs/backfill.md#the-run-step-by-step classification and the scan-outcome line.
     std::vector<const RangeEntry*> pending;
     for (const auto& e : range) {
       if (!req.overwrite && recorded.count(sanitize_segment(e.id))) {
@@ -455,7 +461,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
               plural(planned, "replay attempt") + " this invocation";
     announce(line);
 
-    // §8.4 the replay loop.
+    // docs/backfill.md#the-run-step-by-step the replay loop.
     DeferredFlushStore per_commit_store(store);
     OverlayEnvironment commit_env(env, {{"CARGO_TARGET_DIR", (project_dir / "target").string()}});
     std::size_t attempts_left = req.max_commits ? *req.max_commits : std::numeric_limits<std::size_t>::max();
@@ -522,7 +528,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
                     project_dir.string(), ec.message());
       std::optional<Error> failure;
       if (!std::filesystem::is_directory(st)) {
-        // Wording: formats.md §9 #23 (recommended default).
+        // Wording: docs/backfill.md (recommended default).
         failure = Error(ErrorKind::benchmark,
                         "project directory " + project_dir.string() + " does not exist at this commit",
                         project_dir.string());
@@ -598,7 +604,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
       result.stop = BackfillStop::interrupted;
       result.interrupted_by = sig;
     } else {
-      teardown();  // the loop's error wins over a teardown failure (§8.1)
+      teardown();  // the loop's error wins over a teardown failure (docs/backfill.md#the-run-step-by-step)
       throw;
     }
   } catch (const std::exception& e) {
@@ -610,7 +616,8 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     throw Error(ErrorKind::internal, "backfill failed unexpectedly", wt.string(), e.what());
   }
 
-  // Every range commit not accounted for was never (fully) attempted: S+E+M+F+D = N (§8.5).
+  // Every range commit not accounted for was never (fully) attempted: S+E+M+F+D = N
+  // (docs/backfill.md#the-run-step-by-step).
   result.deferred = result.range.size() -
                     (result.stored + result.skipped_existing + result.skipped_empty + result.failed);
   if (result.stop == BackfillStop::range_exhausted && result.deferred > 0) result.stop = BackfillStop::commit_limit;

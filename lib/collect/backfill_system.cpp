@@ -1,4 +1,5 @@
-// The real services of backfill and its interrupt guard (formats.md §8, §4.2).
+// The real services of backfill and its interrupt guard (docs/backfill.md,
+// docs/formats.md#toolchain).
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -74,7 +75,7 @@ BackfillServices BackfillServices::system(const Environment& env) {
     return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   };
   s.run_command = [](const ProcessSpec& spec) { return run_process(spec); };
-  // §4.2: the worktree's own toolchain pin governs, not the launching one.
+  // docs/formats.md#toolchain: the worktree's own toolchain pin governs, not the launching one.
   s.probe_toolchain = [](const std::filesystem::path& dir) {
     ToolchainProbeOptions o;
     o.cwd = dir;

@@ -22,7 +22,7 @@
 namespace benchhist {
 namespace {
 
-// `command` is `cargo bench` or the --bench-command text (formats.md §6.6 wording).
+// `command` is `cargo bench` or the --bench-command text (docs/formats.md#error-messages wording).
 void check_exit(const ProcessResult& r, const std::string& command) {
   if (!r.exited)
     throw Error(ErrorKind::benchmark, "engine \"" + command + "\" terminated without an exit code", {},
@@ -100,7 +100,8 @@ RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, 
   if (explicit_triple) {
     t.triple = *explicit_triple;
     t.source = TripleSource::option;
-    // A cargo bench run still records the toolchain that built it (metadata, formats.md §2.1).
+    // A cargo bench run still records the toolchain that built it (metadata,
+    // docs/formats.md#run-record).
     if (!bench_command) t.rustc_version = rustc().rustc_version;
     return t;
   }
@@ -211,7 +212,7 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
       for (const auto& n : harvests.back().notes) svc.note(n.text());
   }
 
-  // The rest is probed once, after all repetitions (formats.md §3.1).
+  // The rest is probed once, after all repetitions (docs/formats.md#benchmark-invocation).
   RunContext ctx;
   ctx.observation = first_start;
   ctx.git = git_before_run;

@@ -26,7 +26,7 @@ CollectServices CollectServices::system(const Environment& env) {
   };
   s.probe_git = [](const std::filesystem::path& repo) { return benchhist::probe_git_state(repo); };
   // collect describes the launching toolchain: rustc runs in the tool's own environment and
-  // working directory (formats.md §4.2).
+  // working directory (docs/formats.md#toolchain).
   s.probe_toolchain = [] { return benchhist::probe_toolchain(); };
   s.probe_cxx_target = [&env] { return benchhist::probe_cxx_target(env); };
   s.probe_ci = [&env] { return detect_ci_provider(env); };

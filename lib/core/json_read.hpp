@@ -2,7 +2,7 @@
 // Private to lib/core: strict, path-aware extraction from a parsed Boost.JSON document for the
 // record decoders. A failure is a DecodeFailure carrying `<json path>: <what>`, e.g.
 // `results[3].metrics[0].value: expected a number`; the decoder wraps it into the public
-// Error naming the key (formats.md §2.2).
+// Error naming the key (docs/formats.md#read-compatibility).
 
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
@@ -211,7 +211,7 @@ inline bool as_bool(const boost::json::value& v, const std::string& path) {
   return v.get_bool();
 }
 
-// Any JSON number (integers accepted, §2 preamble); must be finite.
+// Any JSON number (integers accepted, docs/formats.md#records preamble); must be finite.
 inline double as_number(const boost::json::value& v, const std::string& path) {
   double d = 0;
   if (v.is_double()) {

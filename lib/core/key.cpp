@@ -32,7 +32,8 @@ bool is_ordinary_component(std::string_view seg) noexcept {
   if (seg.empty() || seg == "." || seg == "..") return false;
   for (char c : seg)
     if (c == '\\' || c == '\0') return false;
-  // A drive prefix (`C:`) would make the path absolute on Windows (§1.2).
+  // A drive prefix (`C:`) would make the path absolute on Windows
+  // (docs/formats.md#segment-sanitisation).
   if (seg.size() >= 2 && seg[1] == ':' && ((seg[0] >= 'a' && seg[0] <= 'z') || (seg[0] >= 'A' && seg[0] <= 'Z')))
     return false;
   return true;

@@ -24,8 +24,8 @@ std::string errno_text(int err) { return std::generic_category().message(err); }
 constexpr std::string_view write_hint = "check that the storage directory is writable and has free space";
 constexpr std::string_view read_hint = "check the permissions of the storage directory";
 
-// Local I/O failures use the formats.md §6.6 wording: `could not <what> at <path>`, with the
-// OS error (and any detail such as the temp file involved) as the cause.
+// Local I/O failures use the docs/formats.md#error-messages wording: `could not <what> at <path>`,
+// with the OS error (and any detail such as the temp file involved) as the cause.
 [[noreturn]] void io_error(std::string_view what, const fs::path& path, int err, std::string_view hint,
                            const std::string& detail = {}) {
   throw Error(ErrorKind::io, "could not " + std::string(what) + " at " + path.string(), path.string(),
@@ -55,8 +55,8 @@ void fsync_dir(const fs::path& dir) noexcept {
   ::close(fd);
 }
 
-// Objects are write-once (formats.md §1.7); callers such as collect rephrase this with
-// their own flags.
+// Objects are write-once (docs/formats.md#write-semantics); callers such as collect rephrase this
+// with their own flags.
 [[noreturn]] void already_exists(std::string_view key) {
   throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
               "stored objects are write-once; replace one only with an explicit overwrite");
@@ -87,8 +87,8 @@ Publish publish_no_replace(const fs::path& tmp, const fs::path& target) {
     err = errno;
     if (err == EEXIST) return Publish::exists;
     if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
-      // Last resort (§1.5's documented behaviour): a lost race degrades to last-writer-wins,
-      // never to a partial object.
+      // Last resort (docs/formats.md#local-backend's documented behaviour): a lost race degrades to
+      // last-writer-wins, never to a partial object.
       struct stat st {};
       if (::lstat(target.c_str(), &st) == 0) return Publish::exists;
       if (::rename(tmp.c_str(), target.c_str()) == 0) return Publish::published;
@@ -297,7 +297,7 @@ std::optional<std::string> LocalStore::get(std::string_view key) {
 }
 
 std::vector<std::string> LocalStore::list(std::string_view prefix) {
-  // Start at the deepest directory the prefix names completely (§1.5).
+  // Start at the deepest directory the prefix names completely (docs/formats.md#local-backend).
   const std::size_t last_slash = prefix.rfind('/');
   const std::string_view dir_part = last_slash == std::string_view::npos ? std::string_view{} : prefix.substr(0, last_slash);
   fs::path start = root_;
@@ -321,7 +321,8 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
     auto [dir, dir_key] = std::move(pending.back());
     pending.pop_back();
     // A directory that vanished under a concurrent remove simply has no keys; any other
-    // failure would make the listing silently incomplete, so it is an error (§6.6 wording).
+    // failure would make the listing silently incomplete, so it is an error
+    // (docs/formats.md#error-messages wording).
     const auto vanished = [](const std::error_code& e) {
       return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
     };

@@ -113,7 +113,7 @@ BenchmarkResult decode_result(const bj::value& v, const std::string& path) {
     const auto& mo = as_object(metrics[i], ep);
     const std::string kind_text = as_string(required(mo, "kind", ep), child(ep, "kind"));
     const auto kind = parse_metric_kind(kind_text);
-    if (!kind) continue;  // old stores carry estimated_cycles, cache hits, ...: dropped (§2.2)
+    if (!kind) continue;  // old stores carry estimated_cycles, cache hits, ...: dropped (docs/formats.md#read-compatibility)
     if (r.find(*kind) != nullptr) fail(child(ep, "kind"), "metric kind " + kind_text + " appears twice");
     MetricValue m;
     m.kind = *kind;

@@ -1,2 +1,3 @@
-// Branch mode, SEED version (detection.md §10). See include/benchhist/detect/branch.hpp.
+// Branch mode, SEED version (docs/statistics.md#branch-excursion). See
+// include/benchhist/detect/branch.hpp.
 #include "benchhist/detect/detail/branch_impl.hpp"

@@ -1,2 +1,2 @@
-// The census reason of one series (detection.md §12.1).
+// The census reason of one series (docs/statistics.md#census).
 #include "benchhist/detect/detail/census_impl.hpp"

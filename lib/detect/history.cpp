@@ -1,2 +1,2 @@
-// History mode (detection.md §2.6, §4, §6, §7, §9, §13).
+// History mode (docs/pipeline.md#reconstruction, docs/statistics.md).
 #include "benchhist/detect/detail/history_impl.hpp"

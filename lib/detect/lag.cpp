@@ -1,2 +1,3 @@
-// Comparison-base lag (detection.md §11). See include/benchhist/detect/lag.hpp.
+// Comparison-base lag (docs/statistics.md#comparison-base-lag). See
+// include/benchhist/detect/lag.hpp.
 #include "benchhist/detect/detail/lag_impl.hpp"

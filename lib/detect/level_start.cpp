@@ -1,2 +1,3 @@
-// The reported split of a history change point (detection-sharp.md S2).
+// The reported split of a history change point
+// (docs/divergences.md#s2--the-reported-split-is-the-new-levels-estimated-start).
 #include "benchhist/detect/detail/level_start_impl.hpp"

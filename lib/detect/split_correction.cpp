@@ -1,2 +1,2 @@
-// The split-search correction (detection.md §5).
+// The split-search correction (docs/statistics.md#selection-correction).
 #include "benchhist/detect/detail/split_correction_impl.hpp"

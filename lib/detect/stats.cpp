@@ -1,2 +1,2 @@
-// Shared statistical primitives (detection.md §0.2, §3).
+// Shared statistical primitives (docs/statistics.md#numeric-conventions, #primitives).
 #include "benchhist/detect/detail/stats_impl.hpp"

@@ -11,7 +11,7 @@ std::optional<BenchmarkResult> read_operation(const detail::JsonValue& doc) {
   const auto interval = detail::optional_interval(doc, "interval_low_processor_time_nanos",
                                                   "interval_high_processor_time_nanos");
   const auto slope = detail::usable_slope(doc, "slope_processor_time_nanos");
-  if (!slope) return std::nullopt;  // dropped whole, no fallback to totals (§3.7)
+  if (!slope) return std::nullopt;  // dropped whole, no fallback to totals (docs/formats.md#all_the_time)
 
   MetricValue m;
   m.kind = MetricKind::processor_time;

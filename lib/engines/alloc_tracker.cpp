@@ -9,7 +9,7 @@ MetricValue metric(MetricKind kind, double value, std::optional<Interval> interv
   MetricValue m;
   m.kind = kind;
   m.value = value;
-  m.interval = interval;  // std_dev is never set for this engine (§3.6)
+  m.interval = interval;  // std_dev is never set for this engine (docs/formats.md#alloc_tracker)
   return m;
 }
 

@@ -13,7 +13,7 @@ namespace {
 using detail::JsonProblem;
 using detail::JsonValue;
 
-// The only events ever read, in ascending byte order of the event name (formats.md §3.5).
+// The only events ever read, in ascending byte order of the event name (docs/formats.md#callgrind).
 struct EventKind {
   std::string_view event;
   MetricKind kind;
@@ -38,7 +38,7 @@ double tagged_value(const JsonValue& v, const std::string& where) {
 
 void add_metric(std::vector<MetricValue>& metrics, MetricKind kind, double value) {
   for (const auto& m : metrics)
-    if (m.kind == kind) return;  // first profile wins for a repeated kind (§9 #3)
+    if (m.kind == kind) return;  // first profile wins for a repeated kind (docs/formats.md#callgrind)
   MetricValue m;
   m.kind = kind;
   m.value = value;
@@ -82,7 +82,7 @@ void read_profiles_v6(const JsonValue& profiles, std::vector<MetricValue>& metri
 }
 
 // Schema 7: profiles[i] with tool == "Callgrind": data.total.metrics.<Ev>.values.new.
-// OPEN in detail (formats.md §3.5, §9 #2); `new` is a plain number, a tagged {"Int"|"Float"}
+// OPEN in detail (docs/formats.md#callgrind); `new` is a plain number, a tagged {"Int"|"Float"}
 // value is accepted as well.
 void read_profiles_v7(const JsonValue& profiles, std::vector<MetricValue>& metrics) {
   for (std::size_t i = 0; i < profiles.items().size(); ++i) {

@@ -35,9 +35,9 @@ inline constexpr std::string_view default_parse_hint =
               "concurrently, then collect again");
 }
 
-// A per-iteration slope member of the operation engines (formats.md §3.6–§3.7): absent, null
-// or non-finite → nullopt (the caller drops the operation or metric); not a number or
-// negative → JsonProblem.
+// A per-iteration slope member of the operation engines (docs/formats.md#alloc_tracker,
+// #all_the_time): absent, null or non-finite → nullopt (the caller drops the operation or metric);
+// not a number or negative → JsonProblem.
 std::optional<double> usable_slope(const JsonValue& obj, std::string_view name);
 
 // Both interval members present and non-null → the interval (finite, low ≤ high; bounds may be

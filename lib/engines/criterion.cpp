@@ -16,7 +16,7 @@ struct Estimate {
   Interval interval;
 };
 
-// `{point_estimate, confidence_interval{lower_bound, upper_bound}}` (formats.md §3.4).
+// `{point_estimate, confidence_interval{lower_bound, upper_bound}}` (docs/formats.md#criterion).
 // Bounds may be negative (a bootstrap bound of a near-zero estimate can be); the point
 // estimate, a time per iteration, may not.
 Estimate read_estimate(const JsonValue& v, const std::string& where) {
@@ -42,7 +42,8 @@ const JsonValue* optional_member(const JsonValue& obj, std::string_view name) {
 BenchmarkId read_identity(const JsonValue& doc) {
   detail::require_object(doc, "");
   const std::string group = detail::require_string(doc, "group_id", "");
-  // function_id null/absent → absent segment (formats.md §9 #5; the reference failed here).
+  // function_id null/absent → absent segment (docs/formats.md#criterion; the reference failed
+  // here).
   const std::optional<std::string> function = detail::optional_string(doc, "function_id", "");
   const std::optional<std::string> value = detail::optional_string(doc, "value_str", "");
 
@@ -60,7 +61,8 @@ BenchmarkId read_identity(const JsonValue& doc) {
 MetricValue read_wall_time(const JsonValue& doc) {
   detail::require_object(doc, "");
   // Slope preferred: fitted across iteration counts, far less sensitive to a slow first
-  // iteration; the silent fallback to mean is specified (§3.4, user guide "Which number").
+  // iteration; the silent fallback to mean is specified (docs/formats.md#criterion, user guide
+  // "Which number").
   const JsonValue* chosen = optional_member(doc, "slope");
   std::string where = "/slope";
   if (!chosen) {

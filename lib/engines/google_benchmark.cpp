@@ -17,7 +17,8 @@ namespace {
 using detail::JsonProblem;
 using detail::JsonValue;
 
-// The measured fields this engine stores, in stored-metric order (formats.md §2.3 order).
+// The measured fields this engine stores, in stored-metric order (docs/formats.md#metric-kinds
+// order).
 struct Field {
   std::string_view name;
   MetricKind kind;

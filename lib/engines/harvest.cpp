@@ -52,7 +52,8 @@ void harvest_callgrind(const fs::path& root, const FreshnessGate& gate, EngineHa
 void harvest_criterion(const fs::path& root, const FreshnessGate& gate, EngineHarvest& out,
                        std::vector<HarvestNote>& notes) {
   for (const CriterionCaseDir& c : list_criterion_case_dirs(root)) {
-    // estimates.json decides for the case (§3.3); for a half-written case, the file present.
+    // estimates.json decides for the case (docs/formats.md#freshness-gate); for a half-written
+    // case, the file present.
     const fs::path decisive = c.dir / (c.has_estimates ? "estimates.json" : "benchmark.json");
     const Timestamp t = modified_at(decisive, Engine::criterion);
     if (!gate.admits(t)) {

@@ -2,9 +2,9 @@
 // A small strict JSON reader private to the engine harvesters.
 //
 // Why not Boost.JSON: Boost 1.81 has no precise number mode, and its fast double parser may be
-// one ulp off; formats.md §3.11 pins engine values as exact doubles, so numbers are converted
-// with std::from_chars (correctly rounded) from their original text. The reader also reports
-// line/column positions, which make "truncated file" errors actionable.
+// one ulp off; docs/formats.md#engine-harvest pins engine values as exact doubles, so numbers are
+// converted with std::from_chars (correctly rounded) from their original text. The reader also
+// reports line/column positions, which make "truncated file" errors actionable.
 
 #include <cstddef>
 #include <cstdint>

@@ -9,7 +9,8 @@ namespace benchhist::engines {
 namespace fs = std::filesystem;
 namespace {
 
-// Entry kind without following symlinks (§9 #6: symlinks are neither traversed nor accepted).
+// Entry kind without following symlinks (docs/formats.md#output-locations: symlinks are neither
+// traversed nor accepted).
 fs::file_type own_type(const fs::directory_entry& e, Engine engine) {
   std::error_code ec;
   const fs::file_status st = e.symlink_status(ec);

@@ -21,7 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// `timing: <stage> took <x.xxx s | y.y ms>` (formats.md §6.2).
+// `timing: <stage> took <x.xxx s | y.y ms>` (docs/formats.md#streams).
 void timing(const Hooks& hooks, std::string_view stage, Clock::time_point since) {
   if (!hooks.note) return;
   const double s = std::chrono::duration<double>(Clock::now() - since).count();
@@ -69,7 +69,7 @@ void count_unjudged(report::AnalysisReport& r, const analysis::Series& s, Unjudg
   r.verbose.unjudged.push_back({s.key.set, s.key.id, s.key.kind, why, std::move(evidence)});
 }
 
-// History mode (detection.md §3–§9): every series judged independently and in parallel,
+// History mode (docs/statistics.md): every series judged independently and in parallel,
 // then one Benjamini–Hochberg family over all judged series, regressions only.
 void judge_history(const analysis::Reconstruction& recon, const analysis::Selection& sel, const AnalyzeRequest& req,
                    report::AnalysisReport& r) {
@@ -159,8 +159,8 @@ bool carries(const Run& run, const BenchmarkId& id, MetricKind kind) {
   return false;
 }
 
-// Comparison-base lag (detection.md §11): evidence from the loaded base runs first, then
-// sibling sets' clean base runs fetched only when a finding lags.
+// Comparison-base lag (docs/statistics.md#comparison-base-lag): evidence from the loaded base runs
+// first, then sibling sets' clean base runs fetched only when a finding lags.
 ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index, std::int64_t comparison_base,
                                  const analysis::Selection& sel, const analysis::LoadedSelection& loaded,
                                  ObjectStore& store) {
@@ -187,8 +187,8 @@ ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index,
   return detect::comparison_base_lag(base_ref_index, comparison_base, s.key.set, evidence, fetch);
 }
 
-// Branch chart (formats.md §7.8): the base window levels at their base-line indices, then the
-// context value one past the base ref; missing recent base commits stay empty columns.
+// Branch chart (docs/formats.md#charts): the base window levels at their base-line indices, then
+// the context value one past the base ref; missing recent base commits stay empty columns.
 report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_ref_index, double baseline, double tip,
                                   std::optional<std::size_t> regime_start_position) {
   report::FindingChart chart;
@@ -203,9 +203,9 @@ report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_re
   return chart;
 }
 
-// Branch mode (detection.md §10–§11): the context's latest run against the current regime of
-// the base branch's own history, per series; the report-wide historical-turn comparison and
-// the comparison-base lag per set.
+// Branch mode (docs/statistics.md#branch-excursion, #comparison-base-lag): the context's latest run
+// against the current regime of the base branch's own history, per series; the report-wide
+// historical-turn comparison and the comparison-base lag per set.
 void judge_branch(const analysis::Reconstruction& recon, const analysis::Selection& sel,
                   const analysis::LoadedSelection& loaded, ObjectStore& store, const AnalyzeRequest& req,
                   report::AnalysisReport& r, std::map<DiscriminantSet, report::SetReport>& sets) {

@@ -58,7 +58,8 @@ bool on_first_parent_line(const analysis::GitTopology& git, const std::string& c
 
 }  // namespace
 
-// §6.5.9: neither prefixes nor --all, --all with prefixes, and an empty prefix are usage errors.
+// docs/blessings.md#bless: neither prefixes nor --all, --all with prefixes, and an empty prefix are
+// usage errors.
 void validate_bless_prefixes(const BlessRequest& req) {
   if (req.all && !req.prefixes.empty())
     throw Error(ErrorKind::usage, "--all cannot be combined with benchmark-id prefixes", "--all", {},
@@ -89,7 +90,7 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, Obj
                                                    analysis::AnnouncedBase{out.base.name, out.base.auto_detected()},
                                                    analysis::AnnouncedContext{short_ctx, !req.context_ref}));
 
-  // Warnings in the order of §6.5.9.
+  // Warnings in the order of docs/blessings.md#bless.
   if (!on_first_parent_line(git, out.context_commit, out.base.commit))
     out.warnings.push_back("Warning: the context commit " + short_ctx + " is not on the base branch " + out.base.name +
                            "; the blessing is recorded now but takes effect only once this commit is part of the base "
@@ -110,8 +111,8 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, Obj
   b.tool_version = req.tool_version.empty() ? std::string(tool_version) : req.tool_version;
   b.scope = scope_of(req.filters);
 
-  // Write-once (§2.5): a colliding nanosecond must never overwrite another acceptance, so the
-  // issue time moves on by one nanosecond and the put is retried.
+  // Write-once (docs/formats.md#blessing-records): a colliding nanosecond must never overwrite
+  // another acceptance, so the issue time moves on by one nanosecond and the put is retried.
   for (int attempt = 0;; ++attempt) {
     const auto nanos = static_cast<std::int64_t>(b.issued_at.time_since_epoch().count());
     out.key = project_blessing_key(req.project, b.commit, nanos);
@@ -149,7 +150,8 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
         req.filters.accepts(data->set()))
       out.removed.push_back(key);
   }
-  // Project-level records: only those the request's scope contains entirely (§2.6, §9 #9).
+  // Project-level records: only those the request's scope contains entirely
+  // (docs/formats.md#blessing-scope, docs/blessings.md#unbless).
   const BlessingScope request_scope = scope_of(req.filters);
   const std::string prefix = project_blessings_prefix(req.project) + segment + "/";
   for (const auto& key : store.list(prefix)) {

@@ -41,7 +41,7 @@ void write_axis(json::Writer& j, std::string_view k, const std::vector<std::stri
   j.end_array();
 }
 
-// HEAD view (formats.md §7.10, §9 #10).
+// HEAD view (docs/formats.md#listings-and-command-messages, docs/blessings.md#list-blessings).
 BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
                            const Hooks& hooks) {
   BlessingsListing out;
@@ -86,7 +86,8 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
   return out;
 }
 
-// Window view: the blessing reconstruction would apply to each benchmark (detection.md §2.5).
+// Window view: the blessing reconstruction would apply to each benchmark
+// (docs/pipeline.md#reconstruction).
 BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
                              const Hooks& hooks) {
   BlessingsListing out;

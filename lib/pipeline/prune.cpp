@@ -30,7 +30,7 @@ const char* const no_scope_message =
 PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
   if (req.runs == PruneRuns::none && !req.include_blessings) throw Error(ErrorKind::usage, no_scope_message);
 
-  // Topology exactly as the analysis family resolves it (detection.md §1.1).
+  // Topology exactly as the analysis family resolves it (docs/pipeline.md#selection).
   const std::string context = analysis::resolve_context(git, req.context_ref);
   const auto base = analysis::resolve_base(git, req.base_ref, req.configured_default_branch, req.context_ref);
   const std::string merge_base = analysis::require_merge_base(git, context, base.commit, req.context_ref, base.name);
@@ -47,7 +47,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
     hooks.announce(text);
   }
 
-  // The context resolves onto the base: everything on its line is base history (§6.5.7).
+  // The context resolves onto the base: everything on its line is base history (docs/prune.md).
   const bool on_base = split >= tip;
   if (on_base && !req.prune_base)
     throw Error(ErrorKind::usage, "pruning will delete benchmark history of the " + base.name +
@@ -71,7 +71,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
       if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
         hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + req.context_ref);
 
-  // §6.5.7 --dirty: only where analysis would admit the snapshot — branch-side commits, and
+  // docs/prune.md --dirty: only where analysis would admit the snapshot — branch-side commits, and
   // the base tip unconditionally. --all: wherever it sits on an eligible commit.
   auto dirty_admitted = [&](std::size_t pos) { return pos > split || pos == tip; };
 
@@ -100,7 +100,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
     out.keys.push_back(key);
   }
 
-  // §9 #10: project-level records on planned commits whose scope lies within the filters.
+  // docs/blessings.md#list-blessings: project-level records on planned commits whose scope lies
+  // within the filters.
   if (req.include_blessings) {
     const BlessingScope filter_scope = scope_of(req.filters);
     for (const auto& key : store.list(project_blessings_prefix(req.project))) {
@@ -134,8 +135,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
   std::sort(out.keys.begin(), out.keys.end());
 
   if (!req.dry_run) {
-    // The cache marker must be bumped after ANY delete (formats.md §1.8), also when a later
-    // delete fails: mirrors must never keep serving an object that is gone.
+    // The cache marker must be bumped after ANY delete (docs/formats.md#read-through-cache), also
+    // when a later delete fails: mirrors must never keep serving an object that is gone.
     try {
       for (const auto& key : out.keys) {
         if (store.remove(key)) out.removed.push_back(key);

@@ -1,4 +1,4 @@
-// CI provider detection (formats.md §4.3).
+// CI provider detection (docs/formats.md#ci-provider).
 
 #include "benchhist/probe/ci_provider.hpp"
 

@@ -1,4 +1,5 @@
-// Configuration file loading with toml++ (formats.md §5; decisions in docs/configuration.md).
+// Configuration file loading with toml++ (docs/configuration.md; decisions in
+// docs/configuration.md).
 
 #include "benchhist/config/config.hpp"
 
@@ -59,7 +60,7 @@ std::string require_string(const fs::path& origin, std::string_view key, const t
 }
 
 void parse_project(const fs::path& origin, const toml::table& project, Config& out) {
-  // Unknown keys inside [project] are ignored (reference behaviour, formats.md §5).
+  // Unknown keys inside [project] are ignored (reference behaviour, docs/configuration.md).
   if (const auto* id = project.get("id")) out.project_id = require_string(origin, "project.id", *id);
   if (const auto* b = project.get("default_branch")) {
     out.default_branch = require_string(origin, "project.default_branch", *b);
@@ -108,7 +109,7 @@ AzureStorageConfig parse_azure(const fs::path& origin, const toml::table& azure)
 }
 
 void parse_storage(const fs::path& origin, const toml::table& storage, Config& out) {
-  // Exactly one backend table, and the only backend is azure (formats.md §5). Local storage
+  // Exactly one backend table, and the only backend is azure (docs/configuration.md). Local storage
   // is a run-time choice, so a leftover [storage.local] is an error rather than ignored.
   for (const auto& [k, v] : storage) {
     const std::string key(k.str());
@@ -131,7 +132,8 @@ void parse_storage(const fs::path& origin, const toml::table& storage, Config& o
 }
 
 void parse_analysis(const fs::path& origin, const toml::table& analysis, Config& out) {
-  // Our own table (formats.md §9 #1), so typos are rejected instead of silently ignored.
+  // Our own table (docs/configuration.md#analysis--benchmark-ignore-prefixes), so typos are
+  // rejected instead of silently ignored.
   for (const auto& [k, v] : analysis) {
     const std::string key(k.str());
     if (key != "ignore") {
@@ -202,7 +204,7 @@ Config parse_config(std::string_view text, const fs::path& origin) {
     cause += ": " + std::string(e.description());
     throw Error(ErrorKind::config, "failed to parse configuration", origin.string(), cause, kParseHint);
   }
-  // Unknown top-level tables (e.g. an old [machine]) are ignored (formats.md §5).
+  // Unknown top-level tables (e.g. an old [machine]) are ignored (docs/configuration.md).
   if (const auto* project = root.get("project")) parse_project(origin, require_table(origin, "project", *project), out);
   if (const auto* storage = root.get("storage")) parse_storage(origin, require_table(origin, "storage", *storage), out);
   if (const auto* analysis = root.get("analysis")) {

@@ -1,4 +1,4 @@
-// Git working-tree state through libgit2 (formats.md §4.1).
+// Git working-tree state through libgit2 (docs/formats.md#git-facts).
 
 #include "benchhist/probe/git_state.hpp"
 
@@ -67,7 +67,8 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
       git_oid_tostr(buf, sizeof buf, oid);
       state.commit = std::string(buf);
     }
-    // `git rev-parse --abbrev-ref HEAD` prints `HEAD` when detached → null (§4.1).
+    // `git rev-parse --abbrev-ref HEAD` prints `HEAD` when detached → null
+    // (docs/formats.md#git-facts).
     if (!git_repository_head_detached(repo.get()) && git_reference_is_branch(head.get())) {
       state.branch = std::string(git_reference_shorthand(head.get()));
     }

@@ -1,4 +1,4 @@
-// Linux hardware description (formats.md §4.4).
+// Linux hardware description (docs/formats.md#hardware).
 
 #include "benchhist/probe/hardware.hpp"
 
@@ -81,7 +81,8 @@ const std::string* find_key(const CpuBlock& block, std::string_view key, bool ca
   return nullptr;
 }
 
-// `0x041` → `0x41`: lowercase, unpadded (§4.4). Unparseable values are kept lowercased.
+// `0x041` → `0x41`: lowercase, unpadded (docs/formats.md#hardware). Unparseable values are kept
+// lowercased.
 std::string rerender_hex(std::string_view raw) {
   std::string v = lower(trim(raw));
   std::string digits = v;
@@ -92,7 +93,8 @@ std::string rerender_hex(std::string_view raw) {
 }
 
 // x86 `model name`; on 64-bit ARM kernels (no model name) a synthesized label from the
-// implementer and part — variant/revision are excluded so steppings share a key (§4.4).
+// implementer and part — variant/revision are excluded so steppings share a key
+// (docs/formats.md#hardware).
 std::optional<std::string> processor_model(const CpuBlock& block) {
   if (auto m = find_key(block, "model name", false); m && !m->empty()) return *m;
   const std::string* impl = find_key(block, "CPU implementer", false);
@@ -109,7 +111,7 @@ std::optional<std::string> processor_model(const CpuBlock& block) {
   return label + ")";
 }
 
-// trunc(round(bogomips) × π); undisclosed → u64::MAX (§4.4). Provenance only.
+// trunc(round(bogomips) × π); undisclosed → u64::MAX (docs/formats.md#hardware). Provenance only.
 std::uint64_t processor_speed(const CpuBlock& block) {
   const std::string* b = find_key(block, "bogomips", true);
   if (!b) return undisclosed_processor_speed;
@@ -206,8 +208,8 @@ MachineDescription describe_hardware(const std::filesystem::path& sys_root,
   MachineDescription m;
   m.processors = allowed.size();
 
-  // A kernel without NUMA info puts every processor in region 0 (§4.4); a processor missing
-  // from every node's list is treated the same way.
+  // A kernel without NUMA info puts every processor in region 0 (docs/formats.md#hardware); a
+  // processor missing from every node's list is treated the same way.
   auto nodes = numa_nodes(sys_root);
   std::set<unsigned> regions;
   for (unsigned c : allowed) {

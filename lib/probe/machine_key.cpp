@@ -1,4 +1,4 @@
-// Machine key mk3 (formats.md §4.5) and its verbose components line (§4.6).
+// Machine key mk3 (docs/formats.md#machine-key) and its verbose components line.
 
 #include "benchhist/probe/machine_key.hpp"
 

@@ -1,4 +1,4 @@
-// posix_spawn based child processes (formats.md §3.1, §4.1, §4.2).
+// posix_spawn based child processes (docs/formats.md#benchmark-invocation, #git-facts, #toolchain).
 
 #include "benchhist/probe/process.hpp"
 

@@ -1,4 +1,4 @@
-// The starter configuration of `install` (formats.md §5 "What install writes").
+// The starter configuration of `install` (docs/configuration.md "What install writes").
 
 #include "benchhist/config/starter.hpp"
 
@@ -15,7 +15,8 @@ namespace benchhist {
 namespace {
 
 // Every line is a comment, so the file parses to an empty configuration; sections in the
-// order §5 lists them. No engine or machine-key settings: those are never configured.
+// order docs/configuration.md lists them. No engine or machine-key settings: those are never
+// configured.
 constexpr std::string_view kStarter =
     R"(# cargo-bench-history configuration (.cargo/bench_history.toml)
 #

@@ -1,4 +1,4 @@
-// `rustc -vV` probing (formats.md §4.2).
+// `rustc -vV` probing (docs/formats.md#toolchain).
 
 #include "benchhist/probe/toolchain.hpp"
 
@@ -94,7 +94,8 @@ ToolchainInfo probe_toolchain(const ToolchainProbeOptions& options) {
     auto result = run_process(spec);
     if (result.success()) parsed = parse_rustc_version_output(result.out);
   } catch (const Error&) {
-    // rustc could not run: version null, host triple from our own platform (§4.2).
+    // rustc could not run: version null, host triple from our own platform
+    // (docs/formats.md#toolchain).
   }
   info.rustc_version = parsed.release;
   info.target_triple = parsed.host ? *parsed.host : fallback_host_triple();

@@ -1,4 +1,5 @@
-// The analyze JSON report as publication reads it (formats.md §7.5) and the publication state.
+// The analyze JSON report as publication reads it (docs/formats.md#report-formats) and the
+// publication state.
 
 #include "benchhist/publish/report_facts.hpp"
 

@@ -1,5 +1,5 @@
-// Tokens, census arithmetic and per-set views of the report model (formats.md §7.2,
-// detection.md §11–§12).
+// Tokens, census arithmetic and per-set views of the report model (docs/formats.md#tokens,
+// docs/statistics.md#comparison-base-lag, #census).
 
 #include "benchhist/report/analysis_report.hpp"
 

@@ -1,4 +1,4 @@
-// formats.md §7.8 charts. The plot follows the rasciigraph 0.3.0 algorithm step by step so
+// docs/formats.md#charts charts. The plot follows the rasciigraph 0.3.0 algorithm step by step so
 // the glyphs match the reference's reports.
 
 #include "benchhist/report/chart.hpp"

@@ -1,6 +1,7 @@
 // The self-contained HTML report (report/html_reporter.hpp). The structure follows the full
-// Markdown report (formats.md §7.4) with the outcome and coverage first; every sentence comes
-// from report/prose.hpp so the HTML never words a verdict differently from the other formats.
+// Markdown report (docs/formats.md#report-formats) with the outcome and coverage first; every
+// sentence comes from report/prose.hpp so the HTML never words a verdict differently from the other
+// formats.
 
 #include "benchhist/report/html_reporter.hpp"
 

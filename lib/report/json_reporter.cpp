@@ -1,4 +1,4 @@
-// The JSON report (formats.md §7.5).
+// The JSON report (docs/formats.md#report-formats).
 
 #include "benchhist/report/json_reporter.hpp"
 

@@ -1,4 +1,5 @@
-// examine, list and prune outputs (formats.md §7.9–§7.11).
+// examine, list and prune outputs (docs/formats.md#listings-and-command-messages,
+// docs/prune.md#result-and-outputs).
 
 #include <algorithm>
 
@@ -26,7 +27,7 @@ std::string pad_left(const std::string& s, std::size_t w) {
   return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
 }
 
-// Markdown table cells: a `|` would end the cell (formats.md §7.9).
+// Markdown table cells: a `|` would end the cell (docs/formats.md#listings-and-command-messages).
 std::string md_cell(std::string_view s) {
   std::string out;
   for (char c : s) {

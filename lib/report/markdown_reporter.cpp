@@ -1,4 +1,4 @@
-// The full Markdown report (formats.md §7.4) and the condensed summary (§7.6). Both share
+// The full Markdown report (docs/formats.md#report-formats) and the condensed summary. Both share
 // the header and the finding block; the summary differs in heading level, capping and
 // flattening.
 
@@ -114,13 +114,14 @@ class MdWriter {
     line("- Runs analyzed: " + format_run_span(r_.runs.runs, r_.runs.oldest, r_.runs.newest));
     if (c.in_scope() > 0) {
       std::string judged = "- In-scope series judged: " + std::to_string(c.judged) + " of " + std::to_string(c.in_scope());
-      // The summary points to the full report instead of repeating the breakdown (§7.6;
-      // wording OPEN, §9 #14).
+      // The summary points to the full report instead of repeating the breakdown
+      // (docs/formats.md#report-formats; wording OPEN, docs/reports.md#choices-on-open-items).
       if (summary && !r_.findings.empty() && c.judged < c.in_scope())
         judged += " (the full report's Coverage section lists the unjudged series)";
       line(judged);
     }
-    // Compact disclosure of configured exclusions beside findings (§7.4; wording OPEN).
+    // Compact disclosure of configured exclusions beside findings (docs/formats.md#report-formats;
+    // wording OPEN).
     if (!r_.findings.empty() && c.count(UnjudgedReason::ignored) > 0)
       line("- Ignored by configuration: " + plural(c.count(UnjudgedReason::ignored), "series"));
     line("- Regressions: " + std::to_string(r_.regressions()));
@@ -174,7 +175,7 @@ class MdWriter {
     line("- In scope: " + std::to_string(c.in_scope()));
     line("- Judged: " + std::to_string(c.judged));
     line("- Unjudged (including out-of-scope series): " + std::to_string(c.unjudged()));
-    if (c.unjudged() == 0) return;  // empty table omitted (§9 #13)
+    if (c.unjudged() == 0) return;  // empty table omitted (docs/reports.md#choices-on-open-items)
     out_ += "\n";
     line("| Unjudged reason | Metric series |");
     line("| --- | --- |");

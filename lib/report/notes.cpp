@@ -1,4 +1,5 @@
-// Selection announcement, verbose notes, hints and warnings (formats.md §6.2, §7.13).
+// Selection announcement, verbose notes, hints and warnings (docs/formats.md#streams,
+// #listings-and-command-messages).
 
 #include "benchhist/report/hints.hpp"
 #include "benchhist/report/notes.hpp"
@@ -54,7 +55,7 @@ std::vector<std::string> verbose_notes(const AnalysisReport& r) {
                   series_name(d.set, d.benchmark, d.kind) + (at.empty() ? std::string(":") : " at " + at + ":"));
     for (const auto& g : d.gates) {
       // Branch ladders log "outside the observed range" under the non_zero_delta token
-      // (detection.md PROPOSED-4); say what it means.
+      // (docs/statistics.md#excursion-gates); say what it means.
       const std::string name = d.ladder == FindingMethod::branch_excursion && g.gate == "non_zero_delta"
                                    ? g.gate + " (outside range)"
                                    : g.gate;

@@ -1,4 +1,4 @@
-// Shared report sentences (formats.md §7.2–§7.4).
+// Shared report sentences (docs/formats.md#tokens, #report-formats).
 
 #include "benchhist/report/prose.hpp"
 
@@ -53,7 +53,8 @@ std::vector<std::string> qualification_sentences(const Census& census) {
                     " in-scope series, so nothing was tested: this silence is not evidence that nothing moved.");
       break;
     case Coverage::nothing_in_scope: {
-      // Reference wording; the ignored count is appended as its own clause (formats.md §9 #15).
+      // Reference wording; the ignored count is appended as its own clause
+      // (docs/reports.md#choices-on-open-items).
       std::string s = "None of the " + std::to_string(census.total()) +
                       " series accounted for is measured at the analyzed context commit, so nothing was tested";
       if (const auto ignored = census.count(UnjudgedReason::ignored); ignored > 0)

@@ -9,7 +9,7 @@
 
 namespace benchhist::report::detail {
 
-// Sets in report order: engine name, triple, machine key (formats.md §7). The pipeline
+// Sets in report order: engine name, triple, machine key (docs/formats.md#outputs). The pipeline
 // already delivers them so; sorting here keeps every format identical even if it did not.
 inline std::vector<const SetReport*> ordered_sets(const AnalysisReport& r) {
   std::vector<const SetReport*> out;
@@ -18,8 +18,8 @@ inline std::vector<const SetReport*> ordered_sets(const AnalysisReport& r) {
   return out;
 }
 
-// Sets that get a section (formats.md §7.3): with findings, every set that has findings or
-// (branch mode) a comparison or lag; without findings, history renders none and branch
+// Sets that get a section (docs/formats.md#report-formats): with findings, every set that has
+// findings or (branch mode) a comparison or lag; without findings, history renders none and branch
 // renders every set.
 inline std::vector<const SetReport*> sets_to_render(const AnalysisReport& r) {
   std::vector<const SetReport*> out;
@@ -49,7 +49,7 @@ inline const SetReport* set_of(const AnalysisReport& r, const DiscriminantSet& s
   return nullptr;
 }
 
-// Split a set's findings into primary and additional excursions (formats.md §7.2).
+// Split a set's findings into primary and additional excursions (docs/formats.md#tokens).
 inline void split_primary(const std::vector<const Finding*>& fs, bool has_comparison,
                           std::vector<const Finding*>& primary, std::vector<const Finding*>& other) {
   for (const auto* f : fs) (f->is_primary(has_comparison) ? primary : other).push_back(f);

@@ -1,4 +1,4 @@
-// The terminal report (formats.md §7.3).
+// The terminal report (docs/formats.md#report-formats).
 
 #include "benchhist/report/text_reporter.hpp"
 
@@ -13,7 +13,8 @@ namespace benchhist::report {
 
 namespace {
 
-// SGR sequences as common terminal-color libraries emit them (not a contract, §7.3).
+// SGR sequences as common terminal-color libraries emit them (not a contract,
+// docs/formats.md#report-formats).
 constexpr const char* bold = "\x1b[1m";
 constexpr const char* bold_red = "\x1b[1;31m";
 constexpr const char* bold_green = "\x1b[1;32m";
@@ -60,7 +61,8 @@ class Writer {
     std::string runs = "  runs: " + format_run_span(r_.runs.runs, r_.runs.oldest, r_.runs.newest);
     if (c.in_scope() > 0)
       runs += "  in-scope series judged: " + std::to_string(c.judged) + " of " + std::to_string(c.in_scope());
-    // Beside findings only: without findings the breakdown sentence carries it (§7.3).
+    // Beside findings only: without findings the breakdown sentence carries it
+    // (docs/formats.md#report-formats).
     if (!r_.findings.empty() && c.count(UnjudgedReason::ignored) > 0)
       runs += "  ignored by configuration: " + plural(c.count(UnjudgedReason::ignored), "series");
     runs += "  regressions: " + std::to_string(r_.regressions());

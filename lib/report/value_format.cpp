@@ -1,4 +1,5 @@
-// formats.md §7.1 value formatting and the JSON number spelling of §2 / §7.5.
+// docs/formats.md#value-formatting value formatting and the JSON number spelling of
+// docs/formats.md#records, #report-formats.
 
 #include "benchhist/report/value_format.hpp"
 

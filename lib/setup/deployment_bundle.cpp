@@ -1,4 +1,4 @@
-// The `setup-azure` bundle (formats.md §6.5.11, §9 #19). The template and script are fixed
+// The `setup-azure` bundle (docs/setup-azure.md). The template and script are fixed
 // texts driven entirely by parameters.json, so the exported bundle and the one execution mode
 // runs are the same files (reviewable, diffable, re-runnable).
 

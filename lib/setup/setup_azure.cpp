@@ -1,4 +1,4 @@
-// `setup-azure` execution (formats.md §6.5.11, §7.12, §9 #19).
+// `setup-azure` execution (docs/setup-azure.md, docs/formats.md#listings-and-command-messages).
 
 #include "benchhist/setup/setup_azure.hpp"
 
@@ -37,7 +37,7 @@ std::optional<fs::path> find_on_path(std::string_view program, const std::string
   return std::nullopt;
 }
 
-// The execution-mode scratch directory; removed on every exit path (§6.5.11).
+// The execution-mode scratch directory; removed on every exit path (docs/setup-azure.md).
 class TempDir {
  public:
   explicit TempDir(const fs::path& root) {
@@ -104,7 +104,7 @@ std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& op
   const auto bundle = render_bundle(inputs);
 
   if (inputs.export_only()) {
-    // §6.5.11: export probes no tools or credentials.
+    // docs/setup-azure.md: export probes no tools or credentials.
     write_bundle(*inputs.out_dir, bundle);
     const bool placeholders = render_parameters(inputs).find(placeholder_prefix) != std::string::npos;
     out << "Exported the Azure deployment bundle to " << inputs.out_dir->string()
@@ -144,7 +144,8 @@ std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& op
   spec.capture_stderr = true;
   const ProcessResult result = run_process(spec);
 
-  // §7.12: the script's stdout, then its stderr; the four values are printed last, once.
+  // docs/formats.md#listings-and-command-messages: the script's stdout, then its stderr; the four
+  // values are printed last, once.
   std::size_t start = 0;
   while (start < result.out.size()) {
     std::size_t end = result.out.find('\n', start);

@@ -1,4 +1,4 @@
-// Validation of the `setup-azure` options (formats.md §6.5.11). Beyond the spec's rules
+// Validation of the `setup-azure` options (docs/setup-azure.md). Beyond the spec's rules
 // (storage account, container, non-blank, no control characters, required-unless-`--out-dir`,
 // custom principal pairing, `--current-user` conflicts) the names Azure and GitHub would
 // reject anyway are checked here, so the failure names the option instead of surfacing from a
@@ -21,7 +21,7 @@ bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; 
   throw Error(ErrorKind::usage, "invalid value for " + std::string(option) + ": " + what, std::string(option));
 }
 
-// formats.md §6.5.11: "Text values must be non-blank and free of control characters."
+// docs/setup-azure.md: "Text values must be non-blank and free of control characters."
 void check_text(std::string_view option, std::string_view value) {
   bool blank = true;
   for (char c : value) {

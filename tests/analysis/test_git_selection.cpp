@@ -241,7 +241,7 @@ TEST_CASE("libgit2 topology answers the §4.1 queries on a real repository", "[a
   CHECK(git->committer_time("main") == day(48));  // c44 is the 49th commit made (3 side commits, 1 merge)
   CHECK_FALSE(git->working_tree_dirty());
   {
-    std::ofstream(r.repo / "untracked.tmp") << "x";  // untracked files count as dirty (§4.1)
+    std::ofstream(r.repo / "untracked.tmp") << "x";  // untracked files count as dirty (docs/formats.md#git-facts)
   }
   const bool dirty_with_untracked = git->working_tree_dirty();
   fs::remove(r.repo / "untracked.tmp");

@@ -1,4 +1,4 @@
-// Every case of vectors/reconstruction.json (detection.md §2).
+// Every case of vectors/reconstruction.json (docs/pipeline.md#reconstruction).
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -36,7 +36,8 @@ std::vector<std::string> strings(const json::value& v) {
   return out;
 }
 
-// Points arrive in arbitrary order; the ordinal is the rank of the storage key (§1.5 step 5).
+// Points arrive in arbitrary order; the ordinal is the rank of the storage key
+// (docs/pipeline.md#selection step 5).
 void check_order(const json::object& in, const json::object& expected) {
   const auto& pts = in.at("points").as_array();
   std::vector<std::string> keys;
@@ -320,7 +321,7 @@ TEST_CASE("series building is the plain grouping whatever the thread count and r
     runs_storage.push_back(std::move(run));
     placed.push_back(PlacedRun{sets[r % 3], 60 - r, r % 5 == 0, r, "commit" + std::to_string(r), &runs_storage.back()});
   }
-  // Reference: a map from the full key, points sorted by §2.2.
+  // Reference: a map from the full key, points sorted by docs/pipeline.md#reconstruction.
   std::map<SeriesKey, std::vector<Point>> plain;
   for (const auto& p : placed)
     for (const auto& res : p.run->results) {

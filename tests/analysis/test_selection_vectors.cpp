@@ -1,4 +1,4 @@
-// Every case of vectors/selection.json (detection.md §1.2–§1.4).
+// Every case of vectors/selection.json (docs/pipeline.md#selection).
 #include <catch2/catch.hpp>
 
 #include <set>

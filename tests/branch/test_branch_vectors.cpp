@@ -1,5 +1,5 @@
-// Every case of vectors/branch.json (detection.md §10), loaded at run time and compared field
-// by field with the README's tolerances.
+// Every case of vectors/branch.json (docs/statistics.md#branch-excursion), loaded at run time and
+// compared field by field with the README's tolerances.
 
 #include <map>
 #include <string>

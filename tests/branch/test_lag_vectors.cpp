@@ -1,6 +1,6 @@
-// Every case of vectors/branch_lag.json (detection.md §11): the detector's gap and reason, the
-// per-set order the reports use (ordered_lags) and the warning line the CLI prints
-// (report::lag_warning).
+// Every case of vectors/branch_lag.json (docs/statistics.md#comparison-base-lag): the detector's
+// gap and reason, the per-set order the reports use (ordered_lags) and the warning line the CLI
+// prints (report::lag_warning).
 
 #include "benchhist/detect/lag.hpp"
 #include "benchhist/error.hpp"

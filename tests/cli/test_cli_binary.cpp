@@ -1,7 +1,8 @@
 // The real `cargo-bench-history` binary run as a subprocess: the process contract of
-// formats.md §6.1 (exit codes, stdout/stderr split, help), argument errors, storage selection
-// (§6.3), machine-key (§4.6), install (§7.12), list discriminants (§7.10) and the commands
-// this build does not implement yet.
+// docs/formats.md#process-contract (exit codes, stdout/stderr split, help), argument errors,
+// storage selection (docs/formats.md#storage-selection), machine-key (docs/formats.md#machine-key),
+// install (docs/formats.md#listings-and-command-messages), list discriminants and the commands this
+// build does not implement yet.
 
 #include <catch2/catch.hpp>
 #include <regex>

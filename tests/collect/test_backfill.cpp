@@ -1,4 +1,4 @@
-// backfill (formats.md §8): planning with substituted services over real git repositories,
+// backfill (docs/backfill.md): planning with substituted services over real git repositories,
 // and end-to-end runs of real `cargo bench` on a Criterion crate whose history contains one
 // planted slowdown.
 #include <signal.h>
@@ -284,7 +284,8 @@ TEST_CASE("backfill outside a git repository fails before any worktree exists", 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pre-check, classification, loop and summary (formats.md §8.2–§8.5 worked examples).
+// Pre-check, classification, loop and summary (docs/backfill.md#the-run-step-by-step worked
+// examples).
 
 TEST_CASE("the pre-check unions engines in this partition only and --max-commits counts attempts", "[backfill][plan]") {
   AbcdRepo t;

@@ -469,7 +469,8 @@ TEST_CASE("stored files interoperate with the system gzip tool", "[local_store]"
   CHECK(run_capture("gzip -dc '" + store.path_of(key_a).string() + "'") == json);
 
   // `gzip -n` writes no name and no mtime, so its output is a plain-header member we accept;
-  // plain `gzip` records the file name (FNAME flag), which the reader refuses (§1.4).
+  // plain `gzip` records the file name (FNAME flag), which the reader refuses
+  // (docs/formats.md#gzip-body-encoding).
   const fs::path plain = dir.path() / "plain.json";
   write_raw(plain, json);
   write_raw(store.path_of(key_b), run_capture("gzip -nc '" + plain.string() + "'"));

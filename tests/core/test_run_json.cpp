@@ -14,7 +14,7 @@ namespace {
 
 Timestamp ts(const char* text) { return *parse_rfc3339(text); }
 
-// The run of formats.md §2.1's example (Callgrind fixture single_unparametrized).
+// The run of docs/formats.md#run-record's example (Callgrind fixture single_unparametrized).
 Run spec_example_run() {
   Run run;
   RunContext& c = run.context;

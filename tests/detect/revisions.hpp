@@ -1,10 +1,12 @@
 #pragma once
-// The shared vectors record the reference detector. detection-sharp.md S1 and S2 move some of
-// their expectations on purpose; each move is listed in vector_revisions.json (case, JSON
-// pointer into the case, reference value, revised value, which change moved it). The product
-// is tested against the vectors with those revisions applied, the reference behaviour against
-// the vectors as they are, and test_vector_revisions.cpp proves the list is exactly what S1/S2
-// move: nothing missing, nothing else.
+// The shared vectors record the reference detector.
+// docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p,
+// #s2--the-reported-split-is-the-new-levels-estimated-start move some of their expectations on
+// purpose; each move is listed in vector_revisions.json (case, JSON pointer into the case,
+// reference value, revised value, which change moved it). The product is tested against the vectors
+// with those revisions applied, the reference behaviour against the vectors as they are, and
+// test_vector_revisions.cpp proves the list is exactly what S1/S2 move: nothing missing, nothing
+// else.
 
 #include <string>
 #include <vector>

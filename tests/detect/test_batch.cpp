@@ -1,5 +1,6 @@
-// Batch judging is independent of thread count and timing (detection.md §13.2); the fast orbit
-// scorer counts exactly what the reference enumeration counts (§5.5).
+// Batch judging is independent of thread count and timing
+// (docs/statistics.md#ranking-and-determinism); the fast orbit scorer counts exactly what the
+// reference enumeration counts (docs/statistics.md#orbit).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -38,7 +39,8 @@ std::vector<std::vector<double>> mixed_family(std::size_t count, std::size_t n) 
   return out;
 }
 
-// Reference count of §5.3's full-orbit value: every element scored with the plain scorer.
+// Reference count of docs/statistics.md#procedure's full-orbit value: every element scored with the
+// plain scorer.
 double reference_adjusted(std::span<const double> values, const SplitCalibration& cal, double tainted,
                           double wa_unused) {
   (void)wa_unused;

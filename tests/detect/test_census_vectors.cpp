@@ -1,4 +1,5 @@
-// Every case of vectors/census.json (detection.md §12): counts, tokens and reason precedence.
+// Every case of vectors/census.json (docs/statistics.md#census): counts, tokens and reason
+// precedence.
 #include "benchhist/detect/census.hpp"
 #include "common/vectors.hpp"
 

@@ -1,4 +1,5 @@
-// The fast forms of the §3 primitives give exactly what their textbook definitions give:
+// The fast forms of the docs/statistics.md#primitives primitives give exactly what their textbook
+// definitions give:
 // Mann-Kendall's S by merge-sort inversions, the median by integer keys, Theil-Sen's slope by
 // a sampled bracket (and its full-storage fallback), and the selection adjustment's
 // normal-p threshold without erfc. Compared bit for bit against plain O(n^2) versions.

@@ -1,5 +1,6 @@
-// Every case of vectors/history_change_point.json and history_drift.json (detection.md §2.6,
-// §4-§9): verdicts, candidates, full gate ladders and the selection adjustment.
+// Every case of vectors/history_change_point.json and history_drift.json
+// (docs/pipeline.md#reconstruction, docs/statistics.md): verdicts, candidates, full gate ladders
+// and the selection adjustment.
 #include "benchhist/detect/history.hpp"
 #include "history_check.hpp"
 #include "revisions.hpp"

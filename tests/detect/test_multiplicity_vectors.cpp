@@ -1,4 +1,6 @@
-// Every case of vectors/history_multiplicity.json (detection.md §5.6, §9, §13.1).
+// Every case of vectors/history_multiplicity.json
+// (docs/detection.md#6-many-series-the-false-discovery-correction,
+// docs/statistics.md#benjamini-hochberg, #ranking-and-determinism).
 #include "benchhist/detect/history.hpp"
 #include "history_check.hpp"
 #include "revisions.hpp"

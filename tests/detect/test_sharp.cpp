@@ -1,4 +1,4 @@
-// detection-sharp.md: S1 (the analytic certificate at the unclamped observed p) and S2 (the
+// docs/divergences.md: S1 (the analytic certificate at the unclamped observed p) and S2 (the
 // reported split is the estimated start of the new level).
 #include <catch2/catch.hpp>
 

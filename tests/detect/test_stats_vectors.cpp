@@ -1,4 +1,5 @@
-// Every case of vectors/stats_primitives.json (detection.md §3, §5).
+// Every case of vectors/stats_primitives.json (docs/statistics.md#primitives,
+// #selection-correction).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -108,7 +109,7 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
     sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
     sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
     sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
-    sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;  // S1 is part of §5.4
+    sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;  // S1 is part of docs/statistics.md#analytic-bound
     const auto r = split_corrected_change_point(values, sc);
     if (exp.is_null()) {
       CHECK_FALSE(r.has_value());

@@ -1,8 +1,10 @@
-// vector_revisions.json lists exactly the expectations that detection-sharp.md S1 and S2 move:
-// every case of the history, multiplicity and selection vectors is evaluated four ways
-// (reference, S1 only, S2 only, both); a field is revised iff the product's value differs from
-// the reference behaviour's, and its label says which change moves it. The hidden test case
-// "[generate-revisions]" rewrites the file from the same computation.
+// vector_revisions.json lists exactly the expectations that
+// docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p,
+// #s2--the-reported-split-is-the-new-levels-estimated-start move: every case of the history,
+// multiplicity and selection vectors is evaluated four ways (reference, S1 only, S2 only, both); a
+// field is revised iff the product's value differs from the reference behaviour's, and its label
+// says which change moves it. The hidden test case "[generate-revisions]" rewrites the file from
+// the same computation.
 #include <cstdio>
 #include <functional>
 #include <map>

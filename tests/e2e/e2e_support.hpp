@@ -150,7 +150,8 @@ inline std::vector<std::string> files_under(const fs::path& root) {
 }
 
 // The last line of `out` (with its newline). A real `cargo bench` child inherits stdout
-// (formats.md §3.1), so the collect message is the final line after the benchmark progress.
+// (docs/formats.md#benchmark-invocation), so the collect message is the final line after the
+// benchmark progress.
 inline std::string last_line(const std::string& out) {
   if (out.empty()) return out;
   const auto pos = out.rfind('\n', out.size() - 2);

@@ -1,8 +1,9 @@
 #pragma once
 // A fake `cargo` for the end-to-end suites: the CLI runs `$CARGO bench …` when CARGO is set
-// (formats.md §3.1), so this script stands in for a real benchmark run. It replays the real
-// producer files from BH_TEST_DATA_DIR/fixtures/engines into `$CARGO_TARGET_DIR` with fresh mtimes
-// (Gungraun summaries, Criterion `new/` dirs, alloc_tracker and all_the_time flat files).
+// (docs/formats.md#benchmark-invocation), so this script stands in for a real benchmark run. It
+// replays the real producer files from BH_TEST_DATA_DIR/fixtures/engines into `$CARGO_TARGET_DIR`
+// with fresh mtimes (Gungraun summaries, Criterion `new/` dirs, alloc_tracker and all_the_time flat
+// files).
 //
 // Controls (environment of the CLI, inherited by the child):
 //   FAKE_EXIT=<n>       exit with <n> before writing anything (a failing `cargo bench`);

@@ -2,8 +2,9 @@
 // `main` (a merge from a side branch among them, one commit without any run), runs for two
 // engines and two machine keys written through the library (encode_run + LocalStore, i.e. the
 // same gzip records `collect` writes), and the real binary's `analyze`, `examine`, `list runs`
-// and `list discriminants`. Covers formats.md §6.5.4–6.5.6 and §7 (text, --json, --markdown,
-// --markdown-summary, --outcome), determinism, corrupt objects and the shallow-clone error.
+// and `list discriminants`. Covers docs/cli.md#commands, docs/formats.md#outputs (text, --json,
+// --markdown, --markdown-summary, --outcome), determinism, corrupt objects and the shallow-clone
+// error.
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
@@ -157,7 +158,7 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
                    all_sets);
   auto r = run_cli(args, h.repo);
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  REQUIRE(r.exit_code == 0);  // findings never change the exit code (§6.1)
+  REQUIRE(r.exit_code == 0);  // findings never change the exit code (docs/formats.md#process-contract)
   CHECK(contains(r.err, "[bench-history] selection: engine=all, target-triple=all, machine-key=all; base=main"));
 
   const auto j = read_json(out / "a.json").as_object();
@@ -172,7 +173,8 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
   // 44 runs per set on the first-parent line (no run at commit 10; the dirty snapshot and
   // the side-branch runs are not admitted).
   CHECK(j.at("runs").as_int64() == 3 * 44);
-  // §7.5: members in the listed order (history mode: no improvements; no hint or warning).
+  // docs/formats.md#report-formats: members in the listed order (history mode: no improvements; no
+  // hint or warning).
   std::vector<std::string> members;
   for (const auto& kv : j) members.emplace_back(kv.key());
   CHECK(members == std::vector<std::string>{"project", "tip_commit", "tip_dirty", "mode", "outcome", "notable",
@@ -217,7 +219,8 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
   CHECK(contains(summary, "_Filter:_ `--engine criterion --target-triple " + triple + " --machine-key m-a`"));
   CHECK(contains(r.out, "parse/big"));
   CHECK(contains(r.out, h.commits[step_at].substr(0, 7)));
-  // §6.2: the rendered report ends with "\n" and is printed followed by a newline.
+  // docs/formats.md#streams: the rendered report ends with "\n" and is printed followed by a
+  // newline.
   CHECK(r.out.size() > 2);
   CHECK(r.out.substr(r.out.size() - 2) == "\n\n");
 
@@ -291,7 +294,7 @@ TEST_CASE("examine lists every first-parent commit of the range with gaps as n/a
   CHECK(std::regex_search(mdtext, std::regex("\\| " + h.commits[step_at].substr(0, 7) +
                                              "[0-9a-f]* \\| [0-9.]+ \\| clean \\| commit 30: slow parser \\|")));
 
-  // An unknown benchmark id is not an error: an empty pivot with a hint (§6.5.5).
+  // An unknown benchmark id is not an error: an empty pivot with a hint (docs/cli.md#commands).
   auto unknown = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "no/such", "--metric", "wall_time",
                           "--engine", "all", "--target-triple", "all", "--machine-key", "all", "--since", "2026-05-01"},
                          h.repo);
@@ -322,8 +325,9 @@ TEST_CASE("list runs counts the admitted runs and list discriminants lists every
     CHECK(commits.back().at("commit").as_string() == h.commits.back());
   }
 
-  // Needs no repository (§6.5.6): run from a plain directory that is not a git repository
-  // (named like the project, since the default project id is the directory name, §5).
+  // Needs no repository (docs/cli.md#commands): run from a plain directory that is not a git
+  // repository (named like the project, since the default project id is the directory name,
+  // docs/configuration.md).
   e2e::TempDir elsewhere;
   fs::create_directories(elsewhere.path() / project);
   const auto ld = h.tmp.path() / "disc.json";
@@ -370,8 +374,8 @@ TEST_CASE("A corrupt stored object fails the analysis with a message naming it",
     CHECK(contains(r.err, "stored object " + key + " is not a valid result set"));
   }
   SECTION("a record of a newer schema_version") {
-    // formats.md §2.2 says "reads are not gated on" schema_version; the library refuses
-    // versions newer than 5 naming the key (what this suite's brief asks for). Reported.
+    // docs/formats.md#read-compatibility says "reads are not gated on" schema_version; the library
+    // refuses versions newer than 5 naming the key (what this suite's brief asks for). Reported.
     auto text = bh::gunzip(body);
     const auto pos = text.find("\"schema_version\": 5");
     REQUIRE(pos != std::string::npos);
@@ -432,7 +436,7 @@ TEST_CASE("A dirty snapshot at the base tip is admitted only while the working t
   j = read_json(out).as_object();
   CHECK(j.at("tip_dirty").as_bool() == true);
   CHECK(j.at("runs").as_int64() == 133);
-  CHECK(j.at("mode").as_string() == "branch");  // §6.5.4: the admission makes it branch mode
+  CHECK(j.at("mode").as_string() == "branch");  // docs/cli.md#commands: the admission makes it branch mode
   REQUIRE(j.contains("warning"));
   CHECK(std::string(j.at("warning").as_string()).rfind("Warning: this analysis included dirty", 0) == 0);
 

@@ -1,8 +1,11 @@
 // End to end with a REAL `cargo bench`: a test-made git repository holding a copy of
 // examples/demo-crate (Criterion 0.3.6 from Debian's packaged crates, offline), collected by
-// the real binary into a local store. Covers formats.md §1.4 (gzip body), §1.7 (collision
-// policies), §2.1 (schema-5 record), §3.1/§3.3 (invocation, freshness gate), §3.4 (Criterion
-// identity and wall_time), §3.9 (best-of), §6.2 (the collecting announcement), §7.12 (message).
+// the real binary into a local store. Covers docs/formats.md#gzip-body-encoding (gzip body),
+// docs/formats.md#write-semantics (collision policies), docs/formats.md#run-record (schema-5
+// record), docs/formats.md#benchmark-invocation, #freshness-gate (invocation, freshness gate),
+// docs/formats.md#criterion (Criterion identity and wall_time), docs/formats.md#best-of-reduction
+// (best-of), docs/formats.md#streams (the collecting announcement),
+// docs/formats.md#listings-and-command-messages (message).
 //
 // The Cargo target directory is cached under the build directory (BH_E2E_CARGO_TARGET), so only
 // the first run of the suite pays the ~85 s dependency build; the repository itself lives at a
@@ -59,7 +62,8 @@ const DemoRepo& demo_repo() {
     fs::remove_all(r.dir);
     fs::create_directories(r.dir);
     fs::copy(fs::path(BH_SOURCE_DIR) / "examples" / "demo-crate", r.dir, fs::copy_options::recursive);
-    // Cargo writes Cargo.lock and target/ would be untracked files, which make a tree dirty (§4.1).
+    // Cargo writes Cargo.lock and target/ would be untracked files, which make a tree dirty
+    // (docs/formats.md#git-facts).
     e2e::write_file(r.dir / ".gitignore", "/target\nCargo.lock\n");
     e2e::write_file(r.dir / "notes.txt", "notes\n");
     e2e::git(r.dir, {"init", "-q"});
@@ -111,7 +115,7 @@ std::vector<std::string> result_ids(const json::object& rec) {
   return ids;
 }
 
-// One wall_time per case with value inside its interval (§3.4).
+// One wall_time per case with value inside its interval (docs/formats.md#criterion).
 void check_wall_times(const json::object& rec) {
   for (const auto& r : rec.at("results").as_array()) {
     INFO("case " << qualified(r));
@@ -152,7 +156,8 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   REQUIRE(repo.machine_key.size() == 16);
   e2e::TempDir store("bhe2e-store");
   // A stale Criterion case from an earlier run (a benchmark renamed since): its new/ directory
-  // is older than the freshness cutoff (§3.3), so it must not be harvested.
+  // is older than the freshness cutoff (docs/formats.md#freshness-gate), so it must not be
+  // harvested.
   const fs::path stale = cargo_target / "criterion" / "renamed_away" / "new";
   const fs::path fixture = fs::path(BH_TEST_DATA_DIR) / "fixtures" / "engines" / "criterion" / "std_instant";
   fs::create_directories(stale);
@@ -174,12 +179,13 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   const auto files = e2e::files_under(store.path());
   REQUIRE(files == std::vector<std::string>{clean_key(repo)});
   const auto body = e2e::read_file(store.path() / clean_key(repo));
-  // §1.4: single gzip member with the fixed header.
+  // docs/formats.md#gzip-body-encoding: single gzip member with the fixed header.
   REQUIRE(body.size() > 18);
   CHECK(body.substr(0, 10) == std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10));
 
-  // §2: 2-space pretty JSON in the listed member order; §1.4: the body is a pure function of
-  // the plaintext (re-compressing it yields the same bytes).
+  // docs/formats.md#records: 2-space pretty JSON in the listed member order;
+  // docs/formats.md#gzip-body-encoding: the body is a pure function of the plaintext
+  // (re-compressing it yields the same bytes).
   const auto plain = benchhist::gunzip(body);
   CHECK(plain.rfind("{\n  \"schema_version\": 5,\n  \"context\": {\n    \"observation\": \"", 0) == 0);
   CHECK(benchhist::gzip_compress(plain) == body);
@@ -275,7 +281,8 @@ TEST_CASE("collect --best-of 3 keeps the smallest of three real measurements and
   CHECK(rec.at("context").at("best_of").as_int64() == 3);
   CHECK(result_ids(rec) == std::vector<std::string>{"count_words"});
   check_wall_times(rec);
-  // §3.9 verbose note: `criterion count_words/wall_time: best-of samples v1, [v2], v3 (kept run k)`.
+  // docs/formats.md#best-of-reduction verbose note: `criterion count_words/wall_time: best-of
+  // samples v1, [v2], v3 (kept run k)`.
   std::smatch m;
   REQUIRE(std::regex_search(r.err, m, std::regex(R"(criterion count_words/wall_time: best-of samples ([^\n]*) \(kept run ([123])\))")));
   const std::string samples = m[1];

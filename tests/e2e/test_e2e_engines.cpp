@@ -1,8 +1,9 @@
 // End to end with a FAKE cargo (fake_cargo.hpp) replaying the real engine output files of
-// BH_TEST_DATA_DIR/fixtures/engines: the real binary harvests every engine (formats.md §3.2),
-// stores one object per engine with the §3.11 values, and refuses bad input (malformed or
-// truncated files, NaN, negative values, a failing `cargo bench`) with one clear message naming
-// the file, exit 1, nothing stored and earlier runs untouched.
+// BH_TEST_DATA_DIR/fixtures/engines: the real binary harvests every engine
+// (docs/formats.md#output-locations), stores one object per engine with the
+// docs/formats.md#engine-harvest values, and refuses bad input (malformed or truncated files, NaN,
+// negative values, a failing `cargo bench`) with one clear message naming the file, exit 1, nothing
+// stored and earlier runs untouched.
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
@@ -134,7 +135,7 @@ TEST_CASE("collect with every engine's real output stores one object per engine 
   CHECK(r.out ==
         "Stored 4 result sets covering 6 benchmark cases. [callgrind: 2 stored; criterion: 2 stored; "
         "alloc_tracker: 1 stored; all_the_time: 1 stored]\n");
-  // §3.1: `cargo bench --workspace` with no scope flags.
+  // docs/formats.md#benchmark-invocation: `cargo bench --workspace` with no scope flags.
   CHECK(e2e::read_file(args_file) == "bench\n--workspace\n");
   const auto commit = fx.head();
   CHECK(e2e::files_under(fx.store) ==
@@ -241,9 +242,9 @@ TEST_CASE("Bad engine output fails the collection with a message naming the file
 
 TEST_CASE("A Criterion case missing one of its two files fails the collection naming the file",
           "[e2e][engines]") {
-  // formats.md §3.2 says a new/ missing either file is "skipped with a verbose note"; the
-  // implementation (and this suite's brief) treat it as a half-written case and fail loudly,
-  // naming the missing file. Kept as implemented; the disagreement is reported.
+  // docs/formats.md#output-locations says a new/ missing either file is "skipped with a verbose
+  // note"; the implementation (and this suite's brief) treat it as a half-written case and fail
+  // loudly, naming the missing file. Kept as implemented; the disagreement is reported.
   Fixture fx;
   auto first = fx.collect();
   REQUIRE(first.exit_code == 0);
@@ -300,8 +301,9 @@ TEST_CASE("collect --best-of fails when a repetition measures a different set of
 }
 
 TEST_CASE("collect --repo resolves a relative CARGO_TARGET_DIR and --local against the repository", "[e2e][engines]") {
-  // formats.md §3.1: a relative CARGO_TARGET_DIR is made absolute against the repository
-  // (the fake cargo refuses a relative one); §6.3: collect's relative --local uses --repo as base.
+  // docs/formats.md#benchmark-invocation: a relative CARGO_TARGET_DIR is made absolute against the
+  // repository (the fake cargo refuses a relative one); docs/formats.md#storage-selection:
+  // collect's relative --local uses --repo as base.
   Fixture fx;
   e2e::write_file(fx.repo / ".gitignore", "/target\n/tgt\n/rel-store\n");
   e2e::git(fx.repo, {"commit", "-q", "-a", "-m", "ignore more"}, 1767229200);

@@ -1,5 +1,6 @@
-// The --best-of reduction (formats.md §3.9): per-metric minimum with its own interval and
-// std_dev, ties to the earliest run, repetition 1's order, and the exact mismatch errors.
+// The --best-of reduction (docs/formats.md#best-of-reduction): per-metric minimum with its own
+// interval and std_dev, ties to the earliest run, repetition 1's order, and the exact mismatch
+// errors.
 
 #include <catch2/catch.hpp>
 

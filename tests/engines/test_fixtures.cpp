@@ -1,4 +1,5 @@
-// Every shared engine fixture with the expected values of formats.md §3.11 (exact doubles).
+// Every shared engine fixture with the expected values of docs/formats.md#engine-harvest (exact
+// doubles).
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,7 @@
 // harvest_all over a temporary target root written in the engines' real shapes: output
-// locations (§3.2), the freshness gate in both directions (§3.3), symlinks (§9 #6), ordering,
-// per-file notes, half-written Criterion cases and I/O errors.
+// locations (docs/formats.md#output-locations), the freshness gate in both directions
+// (docs/formats.md#freshness-gate), symlinks, ordering, per-file notes, half-written Criterion
+// cases and I/O errors.
 
 #include <sys/wait.h>
 #include <unistd.h>

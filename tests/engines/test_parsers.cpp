@@ -1,5 +1,5 @@
-// Constructed engine inputs (formats.md §3.11 "additional cases") and malformed ones: each
-// malformed input is one Error{decode} naming the file, with a cause and a hint.
+// Constructed engine inputs (docs/formats.md#engine-harvest "additional cases") and malformed ones:
+// each malformed input is one Error{decode} naming the file, with a cause and a hint.
 
 #include <catch2/catch.hpp>
 

@@ -388,7 +388,7 @@ TEST_CASE("branch mode judges the tip against the base's current regime in both 
   CHECK(r.sets[0].lags.empty());
 
   const auto text = report::TextReporter().render(r);
-  // The report-wide historical-turn sentence (detection.md §10.6).
+  // The report-wide historical-turn sentence (docs/statistics.md#historical-turn-comparison).
   CHECK_THAT(text, Catch::Contains("comparable base commits showed"));
   CHECK_THAT(text, Catch::Contains("series compared)."));
   CHECK(text == report::TextReporter().render(pipeline::analyze(req, *git, store).report));

@@ -263,7 +263,7 @@ TEST_CASE("the starter configuration documents each section in order", "[probe][
     REQUIRE(at != std::string::npos);
     pos = at;
   }
-  // No engine or machine-key settings (formats.md §5).
+  // No engine or machine-key settings (docs/configuration.md).
   CHECK(text.find("[machine") == std::string::npos);
   CHECK(text.find("machine_key") == std::string::npos);
   CHECK(text.find("engine") == std::string::npos);

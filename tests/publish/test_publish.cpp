@@ -27,7 +27,8 @@ const std::string tip_a = "1111111111aaaaaaaaaa2222222222bbbbbbbbbb";
 const std::string tip_b = "3333333333cccccccccc4444444444dddddddddd";
 const std::string tip_c = "5555555555eeeeeeeeee6666666666ffffffffff";
 
-// An analyze JSON report in the shape of formats.md §7.5, reduced to what publication reads.
+// An analyze JSON report in the shape of docs/formats.md#report-formats, reduced to what
+// publication reads.
 std::string report_json(const std::string& outcome, const std::string& coverage, int in_scope, int judged,
                         int regressions, const std::string& tip = tip_a, const std::string& project = "textproc") {
   return "{\n  \"project\": \"" + project + "\",\n  \"tip_commit\": \"" + tip +

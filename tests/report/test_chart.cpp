@@ -40,8 +40,8 @@ TEST_CASE("the seed's change-point chart is reproduced glyph for glyph", "[chart
   CHECK_FALSE(cols[20].has_value());
   auto chart = plot_chart(cols);
   REQUIRE(chart);
-  // As printed in the user guide (formats.md §7.3); every row but the last keeps its blank
-  // final cell, the last row loses it.
+  // As printed in the user guide (docs/formats.md#report-formats); every row but the last keeps its
+  // blank final cell, the last row loses it.
   const std::string expected =
       " 135 ┤           ╭─╮╭─╮╭╮           \n"
       " 126 ┤         ╭─╯ ╰╯ ╰╯╰─          \n"

@@ -21,7 +21,7 @@ TEST_CASE("the text report reproduces the seed's history example with both chart
 TEST_CASE("the JSON report reproduces the seed's findings example byte for byte", "[json]") {
   const auto json = JsonReporter().render(seed_findings_report());
   std::string guide = example("guide/report-findings.json");
-  guide.pop_back();  // the document has no trailing newline (formats.md §9 #12)
+  guide.pop_back();  // the document has no trailing newline (docs/reports.md#choices-on-open-items)
   CHECK(json == guide);
 }
 

@@ -188,7 +188,8 @@ TEST_CASE("a report with no series names the verdict, no qualification and the h
   const auto md = MarkdownReporter().render(r);
   CHECK(contains(md, "- Runs analyzed: 0\n- Regressions: 0\n\nNothing was analyzed, so no change could be detected.\n\n"
                      "No runs are stored"));
-  // The empty reason table is omitted (formats.md §9 #13); Coverage is still last.
+  // The empty reason table is omitted (docs/reports.md#choices-on-open-items); Coverage is still
+  // last.
   CHECK(ends_with(md, "\n- Unjudged (including out-of-scope series): 0\n"));
   const auto json = JsonReporter().render(r);
   CHECK(contains(json, "\"reasons\": []"));

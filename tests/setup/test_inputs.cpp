@@ -1,4 +1,4 @@
-// setup-azure option validation (formats.md §6.5.11).
+// setup-azure option validation (docs/setup-azure.md).
 
 #include <catch2/catch.hpp>
 

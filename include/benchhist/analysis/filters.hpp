@@ -1,6 +1,7 @@
 #pragma once
 // Discriminant filters (--engine / --target-triple / --machine-key) and the always-on
-// effective-selection announcement (formats.md §6.2, §6.4; detection.md §1.5 step 1).
+// effective-selection announcement (docs/formats.md#streams, #option-groups;
+// docs/pipeline.md#selection step 1).
 
 #include <optional>
 #include <string>
@@ -29,13 +30,13 @@ struct DiscriminantFilter {
 
   bool unconstrained() const noexcept { return origin == Origin::all; }
   bool accepts(std::string_view key_segment) const noexcept;
-  // `all`, `<value> (auto-detected)` or explicit values joined with `|` (formats.md §6.2).
+  // `all`, `<value> (auto-detected)` or explicit values joined with `|` (docs/formats.md#streams).
   std::string describe() const;
 };
 
-// Resolution rule of formats.md §6.4: any value equal to `all` (ASCII case-insensitive)
-// → unconstrained; else the explicit values (unioned, duplicates after sanitization
-// dropped); else the auto-detected value, when the caller supplies one (`list
+// Resolution rule of docs/formats.md#option-groups: any value equal to `all` (ASCII
+// case-insensitive) → unconstrained; else the explicit values (unioned, duplicates after
+// sanitization dropped); else the auto-detected value, when the caller supplies one (`list
 // discriminants` and --engine supply none: omitted means all). Every explicit --engine
 // value must name a known engine, else Error{usage} `unknown engine "<name>"; expected
 // one of: criterion, callgrind, alloc_tracker, all_the_time`.

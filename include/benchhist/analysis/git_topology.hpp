@@ -1,6 +1,6 @@
 #pragma once
-// Git topology as the analysis family needs it (formats.md §4.1 table "Topology queries";
-// detection.md §1.1). An interface so selection can be tested on a fake graph; the real
+// Git topology as the analysis family needs it (docs/formats.md#git-facts table "Topology queries";
+// docs/pipeline.md#selection). An interface so selection can be tested on a fake graph; the real
 // implementation uses libgit2, which stays out of this header.
 //
 // Query conventions: "absent" answers (an unresolvable ref, no merge base) are nullopt, not
@@ -30,8 +30,8 @@ class GitTopology {
 
   // `<ref>^{commit}` → full commit id, or nullopt when it does not resolve.
   virtual std::optional<std::string> resolve(std::string_view ref) const = 0;
-  // §4.1: the target of refs/remotes/origin/HEAD with `refs/remotes/origin/` stripped; else
-  // the first of `main`, `master` that resolves; else nullopt.
+  // docs/formats.md#git-facts: the target of refs/remotes/origin/HEAD with `refs/remotes/origin/`
+  // stripped; else the first of `main`, `master` that resolves; else nullopt.
   virtual std::optional<std::string> default_branch() const = 0;
   // The best common ancestor of two commits, or nullopt (unrelated, or cut off by a
   // shallow clone).
@@ -54,7 +54,8 @@ class GitTopology {
 // instance per thread.
 std::unique_ptr<GitTopology> open_git_topology(const std::filesystem::path& path);
 
-// ---- Ref resolution with the exact user-facing errors (formats.md §6.4, §6.5.4, §6.6) ----
+// ---- Ref resolution with the exact user-facing errors (docs/formats.md#option-groups,
+// #error-messages, docs/cli.md#commands) ----
 
 // Resolves --context (default `HEAD`). Throws Error{git} `could not resolve "<ref>" while
 // resolving the analysis context. Check that the --context ref exists or is fetched.`
@@ -69,17 +70,17 @@ struct ResolvedBase {
   bool auto_detected() const noexcept { return origin == Origin::detected; }
 };
 
-// Base resolution order of formats.md §6.4: explicit --base (must resolve, else `could not
-// resolve "<ref>" while resolving the comparison base. Check that the --base ref exists or
-// is fetched.`); else the configured default branch if it resolves; else git's default
-// branch (§4.1) if it resolves; else `could not determine the base branch to compare
-// <context_ref> against: …`.
+// Base resolution order of docs/formats.md#option-groups: explicit --base (must resolve, else
+// `could not resolve "<ref>" while resolving the comparison base. Check that the --base ref exists
+// or is fetched.`); else the configured default branch if it resolves; else git's default
+// branch (docs/formats.md#git-facts) if it resolves; else `could not determine the base branch to
+// compare <context_ref> against: …`.
 ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,
                           const std::optional<std::string>& configured_default_branch,
                           std::string_view context_ref);
 
-// merge_base(context, base) or the hard error of detection §1.1 step 4 / formats.md §6.5.4,
-// which explains shallow clones and how to fix them. Never a silent fallback.
+// merge_base(context, base) or the hard error of docs/pipeline.md#selection step 4 /
+// docs/cli.md#commands, which explains shallow clones and how to fix them. Never a silent fallback.
 std::string require_merge_base(const GitTopology& git, std::string_view context_commit,
                                std::string_view base_commit, std::string_view context_ref,
                                std::string_view base_name);

@@ -1,8 +1,9 @@
 #pragma once
-// Loading the selected objects (detection.md §1.5 step 5, §13.2): keys are sorted and given
-// their positions BEFORE any fetch; a worker pool fetches and decodes; each result is placed
-// at its position, so the outcome never depends on thread timing. A corrupt or vanished
-// object fails the whole load with an Error naming its key — nothing is silently skipped.
+// Loading the selected objects (docs/pipeline.md#selection step 5,
+// docs/statistics.md#ranking-and-determinism): keys are sorted and given their positions BEFORE any
+// fetch; a worker pool fetches and decodes; each result is placed at its position, so the outcome
+// never depends on thread timing. A corrupt or vanished object fails the whole load with an Error
+// naming its key — nothing is silently skipped.
 
 #include <cstddef>
 #include <memory>

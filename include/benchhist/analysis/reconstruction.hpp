@@ -1,8 +1,9 @@
 #pragma once
-// Reconstruction (detection.md §2): selected runs become series per (discriminant set,
-// benchmark identity, metric kind), ordered by first-parent topology; then ghost
-// elimination (§2.3), configured ignores (§2.4), blessings (§2.5), the history analysed view
-// (§2.6) and the branch base window / context observation (§2.7).
+// Reconstruction (docs/pipeline.md#reconstruction): selected runs become series per (discriminant
+// set, benchmark identity, metric kind), ordered by first-parent topology; then ghost
+// elimination, configured ignores (docs/configuration.md#analysis--benchmark-ignore-prefixes),
+// blessings, the history analysed view (docs/pipeline.md#reconstruction) and the branch base window
+// / context observation (docs/branch-mode.md#inputs-one-branchseriesinput-per-series).
 //
 // The building blocks are pure functions over plain values so they can be checked against
 // vectors/reconstruction.json; reconstruct() chains them over a Selection + its loaded runs.
@@ -25,10 +26,10 @@
 
 namespace benchhist::analysis {
 
-// SeriesKey and the §0.3 size limits (max_series_points, max_branch_base_commits) are
-// model/series.hpp.
+// SeriesKey and the docs/statistics.md#constants size limits (max_series_points,
+// max_branch_base_commits) are model/series.hpp.
 
-// One observation of one series (§2.2).
+// One observation of one series (docs/pipeline.md#reconstruction).
 // A commit id shared by every point of one run: a large store has a million points and a few
 // thousand commits, so points copy a reference, not the 40 characters. Reads as the string.
 class CommitRef {
@@ -63,7 +64,8 @@ struct Point {
   friend bool operator==(const Point&, const Point&) = default;
 };
 
-// §2.2 order: topo ascending, clean before dirty, object ordinal ascending.
+// docs/pipeline.md#reconstruction order: topo ascending, clean before dirty, object ordinal
+// ascending.
 inline bool point_before(const Point& a, const Point& b) noexcept {
   if (a.topo != b.topo) return a.topo < b.topo;
   if (a.dirty != b.dirty) return !a.dirty;
@@ -71,7 +73,8 @@ inline bool point_before(const Point& a, const Point& b) noexcept {
 }
 void sort_points(std::vector<Point>& points);
 
-// A branch-mode base level: one base-line commit's clean runs collapsed to their median (§2.7).
+// A branch-mode base level: one base-line commit's clean runs collapsed to their median
+// (docs/branch-mode.md#inputs-one-branchseriesinput-per-series).
 struct BaseLevel {
   std::size_t topo = 0;
   std::string commit;
@@ -80,7 +83,7 @@ struct BaseLevel {
   friend bool operator==(const BaseLevel&, const BaseLevel&) = default;
 };
 
-// The blessing that re-baselines a series (§2.5).
+// The blessing that re-baselines a series (docs/pipeline.md#reconstruction).
 struct AppliedBlessing {
   std::string key;     // the record's storage key
   std::string commit;
@@ -90,11 +93,11 @@ struct AppliedBlessing {
 
 struct Series {
   SeriesKey key;
-  std::vector<Point> points;  // the full series (charts), §2.2 order
+  std::vector<Point> points;  // the full series (charts), docs/pipeline.md#reconstruction order
   std::optional<AppliedBlessing> blessing;
   // History: first point at or after the blessed commit; detection sees points[active_start..].
   std::size_t active_start = 0;
-  // Branch (§2.7).
+  // Branch (docs/branch-mode.md#inputs-one-branchseriesinput-per-series).
   std::size_t base_history_count = 0;  // base levels before any cap
   std::vector<BaseLevel> base_window;  // newest 128 levels, then the blessing drain
   std::optional<Point> tip;            // the context observation; none → not_measured_on_branch
@@ -106,8 +109,8 @@ struct Series {
   std::vector<double> values() const;
   std::vector<std::optional<Interval>> intervals() const;
 
-  // §2.6, for callers that want the capped view directly: active = points[active_start..],
-  // analysed = its newest min(len(active), 1000) points.
+  // docs/pipeline.md#reconstruction, for callers that want the capped view directly: active =
+  // points[active_start..], analysed = its newest min(len(active), 1000) points.
   std::size_t active_count() const noexcept { return points.size() - active_start; }
   std::size_t analysed_first() const noexcept;
   std::size_t analysed_count() const noexcept { return points.size() - analysed_first(); }
@@ -129,10 +132,10 @@ struct PlacedRun {
   const Run* run = nullptr;
 };
 
-// §2.1–2.2: one point per (run, result, metric) into its series; only benchmarks whose
-// qualified id starts with one of `benchmark_prefixes` (none = all). Series sorted by key,
-// points by §2.2. Discriminant sets are built in parallel on up to `threads` threads; the result
-// does not depend on the count.
+// docs/pipeline.md#reconstruction: one point per (run, result, metric) into its series; only
+// benchmarks whose qualified id starts with one of `benchmark_prefixes` (none = all). Series sorted
+// by key, points by docs/pipeline.md#reconstruction. Discriminant sets are built in parallel on up
+// to `threads` threads; the result does not depend on the count.
 std::vector<Series> build_series(const std::vector<PlacedRun>& runs,
                                  const std::vector<std::string>& benchmark_prefixes = {}, unsigned threads = 1);
 
@@ -141,11 +144,12 @@ struct GhostOutcome {
   std::size_t ghost_benchmarks = 0;  // distinct (set, id) pairs removed
   std::vector<SeriesKey> removed;
 };
-// §2.3: per (set, id), present iff any of its series has a point at `context_commit` (a dirty
-// snapshot counts); otherwise every metric series of it is removed.
+// docs/pipeline.md#reconstruction: per (set, id), present iff any of its series has a point at
+// `context_commit` (a dirty snapshot counts); otherwise every metric series of it is removed.
 GhostOutcome eliminate_ghosts(std::vector<Series>& series, std::string_view context_commit);
 
-// §2.4: removes series whose qualified id starts with any prefix (raw); returns them.
+// docs/configuration.md#analysis--benchmark-ignore-prefixes: removes series whose qualified id
+// starts with any prefix (raw); returns them.
 std::vector<SeriesKey> remove_ignored(std::vector<Series>& series, const std::vector<std::string>& ignore_prefixes);
 
 // Raw prefix acceptance shared by blessings, ignores and analyze prefixes: empty list
@@ -160,17 +164,18 @@ struct BlessingCandidate {
   BlessingScope scope;
   std::vector<std::string> prefixes;
 };
-// §2.5: among candidates whose scope matches `set` and whose prefixes accept the id, the one
-// at the greatest topological index (ties: the smallest key, for determinism; records at one
-// commit are equivalent). nullptr when none matches.
+// docs/pipeline.md#reconstruction: among candidates whose scope matches `set` and whose prefixes
+// accept the id, the one at the greatest topological index (ties: the smallest key, for
+// determinism; records at one commit are equivalent). nullptr when none matches.
 const BlessingCandidate* select_blessing(const std::vector<BlessingCandidate>& candidates,
                                          const DiscriminantSet& set, std::string_view qualified_id);
 
 // History: number of points strictly before the blessed commit's index.
 std::size_t history_active_start(const std::vector<Point>& points, std::size_t blessed_topo);
 
-// §2.7: consecutive clean points with equal topo collapse to one level (median value; the
-// interval is (median lows, median highs) over the points that carry one). Oldest first.
+// docs/branch-mode.md#inputs-one-branchseriesinput-per-series: consecutive clean points with equal
+// topo collapse to one level (median value; the interval is (median lows, median highs) over the
+// points that carry one). Oldest first.
 std::vector<BaseLevel> collapse_base_levels(const std::vector<Point>& sorted_clean_points);
 
 struct BaseWindow {
@@ -183,10 +188,12 @@ struct BaseWindow {
 BaseWindow base_window(const std::vector<BaseLevel>& levels, std::optional<std::size_t> blessed_topo,
                        std::size_t cap = max_branch_base_commits);
 
-// §2.7 context observation: the last point (§2.2 order) at the context's topo, if any.
+// docs/branch-mode.md#inputs-one-branchseriesinput-per-series context observation: the last point
+// (docs/pipeline.md#reconstruction order) at the context's topo, if any.
 std::optional<Point> context_observation(const std::vector<Point>& sorted_points, std::size_t context_topo);
 
-// §0.2 median: total order sort; even count → (a + b) / 2 of the middle pair.
+// docs/statistics.md#numeric-conventions median: total order sort; even count → (a + b) / 2 of the
+// middle pair.
 double median(std::vector<double> values);
 
 // ---- the whole stage ----
@@ -194,7 +201,7 @@ double median(std::vector<double> values);
 struct ReconstructionOptions {
   std::vector<std::string> benchmark_prefixes;  // analyze positional prefixes
   std::vector<std::string> ignore_prefixes;     // configured ignores
-  // examine applies no ghost filter, no ignores and no blessings (formats.md §6.5.5).
+  // examine applies no ghost filter, no ignores and no blessings (docs/cli.md#commands).
   bool eliminate_ghosts = true;
   bool apply_ignores = true;
   bool apply_blessings = true;

@@ -1,8 +1,9 @@
 #pragma once
-// Selection (detection.md §1): from storage keys and git topology alone, decide which run
-// objects enter the analysis, before any object is fetched. Also derives the analysis mode
-// (§1.2), applies dirty admission (§1.3) and the --since window (§1.4), and sets aside the
-// blessing objects on the mode's evidence line (§1.5 step 1, §2.5).
+// Selection (docs/pipeline.md#selection): from storage keys and git topology alone, decide which
+// run objects enter the analysis, before any object is fetched. Also derives the analysis mode
+// (docs/pipeline.md#selection), applies dirty admission and the --since window, and sets aside the
+// blessing objects on the mode's evidence line (docs/pipeline.md#selection step 1,
+// docs/pipeline.md#reconstruction).
 
 #include <cstddef>
 #include <map>
@@ -30,15 +31,16 @@ constexpr std::string_view to_string(AnalysisMode m) noexcept {
   return m == AnalysisMode::history ? "history" : "branch";
 }
 
-// §1.2 table: history only when the context is the merge base and no dirty run was admitted
-// on it through the base-tip exception; branch otherwise. There is no flag to force a mode.
+// docs/pipeline.md#selection table: history only when the context is the merge base and no dirty
+// run was admitted on it through the base-tip exception; branch otherwise. There is no flag to
+// force a mode.
 constexpr AnalysisMode derive_mode(bool context_is_merge_base, bool dirty_run_admitted_on_context) noexcept {
   return context_is_merge_base && !dirty_run_admitted_on_context ? AnalysisMode::history : AnalysisMode::branch;
 }
 
-// §1.3 per commit of the first-parent line (oldest first). `split_commit` absent or not on
-// the line → every commit is target-side (the raw helper's behaviour; the pipeline always
-// supplies an on-line split commit).
+// docs/pipeline.md#selection per commit of the first-parent line (oldest first). `split_commit`
+// absent or not on the line → every commit is target-side (the raw helper's behaviour; the pipeline
+// always supplies an on-line split commit).
 struct DirtyAdmission {
   std::vector<bool> admits;                  // per line position
   std::optional<std::size_t> base_exception; // the tip, when admitted through the exception
@@ -47,9 +49,9 @@ DirtyAdmission dirty_admission(const std::vector<std::string>& line_oldest_first
                                const std::optional<std::string>& split_commit, bool allow_dirty,
                                bool working_tree_dirty);
 
-// §1.1 step 5: the split commit's position on the line. The merge base itself when it lies
-// on the line; otherwise the newest line commit that is an ancestor of `base_commit` (the
-// base-side commits form a prefix, found by binary search with ancestry probes); the tip
+// docs/pipeline.md#selection step 5: the split commit's position on the line. The merge base itself
+// when it lies on the line; otherwise the newest line commit that is an ancestor of `base_commit`
+// (the base-side commits form a prefix, found by binary search with ancestry probes); the tip
 // when none is (cannot happen once a merge base exists).
 std::size_t split_index(const std::vector<CommitInfo>& line, std::string_view merge_base,
                         std::string_view base_commit, const GitTopology& git);
@@ -63,8 +65,9 @@ struct SelectionRequest {
   std::optional<std::string> since;     // --since text as given
   Timestamp now{};                      // "now" for relative --since and the default window
   bool allow_dirty = true;              // !--no-dirty
-  // Branch mode loads the base ref's own first-parent line (§1.5, §2.7); `list runs` and
-  // `examine` that only show the context line may switch it off.
+  // Branch mode loads the base ref's own first-parent line (docs/pipeline.md#selection,
+  // docs/branch-mode.md#inputs-one-branchseriesinput-per-series); `list runs` and `examine` that
+  // only show the context line may switch it off.
   bool include_base_line = true;
 };
 
@@ -86,14 +89,14 @@ struct SelectedBlessing {
   std::optional<DiscriminantSet> partition;   // legacy sidecar: its partition; project-level: none
 };
 
-// Per-stage removals for hints and `--verbose` (formats.md §7.13). Every run object of the
-// project listing is counted exactly once: stored_runs = outside_filters + off_history +
-// dirty_not_admitted + before_since + selected.
+// Per-stage removals for hints and `--verbose` (docs/formats.md#listings-and-command-messages).
+// Every run object of the project listing is counted exactly once: stored_runs = outside_filters +
+// off_history + dirty_not_admitted + before_since + selected.
 struct FunnelCounts {
   std::size_t stored_runs = 0;
   std::size_t outside_filters = 0;
   std::size_t off_history = 0;
-  std::size_t dirty_not_admitted = 0;  // dirty snapshots refused by §1.3 (either reason below)
+  std::size_t dirty_not_admitted = 0;  // dirty snapshots refused by docs/pipeline.md#selection (either reason below)
   std::size_t dirty_on_base_side = 0;  //   of which on base-side commits (the hint's bullet)
   std::size_t before_since = 0;
   std::size_t selected = 0;
@@ -117,8 +120,8 @@ struct ExcludedObject {
   FunnelStage stage = FunnelStage::discriminant_filter;
 };
 
-// `list runs` counts for one discriminant set (formats.md §7.10; series counts need the
-// payloads, see reconstruction.hpp).
+// `list runs` counts for one discriminant set (docs/formats.md#listings-and-command-messages;
+// series counts need the payloads, see reconstruction.hpp).
 struct CommitRunCounts {
   std::string commit;
   std::size_t topo = 0;
@@ -151,13 +154,13 @@ struct Selection {
   std::vector<SelectedBlessing> blessings;   // sorted by key
   FunnelCounts counts;
   std::vector<ExcludedObject> excluded;      // every run object the funnel removed, by key
-  // Branch mode, comparison-base lag (§11): clean base-line runs of sibling sets (same engine
-  // and target triple, a machine key outside the filter). Never fetched by load_selection;
-  // the lag check fetches them lazily, only when a finding lags.
+  // Branch mode, comparison-base lag (docs/statistics.md#comparison-base-lag): clean base-line runs
+  // of sibling sets (same engine and target triple, a machine key outside the filter). Never
+  // fetched by load_selection; the lag check fetches them lazily, only when a finding lags.
   std::vector<SelectedObject> sibling_base_objects;
 
   std::size_t context_topo() const noexcept { return line.empty() ? 0 : line.size() - 1; }
-  // The evidence line for blessings (§2.5 step 3).
+  // The evidence line for blessings (docs/pipeline.md#reconstruction step 3).
   const std::vector<CommitInfo>& evidence_line() const noexcept {
     return mode == AnalysisMode::history ? line : base_line;
   }
@@ -167,7 +170,7 @@ struct Selection {
 };
 
 // The analyze/list/examine announcement for a finished selection: filters, base and since
-// (formats.md §6.2).
+// (docs/formats.md#streams).
 inline std::string selection_announcement(const DiscriminantFilters& filters, const Selection& selection) {
   return selection_announcement(filters, AnnouncedBase{selection.base.name, selection.base.auto_detected()},
                                 std::nullopt, AnnouncedSince{selection.since.cutoff, selection.since.reason});

@@ -1,6 +1,6 @@
 #pragma once
-// `--since <WHEN>` parsing and the effective look-back cutoff (formats.md §6.4,
-// detection.md §1.4). Pure: "now" is always passed in, never read from a clock.
+// `--since <WHEN>` parsing and the effective look-back cutoff (docs/formats.md#option-groups,
+// docs/pipeline.md#selection). Pure: "now" is always passed in, never read from a clock.
 
 #include <optional>
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace benchhist::analysis {
 
-// Parses an explicit --since value, tried in order (formats.md §6.4):
+// Parses an explicit --since value, tried in order (docs/formats.md#option-groups):
 //   1. an RFC 3339 timestamp;
 //   2. `YYYY-MM-DD` (UTC midnight);
 //   3. a friendly relative span (`6 months`, `30 days ago`, `2w`, `1 year 2 months`);
@@ -36,7 +36,7 @@ std::optional<Timestamp> parse_span_before(std::string_view text, Timestamp now)
 Timestamp subtract_calendar_months(Timestamp now, long long months);
 
 // Why the effective cutoff is what it is; each renders as the announcement's reason
-// (formats.md §6.2).
+// (docs/formats.md#streams).
 enum class SinceReason {
   explicit_option,         // "from the --since option"
   history_default,         // "history-mode default six-month look-back"
@@ -51,19 +51,19 @@ struct SinceWindow {
   SinceReason reason = SinceReason::no_default_outside_history;
 };
 
-// The effective window for analyze/list/examine (detection.md §1.4): an explicit value
+// The effective window for analyze/list/examine (docs/pipeline.md#selection): an explicit value
 // always wins; otherwise history mode looks back six calendar months, branch mode not at all.
 SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
                           Timestamp now);
 
-// prune: an explicit value or no cutoff at all (formats.md §6.2 "no default look-back").
+// prune: an explicit value or no cutoff at all (docs/formats.md#streams "no default look-back").
 inline SinceWindow resolve_prune_since(std::optional<std::string_view> explicit_since, Timestamp now) {
   if (explicit_since) return {parse_since(*explicit_since, now), SinceReason::explicit_option};
   return {std::nullopt, SinceReason::no_default_prune};
 }
 
-// Detection §1.4: a run is dropped iff its commit's committer time is known and strictly
-// earlier than the cutoff (an instant exactly at the cutoff stays; unknown never drops).
+// docs/pipeline.md#selection: a run is dropped iff its commit's committer time is known and
+// strictly earlier than the cutoff (an instant exactly at the cutoff stays; unknown never drops).
 inline bool before_cutoff(const std::optional<Timestamp>& committer_time,
                           const std::optional<Timestamp>& cutoff) noexcept {
   return cutoff && committer_time && *committer_time < *cutoff;

@@ -1,5 +1,5 @@
 #pragma once
-// The analysis-family commands as library calls (formats.md §6.5.4–§6.5.6): options in,
+// The analysis-family commands as library calls (docs/cli.md#commands): options in,
 // primary output on inv.out, announcements and notes on inv.err, failures as Error.
 
 #include "benchhist/app/commands.hpp"

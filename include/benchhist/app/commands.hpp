@@ -1,7 +1,7 @@
 #pragma once
 // Running a command from its options: the whole behaviour behind `cargo-bench-history`, so a
 // harness can do everything the CLI does. Commands write their primary output to `out` and
-// diagnostics (`[bench-history] …` notes) to `err` (formats.md §6.2), and report failure by
+// diagnostics (`[bench-history] …` notes) to `err` (docs/formats.md#streams), and report failure by
 // throwing benchhist::Error.
 
 #include <filesystem>
@@ -36,13 +36,16 @@ struct Invocation {
 // (`analyze --fail-on regression` with a regression reported; every output is written first).
 int run_command(const Command& command, const Invocation& inv);
 
-// `install` (formats.md §6.5.1, §7.12): writes the starter configuration if absent.
+// `install` (docs/configuration.md#the-starter-file-install,
+// docs/formats.md#listings-and-command-messages): writes the starter configuration if absent.
 void run_install(const InstallOptions& options, const Invocation& inv);
 
-// `machine-key` (formats.md §4.6): the key on `out`; with verbose the component line on `err`.
+// `machine-key` (docs/formats.md#machine-key): the key on `out`; with verbose the component line on
+// `err`.
 void run_machine_key(const MachineKeyOptions& options, const Invocation& inv);
 
-// `list runs|discriminants|blessings` (formats.md §6.5.6, §7.10).
+// `list runs|discriminants|blessings` (docs/cli.md#commands,
+// docs/formats.md#listings-and-command-messages).
 void run_list(const ListOptions& options, const Invocation& inv);
 
 }  // namespace benchhist::app

@@ -1,6 +1,6 @@
 #pragma once
-// Keeping a history, as library calls: bless / unbless (formats.md §6.5.9–§6.5.10),
-// list blessings (§6.5.6) and prune (§6.5.7).
+// Keeping a history, as library calls: bless / unbless (docs/blessings.md#bless, #unbless),
+// list blessings (docs/cli.md#commands) and prune (docs/prune.md).
 
 #include "benchhist/app/commands.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
-// The typed option model of every command (formats.md §6.4–§6.5). These are library types:
-// the CLI fills them from argv, and a harness can fill them directly and call the command
-// functions of app/commands.hpp without going through the command line.
+// The typed option model of every command (docs/formats.md#option-groups, docs/cli.md#commands).
+// These are library types: the CLI fills them from argv, and a harness can fill them directly and
+// call the command functions of app/commands.hpp without going through the command line.
 //
 // Defaults here are the CLI defaults. `validate()` enforces the argument rules the CLI enforces
 // at parse time (conflicts, `--best-of 0`, …) so a harness gets the same errors
@@ -21,8 +21,9 @@
 
 namespace benchhist::app {
 
-// `--local[=<PATH>]` / `--cache[=<PATH>]`: the value is only taken with `=` (formats.md §6.3);
-// a bare flag defers to an environment variable, read when storage is selected.
+// `--local[=<PATH>]` / `--cache[=<PATH>]`: the value is only taken with `=`
+// (docs/formats.md#storage-selection); a bare flag defers to an environment variable, read when
+// storage is selected.
 struct OptionalPathFlag {
   bool present = false;
   std::optional<std::filesystem::path> path;  // set only for `--flag=<path>`
@@ -47,7 +48,7 @@ struct CacheOption {
 
 // Discriminant filters as given on the command line (analysis::DiscriminantFilters is their
 // resolved form): each repeatable, values unioned; `all` (any case) unconstrains
-// an axis. Resolution and matching are analysis::resolve_filters (formats.md §6.4).
+// an axis. Resolution and matching are analysis::resolve_filters (docs/formats.md#option-groups).
 struct FilterOptions {
   std::vector<std::string> engines;
   std::vector<std::string> target_triples;
@@ -84,9 +85,9 @@ struct Features {
   bool no_default_features = false;
 };
 
-// ---- commands (formats.md §6.5) ------------------------------------------------------------
+// ---- commands (docs/cli.md#commands) ------------------------------------------------------------
 
-// `install` and every config-reading command default to this file (formats.md §5).
+// `install` and every config-reading command default to this file (docs/configuration.md).
 inline constexpr std::string_view default_config_file = ".cargo/bench_history.toml";
 
 struct InstallOptions {
@@ -224,7 +225,7 @@ struct SetupAzureOptions {
   bool verbose = false;
 };
 
-// `import` (formats.md §6.5.12, docs/import.md): store results produced elsewhere.
+// `import` (docs/cli.md#commands, docs/import.md): store results produced elsewhere.
 struct ImportOptions {
   EnvironmentOptions env;
   std::optional<std::filesystem::path> target_dir;  // a target directory of the four engines
@@ -244,12 +245,13 @@ using Command = std::variant<InstallOptions, CollectOptions, BackfillOptions, An
 // The subcommand name of a command (`install`, `collect`, …).
 std::string_view command_name(const Command& command) noexcept;
 
-// Argument rules checked at parse time by the CLI (formats.md §6.4–§6.5); throws
-// Error{ErrorKind::usage} naming the offending argument(s).
+// Argument rules checked at parse time by the CLI (docs/formats.md#option-groups,
+// docs/cli.md#commands); throws Error{ErrorKind::usage} naming the offending argument(s).
 void validate(const Command& command);
 
-// Where relative paths of a command resolve (formats.md §6.3): collect/backfill/import use
-// `--repo` (relative to `cwd`) or `cwd`; every other command uses `cwd`.
+// Where relative paths of a command resolve (docs/formats.md#storage-selection):
+// collect/backfill/import use `--repo` (relative to `cwd`) or `cwd`; every other command uses
+// `cwd`.
 std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd);
 
 // The configuration file of a command: `--config` (relative to `base`) or the default

@@ -1,8 +1,9 @@
 #pragma once
-// Storage backend selection (formats.md §6.3): which store a storage-backed command uses, and
-// opening it. Precedence: `--local=<path>` > bare `--local` (CARGO_BENCH_HISTORY_STORAGE) >
-// configured `[storage.azure]` (with `--cache`) > error. `--local` always beats a configured
-// cloud backend. Relative paths resolve against the command's base directory (app::path_base).
+// Storage backend selection (docs/formats.md#storage-selection): which store a storage-backed
+// command uses, and opening it. Precedence: `--local=<path>` > bare `--local`
+// (CARGO_BENCH_HISTORY_STORAGE) > configured `[storage.azure]` (with `--cache`) > error. `--local`
+// always beats a configured cloud backend. Relative paths resolve against the command's base
+// directory (app::path_base).
 
 #include <filesystem>
 #include <memory>
@@ -47,8 +48,8 @@ struct StorageChoice {
 
 // Chooses the backend. `azure` is the configuration's `[storage.azure]` table (nullptr when
 // absent); `base` is the command's path base. Throws Error{config} with the exact messages of
-// §6.3/§6.6 for a bare flag whose variable is unset or empty and when nothing is configured,
-// and Error{usage} when `--cache` is combined with `--local`.
+// docs/formats.md#storage-selection, #error-messages for a bare flag whose variable is unset or
+// empty and when nothing is configured, and Error{usage} when `--cache` is combined with `--local`.
 StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
                              const AzureStorageConfig* azure, const Environment& env,
                              const std::filesystem::path& base);
@@ -57,9 +58,10 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
 bool azure_backend_available() noexcept;
 
 // Opens the chosen store: a LocalStore for local choices; for Azure an AzureBlobStore
-// (credentials from `env`, formats.md §1.6), behind a CachedStore synchronized once when a cache
-// directory was chosen (§1.8). `project_id` (raw) names the cache-invalidation marker. In a
-// build without the Azure backend an Azure choice throws Error{config} saying so.
+// (credentials from `env`, docs/formats.md#azure-backend), behind a CachedStore synchronized once
+// when a cache directory was chosen (docs/formats.md#read-through-cache). `project_id` (raw) names
+// the cache-invalidation marker. In a build without the Azure backend an Azure choice throws
+// Error{config} saying so.
 std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
                                         const Environment& env);
 

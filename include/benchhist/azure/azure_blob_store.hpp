@@ -1,6 +1,7 @@
 #pragma once
-// The Azure Blob backend (formats.md §1.6–§1.8): an ObjectStore over one blob container,
-// authenticated with Entra ID bearer tokens. Bodies are gzip at this boundary (§1.4).
+// The Azure Blob backend (docs/formats.md#azure-backend, #write-semantics, #read-through-cache): an
+// ObjectStore over one blob container, authenticated with Entra ID bearer tokens. Bodies are gzip
+// at this boundary (docs/formats.md#gzip-body-encoding).
 //
 // Overwrites of existing keys and deletes arm a pending-invalidation flag; flush() then
 // writes the project's cache-epoch marker once, so every machine's read-through cache

@@ -1,6 +1,6 @@
 #pragma once
-// The Azure Blob REST operations the backend needs (formats.md §1.6), with bearer-token
-// authentication, a pinned x-ms-version, retries of transient failures and container
+// The Azure Blob REST operations the backend needs (docs/formats.md#azure-backend), with
+// bearer-token authentication, a pinned x-ms-version, retries of transient failures and container
 // auto-creation. Interpretation of statuses into store semantics is AzureBlobStore's job;
 // this layer returns what the service said after the retry budget.
 

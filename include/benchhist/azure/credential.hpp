@@ -1,6 +1,6 @@
 #pragma once
-// Microsoft Entra ID credentials for Azure Storage (formats.md §1.6). No static secrets:
-// tokens come from GitHub OIDC federation, workload identity, a managed identity or an
+// Microsoft Entra ID credentials for Azure Storage (docs/formats.md#azure-backend). No static
+// secrets: tokens come from GitHub OIDC federation, workload identity, a managed identity or an
 // existing Azure CLI login (chain order: docs/azure.md). No token, assertion or request
 // token ever appears in an error message.
 
@@ -75,8 +75,8 @@ std::shared_ptr<TokenCredential> make_azure_cli_credential(const Environment& en
                                                            const CredentialOptions& options);
 
 // The chain of docs/azure.md: GitHub OIDC when fully configured (exclusively: its failure is
-// final, formats.md §1.6), else workload identity when configured (exclusively), else the
-// developer chain managed identity -> Azure CLI, where a source that is unavailable passes
+// final, docs/formats.md#azure-backend), else workload identity when configured (exclusively), else
+// the developer chain managed identity -> Azure CLI, where a source that is unavailable passes
 // to the next and the first one that works is remembered. Throws Error{auth,
 // "could not initialize Entra ID credential"} when nothing is usable, listing each attempt.
 std::shared_ptr<TokenCredential> make_default_credential(const Environment& env,

@@ -1,6 +1,6 @@
 #pragma once
-// Decoding what the Azure services answer (formats.md §1.6): List Blobs pages and error
-// bodies of the Blob service, and the JSON of the token endpoints (Entra ID v2 token
+// Decoding what the Azure services answer (docs/formats.md#azure-backend): List Blobs pages and
+// error bodies of the Blob service, and the JSON of the token endpoints (Entra ID v2 token
 // exchange, managed identity / IMDS). Bytes from the network may be truncated or mangled by a
 // proxy, so decoding is strict where a wrong answer would lose data silently (a listing) and
 // conservative where the value only decorates a message (an error code).

@@ -25,7 +25,7 @@ struct RetryPolicy {
                                         double unit_random) const;
   void wait(std::chrono::milliseconds d) const;
 
-  // formats.md §9 #18: GitHub OIDC token requests, 3 attempts, exponential from 1 s.
+  // docs/azure.md#retries: GitHub OIDC token requests, 3 attempts, exponential from 1 s.
   static RetryPolicy token_default() {
     RetryPolicy p;
     p.max_attempts = 3;

@@ -1,6 +1,6 @@
 #pragma once
-// Blessing records (formats.md §2.5): the common payload (partition-local sidecar, legacy) and
-// the project-level record with its required, strict `scope`.
+// Blessing records (docs/formats.md#blessing-records): the common payload (partition-local sidecar,
+// legacy) and the project-level record with its required, strict `scope`.
 
 #include <string>
 #include <string_view>
@@ -18,7 +18,7 @@ std::string encode_blessing(const Blessing& b);
 //  * a project-level key (`v1/<p>/objects/blessings/<commit>/bless-<nanos>.json`): `scope` is
 //    required and strict — each of engine/target_triple/machine_key required as an array of
 //    strings, any other member inside scope rejected — because a missing or misspelled scope
-//    must never read as "accept everything" (§2.5);
+//    must never read as "accept everything" (docs/formats.md#blessing-records);
 //  * a partition-local sidecar key: scope comes from the key, so result.scope is nullopt
 //    (a stray `scope` member is ignored like any unknown member);
 //  * any other key: `scope` is decoded strictly when present, else nullopt.

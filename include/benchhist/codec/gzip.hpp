@@ -1,5 +1,5 @@
 #pragma once
-// The gzip body encoding of every stored object (formats.md §1.4).
+// The gzip body encoding of every stored object (docs/formats.md#gzip-body-encoding).
 
 #include <string>
 #include <string_view>

@@ -1,17 +1,17 @@
 #pragma once
 // A small pretty JSON writer with the spelling every record and JSON report uses
-// (formats.md §2 preamble, §10 #2):
+// (docs/formats.md#records preamble, docs/formats.md#records):
 //  * 2-space indentation, members in the order the caller writes them, `"key": value`;
 //  * empty containers as `{}` / `[]`;
 //  * "inline" objects on one line as `{ "kind": "x", "value": 4.0 }` (the layout of metric
-//    entries in the §2.1 example);
+//    entries in the docs/formats.md#run-record example);
 //  * floating-point numbers in shortest round-trip form that always carries a fractional
 //    part or an exponent (`36.0`, `26.92998067163995`, `1e16`, `1.5e-7`), the same layout
 //    serde_json/ryu uses, so stores written by either tool read the same; non-finite values
 //    throw (JSON cannot carry them and a stored NaN would poison analysis);
 //  * integers as integers; strings escaped like serde_json (`\"`, `\\`, `\n`, ..., `\u001f`),
 //    non-ASCII UTF-8 written as is;
-//  * no trailing newline (formats.md §9 #12).
+//  * no trailing newline (docs/reports.md#choices-on-open-items).
 // Boost.JSON's serializer is not used because it spells 2.5 as `2.5E0`.
 
 #include <concepts>

@@ -1,6 +1,6 @@
 #pragma once
-// The stored run record (formats.md §2.1–§2.3): encoding (schema_version 5, exact layout of
-// the §2.1 example) and strict decoding.
+// The stored run record (docs/formats.md#run-record, #read-compatibility, #metric-kinds): encoding
+// (schema_version 5, exact layout of the docs/formats.md#run-record example) and strict decoding.
 
 #include <string>
 #include <string_view>
@@ -9,10 +9,10 @@
 
 namespace benchhist {
 
-// Pretty JSON per formats.md §2.1: schema_version 5 (whatever run.schema_version says),
+// Pretty JSON per docs/formats.md#run-record: schema_version 5 (whatever run.schema_version says),
 // members in table order, optional members (`machine`, `best_of`, `std_dev`,
 // `interval_low`/`interval_high`) omitted when absent, metric entries on one line.
-// Throws Error{internal} for a non-finite metric value (never written, §2).
+// Throws Error{internal} for a non-finite metric value (never written, docs/formats.md#records).
 std::string encode_run(const Run& run);
 
 // Strict decoding of a stored run (plain JSON, already gunzipped). `key` names the object in
@@ -22,13 +22,14 @@ std::string encode_run(const Run& run);
 //    (e.g. `results[3].metrics[0].value: expected a number`, `context: missing`);
 //  * schema_version above 5: `stored object <key> was written by a newer cargo-bench-history
 //    (schema_version N; this version reads 1 to 5)` with hint "upgrade ...".
-// Decision (formats.md §2.2 vs the issue): reads are not gated on schema_version within the
-// known range 1..5 (older layouts decode; missing optional members default), but a version
-// above 5 was written by a newer tool whose records may mean something this tool cannot
+// Decision (docs/formats.md#read-compatibility vs the issue): reads are not gated on schema_version
+// within the known range 1..5 (older layouts decode; missing optional members default), but a
+// version above 5 was written by a newer tool whose records may mean something this tool cannot
 // know, so it is refused with a clear message rather than half-understood; 0 or negative is
 // not a valid record.
-// Tolerated: unknown members (ignored), metrics of unknown kinds (dropped silently, §2.2),
-// integers where numbers are expected, absent-or-null for nullable members.
+// Tolerated: unknown members (ignored), metrics of unknown kinds (dropped silently,
+// docs/formats.md#read-compatibility), integers where numbers are expected, absent-or-null for
+// nullable members.
 // Refused: a known metric kind whose value is missing/not a finite number, an empty
 // `id.segments`, a repeated metric kind within one result, only one of
 // interval_low/interval_high, `best_of` of 0, a member name repeated within one object.

@@ -1,7 +1,7 @@
 #pragma once
 // Strict UTF-8 scanning (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-// Used by key sanitization (one `_` per scalar, formats.md §1.2) and by the record decoders
-// (`stored object <key> is not valid UTF-8`, §2.2).
+// Used by key sanitization (one `_` per scalar, docs/formats.md#segment-sanitisation) and by the
+// record decoders (`stored object <key> is not valid UTF-8`, docs/formats.md#read-compatibility).
 
 #include <cstddef>
 #include <string_view>

@@ -1,8 +1,9 @@
 #pragma once
-// `backfill <FROM> <TO>` (formats.md §8, §6.5.3): replay the collect pipeline once per commit
+// `backfill <FROM> <TO>` (docs/backfill.md): replay the collect pipeline once per commit
 // of a first-parent range, newest first, in a private detached git worktree, skipping commits
 // this machine's partition already holds. The CLI resolves configuration, project id and
-// storage (§8.1 steps 1–2) and then calls backfill(); everything else lives here.
+// storage (docs/backfill.md#the-run-step-by-step steps 1–2) and then calls backfill(); everything
+// else lives here.
 //
 // Everything that touches the outside world is a member of BackfillServices, so the planning
 // logic can be tested with substituted git, toolchain, hardware and collect services.
@@ -24,9 +25,9 @@
 
 namespace benchhist {
 
-// Mirrors the CLI options of `backfill` (formats.md §6.5.3).
+// Mirrors the CLI options of `backfill` (docs/backfill.md).
 struct BackfillRequest {
-  std::filesystem::path base_dir;  // --repo (absolute) or the working directory (§8.1 step 1)
+  std::filesystem::path base_dir;  // --repo (absolute) or the working directory (docs/backfill.md#the-run-step-by-step step 1)
   std::string project;             // resolved project id (raw)
   std::string from;                // FROM as typed (oldest, inclusive)
   std::string to;                  // TO as typed (newest, inclusive)
@@ -46,10 +47,10 @@ struct BackfillRequest {
   // Embedding/test hook, never set by the CLI: a warmed cargo target directory copied into
   // the worktree's `<wt>/<prefix>/target` right after the worktree is created, with every
   // file newer than the worktree re-dated to just before it. The build still uses a target
-  // directory private to this worktree (§8.4) and the re-dating makes the checkout newer than
-  // anything copied, so a cache can never hand this worktree a binary another checkout built
-  // (ENVIRONMENT.md's worktree pitfall: cargo judges freshness by mtimes); it only saves
-  // rebuilding dependencies.
+  // directory private to this worktree (docs/backfill.md#the-run-step-by-step) and the re-dating
+  // makes the checkout newer than anything copied, so a cache can never hand this worktree a binary
+  // another checkout built (ENVIRONMENT.md's worktree pitfall: cargo judges freshness by mtimes);
+  // it only saves rebuilding dependencies.
   std::optional<std::filesystem::path> seed_target_dir;
 };
 
@@ -72,11 +73,12 @@ struct BackfillServices {
   std::function<Timestamp()> clock;  // wall clock (worktree name, elapsed time)
   // Captured helper commands (git); a spawn failure throws Error{io}.
   std::function<ProcessResult(const ProcessSpec&)> run_command;
-  // `rustc -vV` in `project_dir` with RUSTUP_TOOLCHAIN and CARGO removed (§4.2).
+  // `rustc -vV` in `project_dir` with RUSTUP_TOOLCHAIN and CARGO removed
+  // (docs/formats.md#toolchain).
   std::function<ToolchainInfo(const std::filesystem::path& project_dir)> probe_toolchain;
   // `$CXX -dumpmachine` in `project_dir` for --bench-command backfills (may be empty).
   std::function<std::optional<CxxTarget>(const std::filesystem::path& project_dir)> probe_cxx_target;
-  // The auto-detected machine key of this machine (§4.5).
+  // The auto-detected machine key of this machine (docs/formats.md#machine-key).
   std::function<std::string()> machine_key;
   // The collect services for one commit, rooted at the worktree's project directory, with
   // `env` the per-commit environment (CARGO_TARGET_DIR overridden). The returned services'
@@ -84,7 +86,7 @@ struct BackfillServices {
   std::function<CollectServices(const std::filesystem::path& project_dir, const Environment& env)> collect_services;
   // The collect pipeline itself (substitutable for planning tests).
   std::function<CollectOutcome(const CollectRequest&, const Environment&, ObjectStore*, const CollectServices&)> collect;
-  std::filesystem::path temp_dir;  // where the worktree goes (§8.1 step 5)
+  std::filesystem::path temp_dir;  // where the worktree goes (docs/backfill.md#the-run-step-by-step step 5)
   long pid = 0;                    // this process id (worktree name)
 
   // Announcements and verbose notes without the `[bench-history] ` prefix; note may be empty.
@@ -105,7 +107,7 @@ struct BackfillCommitOutcome {
   BackfillOutcomeKind kind = BackfillOutcomeKind::stored;
   bool precheck = false;   // skipped_existing found by the pre-check (not at write time)
   std::size_t cases = 0;   // stored: harvested cases after best-of
-  std::string reason;      // failed: the one-line reason of §8.4
+  std::string reason;      // failed: the one-line reason of docs/backfill.md#the-run-step-by-step
 };
 
 enum class BackfillStop {
@@ -123,7 +125,7 @@ struct BackfillResult {
   std::optional<std::string> stopped_at;  // full id of the failure that stopped the run
   std::optional<Error> stop_cause;        // that failure's error
   int interrupted_by = 0;                 // the signal number when stop == interrupted
-  std::string summary;                    // formats.md §8.5, lines joined with '\n', no final '\n'
+  std::string summary;                    // docs/backfill.md#the-run-step-by-step, lines joined with '\n', no final '\n'
   // 0: print the summary on stdout. 1: stopped by a benchmark failure — render error() on
   // stderr. 128 + signal: interrupted — render error() on stderr.
   int exit_status = 0;
@@ -139,18 +141,20 @@ struct BackfillResult {
 BackfillResult backfill(const BackfillRequest& request, const Environment& env, ObjectStore& store,
                         const BackfillServices& services);
 
-// The §8.1 step 4 range (full ids, newest first), resolving FROM/TO in `repo_dir`. Exposed for
-// the planning tests and for callers that want to preview a range.
+// The docs/backfill.md#the-run-step-by-step step 4 range (full ids, newest first), resolving
+// FROM/TO in `repo_dir`. Exposed for the planning tests and for callers that want to preview a
+// range.
 std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_dir, std::string_view from,
                                              std::string_view to, const BackfillServices& services);
 
-// Validates and normalizes `git rev-parse --show-prefix` output (§8.1 step 3): strips one
-// trailing "\n" or "\r\n"; throws the "not relative to the repository" error otherwise.
+// Validates and normalizes `git rev-parse --show-prefix` output
+// (docs/backfill.md#the-run-step-by-step step 3): strips one trailing "\n" or "\r\n"; throws the
+// "not relative to the repository" error otherwise.
 std::filesystem::path parse_project_prefix(std::string_view git_output);
 
-// Per-commit classification of a collect error (§8.4 step 5): the one-line failure reason, or
-// nullopt when the error is an infrastructure error (abort). Duplicates are not failures:
-// see is_duplicate_result_error.
+// Per-commit classification of a collect error (docs/backfill.md#the-run-step-by-step step 5): the
+// one-line failure reason, or nullopt when the error is an infrastructure error (abort). Duplicates
+// are not failures: see is_duplicate_result_error.
 std::optional<std::string> backfill_failure_reason(const Error& e);
 bool is_duplicate_result_error(const Error& e);
 

@@ -1,6 +1,6 @@
 #pragma once
-// The benchmark command line (formats.md §3.1): `cargo bench` with scope, feature and
-// passthrough arguments, and the environment every engine needs to emit output.
+// The benchmark command line (docs/formats.md#benchmark-invocation): `cargo bench` with scope,
+// feature and passthrough arguments, and the environment every engine needs to emit output.
 
 #include <filesystem>
 #include <map>
@@ -13,7 +13,7 @@
 namespace benchhist {
 
 // Which benchmarks `cargo bench` runs (the shared "benchmark scope" and "features" option
-// groups of formats.md §6.4).
+// groups of docs/formats.md#option-groups).
 struct BenchScope {
   std::vector<std::string> packages;  // -p/--package; empty = --workspace
   std::vector<std::string> excludes;  // --exclude (only without packages)
@@ -24,9 +24,9 @@ struct BenchScope {
   std::vector<std::string> passthrough;  // everything after `--`
 };
 
-// `cargo bench …` in the exact order of §3.1. `cargo_program` is the program to run: `$CARGO`
-// when set (Cargo sets it for subcommands, so `cargo +nightly bench-history` benchmarks with
-// the same toolchain), else `cargo`.
+// `cargo bench …` in the exact order of docs/formats.md#benchmark-invocation. `cargo_program` is
+// the program to run: `$CARGO` when set (Cargo sets it for subcommands, so `cargo +nightly
+// bench-history` benchmarks with the same toolchain), else `cargo`.
 std::vector<std::string> cargo_bench_argv(const BenchScope& scope, const std::string& cargo_program = "cargo");
 
 // `$CARGO` when set and non-empty, else `cargo`.

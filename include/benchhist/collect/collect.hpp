@@ -1,8 +1,8 @@
 #pragma once
-// `collect` (formats.md §6.5.2, §3.9–§3.10): run the benchmark command N times, harvest every
-// engine after each repetition, probe git/toolchain/CI/hardware once, reduce best-of, and store
-// one object per engine with the collision policy. Everything that touches the outside world
-// is a member of CollectServices so tests and embedding harnesses can substitute it.
+// `collect` (docs/cli.md#commands, docs/formats.md#best-of-reduction): run the benchmark command N
+// times, harvest every engine after each repetition, probe git/toolchain/CI/hardware once, reduce
+// best-of, and store one object per engine with the collision policy. Everything that touches the
+// outside world is a member of CollectServices so tests and embedding harnesses can substitute it.
 
 #include <cstdint>
 #include <filesystem>
@@ -94,7 +94,7 @@ struct CollectOutcome {
   Timestamp observation{};
   bool stored = false;  // false with --no-store
 
-  // The stdout message of formats.md §7.12.
+  // The stdout message of docs/formats.md#listings-and-command-messages.
   std::string message() const;
 };
 
@@ -110,7 +110,7 @@ struct CollectOutcome {
 CollectOutcome collect(const CollectRequest& request, const Environment& env, ObjectStore* store,
                        const CollectServices& services);
 
-// Builds the stored Run of one engine (formats.md §2.1).
+// Builds the stored Run of one engine (docs/formats.md#run-record).
 Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& context);
 
 // The storing half of collect, shared with `import`: one object per engine with cases under

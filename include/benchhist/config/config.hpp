@@ -1,6 +1,6 @@
 #pragma once
 // The shared, version-controlled configuration file `.cargo/bench_history.toml`
-// (formats.md §5, docs/configuration.md). Local storage is never configured here: it is a
+// (docs/configuration.md, docs/configuration.md). Local storage is never configured here: it is a
 // run-time choice (`--local`), because a local path is machine-dependent.
 
 #include <filesystem>
@@ -11,7 +11,8 @@
 
 namespace benchhist {
 
-// The default location relative to the command's base directory (formats.md §6.3).
+// The default location relative to the command's base directory
+// (docs/formats.md#storage-selection).
 inline constexpr std::string_view default_config_relative_path = ".cargo/bench_history.toml";
 
 struct AzureStorageConfig {
@@ -29,7 +30,7 @@ struct Config {
   std::optional<std::string> default_branch;  // [project] default_branch
   std::optional<AzureStorageConfig> azure;    // [storage.azure]
   // [analysis] ignore: benchmark-id prefixes excluded from `analyze` (raw string-prefix
-  // match against the qualified id; formats.md §5, §9 #1).
+  // match against the qualified id; docs/configuration.md#analysis--benchmark-ignore-prefixes).
   std::vector<std::string> ignore_prefixes;
   // [collect] bench_command: the shell command collect and backfill run instead of
   // `cargo bench`; `--bench-command` overrides it (docs/bench-command.md).
@@ -51,7 +52,7 @@ Config load_config(const std::filesystem::path& path, bool explicitly_named);
 Config parse_config(std::string_view text, const std::filesystem::path& origin);
 
 // The configured project id, else the base directory's final path component (after making
-// it absolute and normal), else `project` (formats.md §5). Returned raw, unsanitized.
+// it absolute and normal), else `project` (docs/configuration.md). Returned raw, unsanitized.
 std::string resolve_project_id(const Config& config, const std::filesystem::path& base_dir);
 
 // True when the qualified benchmark id (segments joined with `/`) starts with one of the

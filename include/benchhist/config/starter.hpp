@@ -1,5 +1,5 @@
 #pragma once
-// The starter configuration written by `install` (formats.md §5 "What install writes"):
+// The starter configuration written by `install` (docs/configuration.md "What install writes"):
 // comments only, so it parses to an empty configuration.
 
 #include <filesystem>

@@ -1,5 +1,6 @@
 #pragma once
-// A history candidate (detection.md §4, §6): one per series at most after arbitration (§7).
+// A history candidate (docs/statistics.md#change-point-ladder, #drift-ladder): one per series at
+// most after arbitration (docs/statistics.md#arbitration).
 // Indices refer to the caller's points; the caller maps them to commits.
 
 #include <cstddef>
@@ -24,7 +25,7 @@ struct Candidate {
   std::size_t point_index = 0;
   // drift only: index (full series) of the oldest analysed point, the window start.
   std::optional<std::size_t> window_start_index;
-  double chance_level = 1.0;          // already doubled (HISTORY_DETECTOR_COUNT), feeds §9
+  double chance_level = 1.0;          // already doubled (HISTORY_DETECTOR_COUNT), feeds docs/statistics.md#benjamini-hochberg
   std::optional<double> tainted_p;    // change_point only
   std::optional<double> adjusted_p;   // change_point only
 };

@@ -1,5 +1,5 @@
 #pragma once
-// The census reason of one series (detection.md §12.1): the first that applies, in pipeline
+// The census reason of one series (docs/statistics.md#census): the first that applies, in pipeline
 // order. The reasons, the Census that counts them, coverage and outcome are the shared
 // vocabulary of model/verdict.hpp.
 
@@ -14,8 +14,8 @@ namespace benchhist::detect {
 // What the pipeline knows about one series when it assigns the census reason.
 struct ReasonInputs {
   AnalysisMode mode = AnalysisMode::history;
-  bool present_at_context = true;       // false = ghost (§2.3)
-  bool matches_ignore_prefix = false;   // §2.4
+  bool present_at_context = true;       // false = ghost (docs/pipeline.md#reconstruction)
+  bool matches_ignore_prefix = false;   // docs/configuration.md#analysis--benchmark-ignore-prefixes
   // history
   std::size_t active_points = 0;        // points at/after the blessing, before the 1000 cap
   std::size_t active_start = 0;         // > 0 when a blessing moved the start

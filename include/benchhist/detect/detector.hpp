@@ -26,7 +26,7 @@ namespace benchhist::detect {
 // (unit_of(key.kind), model/metric.hpp): nanoseconds for wall_time and processor_time, bytes
 // for allocated_bytes and peak_outstanding_bytes, a count otherwise. Lower is better.
 struct Series {
-  SeriesKey key;                                    // identity; breaks ranking ties (§13.1)
+  SeriesKey key;                                    // identity; breaks ranking ties (docs/statistics.md#ranking-and-determinism)
   std::vector<double> values;                       // oldest first, one per run, in the metric's unit
   std::vector<std::optional<Interval>> intervals;   // empty, or one per value (same unit)
   std::size_t active_start = 0;                     // first point after a blessing (index into values)
@@ -43,8 +43,9 @@ class Detector {
 
   // History mode on one family (all series of one analysis): the family size m is the number
   // of series history testability judges, each series is judged with the calibration for m,
-  // then the direction filter (regressions only), Benjamini–Hochberg and the §13.1 ranking.
-  // judgements[i] belongs to family[i]; findings name their series by that index.
+  // then the direction filter (regressions only), Benjamini–Hochberg and the
+  // docs/statistics.md#ranking-and-determinism ranking. judgements[i] belongs to family[i];
+  // findings name their series by that index.
   HistoryFamily judge_history(std::span<const Series> family) const {
     std::vector<SeriesInput> inputs;
     std::vector<SeriesKey> keys;
@@ -61,7 +62,7 @@ class Detector {
     return judge_history_family(family, threads_, keys);
   }
 
-  // Branch mode: one judgement per series (detection.md §10), in input order.
+  // Branch mode: one judgement per series (docs/statistics.md#branch-excursion), in input order.
   std::vector<BranchJudgement> judge_branch(std::span<const BranchSeriesInput> series) const {
     return judge_branch_batch(series, threads_);
   }
@@ -70,7 +71,7 @@ class Detector {
   unsigned threads_;
 };
 
-// What was judged: one count per series, judged or unjudged by reason (detection.md §12).
+// What was judged: one count per series, judged or unjudged by reason (docs/statistics.md#census).
 inline Census census_of(const HistoryFamily& family) {
   Census c;
   for (const auto& j : family.judgements) c.add(j.unjudged);

@@ -27,8 +27,8 @@ struct HistoryExample {
   std::vector<double> values;
   std::vector<std::optional<Interval>> intervals;  // empty, or one per value
   MetricKind kind = MetricKind::wall_time;
-  // The number of series the analysis judged (m, detection.md §9): the example plus m − 1 flat
-  // 10-point companions that raise nothing (the vectors' convention).
+  // The number of series the analysis judged (m, docs/statistics.md#benjamini-hochberg): the
+  // example plus m − 1 flat 10-point companions that raise nothing (the vectors' convention).
   std::size_t family_size = 1;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// Gate ladders (detection.md §8): every rung records what it demanded, what it computed and
-// its verdict, so `--verbose` output and tests can show exactly where a candidate stopped.
+// Gate ladders (docs/statistics.md#change-point-ladder): every rung records what it demanded, what
+// it computed and its verdict, so `--verbose` output and tests can show exactly where a candidate
+// stopped.
 
 #include <optional>
 #include <string>
@@ -10,7 +11,7 @@
 namespace benchhist::detect {
 
 struct Gate {
-  std::string name;                  // token, e.g. "residual_noise" (§8.1, §8.2)
+  std::string name;                  // token, e.g. "residual_noise" (docs/statistics.md#change-point-ladder, #drift-ladder)
   std::optional<double> value;       // what the detector computed (null for yes/no gates)
   std::optional<double> threshold;   // the demand (for selection_adjustment: the tainted p)
   bool passed = false;

@@ -1,7 +1,9 @@
 #pragma once
-// History mode, one series end to end (detection.md §2.6, §4, §6, §7) and the family level
-// (§9 Benjamini-Hochberg, §13 ranking). Pure: the caller supplies values and maps point
-// indices back to commits.
+// History mode, one series end to end (docs/pipeline.md#reconstruction,
+// docs/statistics.md#change-point-ladder, #drift-ladder, #arbitration) and the family level
+// (docs/statistics.md#benjamini-hochberg Benjamini-Hochberg,
+// docs/statistics.md#ranking-and-determinism ranking). Pure: the caller supplies values and maps
+// point indices back to commits.
 
 #include <cstddef>
 #include <optional>
@@ -27,35 +29,36 @@ inline constexpr double residual_noise_multiple = 3.0;           // strict >
 inline constexpr double min_regime_separation = 0.85;            // inclusive >=
 inline constexpr double noise_band_multiple = 2.0;               // strict >
 
-// Absolute floor by metric kind (§0.3), in the metric's unit (unit_of(kind)): 1 ns for
-// wall_time and processor_time, 5 instructions or branches for the instruction and branch
-// counts, 1 byte or 1 allocation for the allocation metrics. A move smaller than this is never
-// a finding, so series must be passed in these units (nanoseconds, not seconds).
+// Absolute floor by metric kind (docs/statistics.md#constants), in the metric's unit
+// (unit_of(kind)): 1 ns for wall_time and processor_time, 5 instructions or branches for the
+// instruction and branch counts, 1 byte or 1 allocation for the allocation metrics. A move smaller
+// than this is never a finding, so series must be passed in these units (nanoseconds, not seconds).
 double absolute_floor(MetricKind kind) noexcept;
 
-// One series as history mode sees it: every reconstructed point oldest first (§2.2), an
-// optional interval per point (empty span = none carries one), and the blessing start. Values
-// and intervals are in the metric's unit (unit_of(kind), model/metric.hpp: ns, bytes or a
-// count). A non-owning view; detect::Series (detect/detector.hpp) owns one.
+// One series as history mode sees it: every reconstructed point oldest first
+// (docs/pipeline.md#reconstruction), an optional interval per point (empty span = none carries
+// one), and the blessing start. Values and intervals are in the metric's unit (unit_of(kind),
+// model/metric.hpp: ns, bytes or a count). A non-owning view; detect::Series (detect/detector.hpp)
+// owns one.
 struct SeriesInput {
   std::span<const double> values;                      // in unit_of(kind)
   std::span<const std::optional<Interval>> intervals;  // empty, or one per value (same unit)
   MetricKind kind = MetricKind::wall_time;
-  std::size_t active_start = 0;                        // index of the first active point (§2.5)
+  std::size_t active_start = 0;                        // index of the first active point (docs/pipeline.md#reconstruction)
 };
 
-// The analysed view: newest min(len(active), 1000) active points (§2.6).
+// The analysed view: newest min(len(active), 1000) active points (docs/pipeline.md#reconstruction).
 struct AnalysedView {
   std::size_t offset = 0;  // index of the view's first point in the full series
   std::size_t length = 0;
 };
 AnalysedView analysed_view(const SeriesInput& s) noexcept;
 
-// Testability (§12.1 rows 3-4): nullopt = judged.
+// Testability (docs/statistics.md#census rows 3-4): nullopt = judged.
 std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept;
 
 namespace detail {
-// The two deliberate departures from the reference detector (detection-sharp.md, described in
+// The two deliberate departures from the reference detector (docs/divergences.md, described in
 // docs/divergences.md). Both are on everywhere the product judges a series. Switching them off
 // reproduces the reference behaviour the shared vectors record; only the vector tests and the
 // accuracy scorecard do that, and no command, option or configuration key reaches it.
@@ -67,9 +70,10 @@ struct Departures {
 };
 }  // namespace detail
 
-// Change-point cheap gates (§4 steps 1-8); carries what arbitration and §5 need. Pettitt's
-// split decides split_located and min_regime; gates 3-8 and the candidate are taken at the
-// new level's estimated start (S2) unless `level_start_split` is false.
+// Change-point cheap gates (docs/statistics.md#change-point-ladder steps 1-8); carries what
+// arbitration and docs/statistics.md#selection-correction need. Pettitt's split decides
+// split_located and min_regime; gates 3-8 and the candidate are taken at the new level's estimated
+// start (S2) unless `level_start_split` is false.
 struct ChangePointStage {
   GateLadder ladder;
   std::optional<Candidate> candidate;  // set when gates 1-8 passed
@@ -98,7 +102,8 @@ struct HistoryJudgement {
   bool judged() const noexcept { return !unjudged; }
 };
 
-// Judges series of one analysis; `family_size` (m, §9) sets the §5.1 calibration.
+// Judges series of one analysis; `family_size` (m, docs/statistics.md#benjamini-hochberg) sets the
+// docs/statistics.md#budgets calibration.
 class HistoryJudge {
  public:
   explicit HistoryJudge(std::size_t family_size, detail::Departures departures = {});
@@ -112,7 +117,8 @@ class HistoryJudge {
   SplitCalibration calibration_;
 };
 
-// Family size m = number of series history testability judges (§9.1).
+// Family size m = number of series history testability judges
+// (docs/statistics.md#benjamini-hochberg).
 std::size_t history_family_size(std::span<const SeriesInput> series) noexcept;
 
 // Judges every series with `threads` workers (>= 1); results are in input order and do not
@@ -121,7 +127,8 @@ std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> s
                                                   std::optional<std::size_t> family_size = std::nullopt,
                                                   detail::Departures departures = {});
 
-// §9 step-up on chance levels (input order kept); thresholds are (k/m)*q.
+// docs/statistics.md#benjamini-hochberg step-up on chance levels (input order kept); thresholds are
+// (k/m)*q.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
 double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
 
@@ -134,12 +141,13 @@ enum class DropReason { direction_filter, benjamini_hochberg };
 
 struct FamilyResult {
   std::size_t family_size = 0;
-  std::vector<Finding> findings;                          // ranked (§13.1)
+  std::vector<Finding> findings;                          // ranked (docs/statistics.md#ranking-and-determinism)
   std::vector<std::optional<DropReason>> dropped;         // per series; set when a candidate was dropped
 };
 
-// §13.1 order of two findings; `keys` (one per series, may be empty) break ties after method,
-// otherwise the series index does (callers pass series already in (set, id, kind) order).
+// docs/statistics.md#ranking-and-determinism order of two findings; `keys` (one per series, may be
+// empty) break ties after method, otherwise the series index does (callers pass series already in
+// (set, id, kind) order).
 bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const SeriesKey> keys);
 
 // Direction filter, then BH over the regressions with the family size m, then ranking.

@@ -1,9 +1,9 @@
 #pragma once
-// Comparison-base lag (detection.md §11): advisory metadata for branch findings. It never
-// changes findings or the exit code; history mode never lags. Pure: the caller supplies the
-// sibling evidence (already loaded series first, then an optional lazy fetch). The lag value,
-// its reasons and their report order (ordered_lags) are in model/verdict.hpp; the warning the
-// reports print is report::lag_warning (report/prose.hpp).
+// Comparison-base lag (docs/statistics.md#comparison-base-lag): advisory metadata for branch
+// findings. It never changes findings or the exit code; history mode never lags. Pure: the caller
+// supplies the sibling evidence (already loaded series first, then an optional lazy fetch). The lag
+// value, its reasons and their report order (ordered_lags) are in model/verdict.hpp; the warning
+// the reports print is report::lag_warning (report/prose.hpp).
 
 #include <cstdint>
 #include <functional>
@@ -33,7 +33,8 @@ bool is_sibling_set(const DiscriminantSet& finding_set, const DiscriminantSet& o
 // benchhist::Error) = the fetch/parse failed, which degrades to no_recent_base_data.
 using SiblingFetch = std::function<std::optional<std::vector<SiblingCleanPoint>>()>;
 
-// §11 for one finding: loaded evidence first, then `fetch` (called only when needed).
+// docs/statistics.md#comparison-base-lag for one finding: loaded evidence first, then `fetch`
+// (called only when needed).
 ComparisonBaseLag comparison_base_lag(std::int64_t base_ref_index, std::int64_t comparison_base_index,
                                       const DiscriminantSet& finding_set,
                                       std::span<const SiblingCleanPoint> loaded_evidence,

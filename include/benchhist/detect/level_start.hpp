@@ -1,7 +1,8 @@
 #pragma once
-// Where a history change point's new level begins (detection-sharp.md S2). Pettitt's split
-// (stats.hpp) still decides persistence and is what the selection adjustment scores; this is
-// only the reported estimate: a standardised split search, then a two-median refinement.
+// Where a history change point's new level begins
+// (docs/divergences.md#s2--the-reported-split-is-the-new-levels-estimated-start). Pettitt's split
+// (stats.hpp) still decides persistence and is what the selection adjustment scores; this is only
+// the reported estimate: a standardised split search, then a two-median refinement.
 
 #include <cstddef>
 #include <cstdint>

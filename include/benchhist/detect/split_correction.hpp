@@ -1,8 +1,8 @@
 #pragma once
-// The split-search correction (detection.md §5; the spec calls it the "selection adjustment",
-// its gate token is `selection_adjustment`). Given the analysed values it returns the
-// Mann-Whitney p at the Pettitt split ("tainted") and an honest chance level for the whole
-// search ("adjusted"), via an analytic union bound and, when that is not decisive, the
+// The split-search correction (docs/statistics.md#selection-correction; the spec calls it the
+// "selection adjustment", its gate token is `selection_adjustment`). Given the analysed values it
+// returns the Mann-Whitney p at the Pettitt split ("tainted") and an honest chance level for the
+// whole search ("adjusted"), via an analytic union bound and, when that is not decisive, the
 // conditional permutation orbit of the observed ranks. Its parts live in detect/detail/
 // (scatter.hpp, orbit_group.hpp, analytic_bound.hpp, orbit_scorer.hpp): private, exposed only
 // so the vectors can pin them.
@@ -30,14 +30,16 @@ struct SplitCalibration {
   double accept_analytic_below = 0.025;
   double reject_at_or_above = 0.025;
   std::size_t min_regime = min_regime_points;
-  // detection-sharp.md S1: the analytic bound is evaluated at the observed p before clamp_p
-  // (history change points). Off = the reference threshold, the clamped p (branch regime
-  // search, and the reference behaviour the vectors record).
+  // docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p: the analytic
+  // bound is evaluated at the observed p before clamp_p (history change points). Off = the
+  // reference threshold, the clamped p (branch regime search, and the reference behaviour the
+  // vectors record).
   bool sharp_certificate = false;
 };
 
-// §5.1 parameters for a history family of `family_size` judged series (>= 1), with S1 on
-// unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard only).
+// docs/statistics.md#budgets parameters for a history family of `family_size` judged series (>= 1),
+// with S1 on unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard
+// only).
 SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true);
 
 struct CorrectedSplit {
@@ -47,7 +49,8 @@ struct CorrectedSplit {
   double superiority = 0.5; // P(after > before), ties 1/2
 };
 
-// §5.3. nullopt when the observed split is unreportable (shorter side < min_regime).
+// docs/statistics.md#procedure. nullopt when the observed split is unreportable (shorter side <
+// min_regime).
 std::optional<CorrectedSplit> split_corrected_change_point(std::span<const double> values,
                                                                const SplitCalibration& calibration);
 

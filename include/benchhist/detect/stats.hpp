@@ -1,7 +1,7 @@
 #pragma once
-// Shared statistical primitives of history detection (detection.md §0.2, §3). Pure functions:
-// no I/O, no clock, no global state. Ranks are kept "doubled" so every rank sum is an exact
-// integer (§3.1).
+// Shared statistical primitives of history detection (docs/statistics.md#numeric-conventions,
+// #primitives). Pure functions: no I/O, no clock, no global state. Ranks are kept "doubled" so
+// every rank sum is an exact integer (docs/statistics.md#ranks).
 
 #include <bit>
 #include <cstddef>
@@ -17,7 +17,8 @@ namespace benchhist::detect {
 inline constexpr double machine_epsilon = 2.220446049250313e-16;
 inline constexpr double p_value_floor = 1e-15;
 
-// IEEE totalOrder key (§0.2, PROPOSED-3): -0 sorts before +0, ties are bit-identical values.
+// IEEE totalOrder key (docs/statistics.md#numeric-conventions): -0 sorts before +0, ties are
+// bit-identical values.
 // Negative values flip their magnitude bits so more negative sorts first; the map is its own
 // inverse (from_total_order_key), so a selection may run on keys and return the exact value.
 constexpr std::int64_t total_order_key(double x) noexcept {
@@ -29,21 +30,23 @@ constexpr double from_total_order_key(std::int64_t key) noexcept {
 }
 inline bool total_less(double a, double b) noexcept { return total_order_key(a) < total_order_key(b); }
 
-// Median under the total order; even count -> (a + b) / 2 literally (§0.2). Requires non-empty.
+// Median under the total order; even count -> (a + b) / 2 literally
+// (docs/statistics.md#numeric-conventions). Requires non-empty.
 double median(std::vector<double> xs);
-// relative(delta, base): delta / base, or sign(delta) when |base| <= machine epsilon (§0.2).
+// relative(delta, base): delta / base, or sign(delta) when |base| <= machine epsilon
+// (docs/statistics.md#numeric-conventions).
 double relative(double delta, double base) noexcept;
-// clamp_p (§0.2): non-finite -> 1, else clamp into [1e-15, 1].
+// clamp_p (docs/statistics.md#numeric-conventions): non-finite -> 1, else clamp into [1e-15, 1].
 double clamp_p(double p) noexcept;
 // Two-sided normal p for a statistic z: clamp_p(erfc(|z| / sqrt 2)).
 double normal_two_sided_p(double z) noexcept;
 
-// Doubled average ranks (§3.1), in input order.
+// Doubled average ranks (docs/statistics.md#ranks), in input order.
 std::vector<std::int64_t> doubled_ranks(std::span<const double> xs);
 // Tie term T = sum over tie groups (t^3 - t), read from doubled ranks (equal rank = tie group).
 double tie_term_from_doubled_ranks(std::span<const std::int64_t> doubled);
 
-// Pettitt split location (§3.2) on doubled ranks (n >= 2).
+// Pettitt split location (docs/statistics.md#pettitt-split) on doubled ranks (n >= 2).
 struct PettittSplit {
   std::size_t index = 1;  // tau: first index of the "after" part
   std::int64_t d_tau = 0;  // sum of the first tau doubled ranks
@@ -53,7 +56,7 @@ struct PettittSplit {
 PettittSplit pettitt_from_ranks(std::span<const std::int64_t> doubled);
 std::optional<PettittSplit> pettitt(std::span<const double> xs);
 
-// Mann-Whitney U (§3.3).
+// Mann-Whitney U (docs/statistics.md#mann-whitney-u).
 bool exact_mw_feasible(std::size_t n1, std::size_t n2) noexcept;
 // Normal approximation from an ordinary (not doubled) rank sum of the left sample.
 double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept;
@@ -61,8 +64,10 @@ double mw_normal_p(std::size_t n1, std::size_t n2, double rank_sum_left, double 
 std::optional<double> mw_normal_erfc_argument(std::size_t n1, std::size_t n2, double rank_sum_left,
                                               double tie_term) noexcept;
 
-// The §3.3 normal p without clamp_p (detection-sharp.md S1): min(erfc(z / sqrt 2), 1), or 1 when
-// the variance is not positive. Positive for every z an n <= 1000 series can reach.
+// The docs/statistics.md#mann-whitney-u normal p without clamp_p
+// (docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p): min(erfc(z / sqrt
+// 2), 1), or 1 when the variance is not positive. Positive for every z an n <= 1000 series can
+// reach.
 double mw_normal_p_unclamped(std::size_t n1, std::size_t n2, double rank_sum_left, double tie_term) noexcept;
 
 // "unclamped normal p <= limit", answered mostly without erfc: erfc decreases, so an argument
@@ -97,14 +102,14 @@ struct MannWhitney {
 };
 MannWhitney mann_whitney(std::span<const double> left, std::span<const double> right);
 
-// Mann-Kendall trend test (§3.4).
+// Mann-Kendall trend test (docs/statistics.md#mann-kendall-trend).
 struct MannKendall {
   double s = 0;
   double p_value = 1.0;
 };
 MannKendall mann_kendall(std::span<const double> xs);
 
-// Theil-Sen line over positions 0..n-1 (§3.5), n >= 2.
+// Theil-Sen line over positions 0..n-1 (docs/statistics.md#theil-sen-line), n >= 2.
 struct TheilSen {
   double slope = 0;
   double intercept = 0;
@@ -120,11 +125,12 @@ inline constexpr std::size_t theil_sen_bracket_samples = 8192;
 double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples);
 }  // namespace detail
 
-// Residual measures (§3.6): plain median absolute residuals.
+// Residual measures (docs/statistics.md#residuals): plain median absolute residuals.
 std::optional<double> step_residual(std::span<const double> xs, std::size_t tau);
 std::optional<double> line_residual(std::span<const double> xs, const TheilSen& line);
 
-// Interval summaries (§3.7). An empty span means "no point carries an interval".
+// Interval summaries (docs/statistics.md#interval-summaries). An empty span means "no point carries
+// an interval".
 std::optional<Interval> regime_interval(std::span<const std::optional<Interval>> intervals);
 std::optional<double> median_half_width(std::span<const std::optional<Interval>> intervals);
 

@@ -1,5 +1,5 @@
 #pragma once
-// all_the_time harvester (formats.md §3.7): one file per operation, processor time per
+// all_the_time harvester (docs/formats.md#all_the_time): one file per operation, processor time per
 // iteration in nanoseconds as written.
 
 #include <filesystem>

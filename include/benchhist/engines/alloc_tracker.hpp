@@ -1,5 +1,6 @@
 #pragma once
-// alloc_tracker harvester (formats.md §3.6): one file per operation, per-iteration slopes.
+// alloc_tracker harvester (docs/formats.md#alloc_tracker): one file per operation, per-iteration
+// slopes.
 
 #include <filesystem>
 #include <optional>

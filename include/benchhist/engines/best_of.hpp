@@ -1,7 +1,7 @@
 #pragma once
-// The --best-of reduction (formats.md §3.9, §2.4): per case and metric kind keep the whole
-// metric object (value + its own interval/std_dev) of the repetition with the strictly
-// smallest value; ties go to the earliest repetition.
+// The --best-of reduction (docs/formats.md#best-of-reduction, #best_of): per case and metric kind
+// keep the whole metric object (value + its own interval/std_dev) of the repetition with the
+// strictly smallest value; ties go to the earliest repetition.
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
-// Callgrind harvester: Gungraun `summary.json`, schemas "6" and "7" (formats.md §3.5). Only the
-// build-stable events are read — Ir, Bc, Bi — never cache simulation, EstimatedCycles or
+// Callgrind harvester: Gungraun `summary.json`, schemas "6" and "7" (docs/formats.md#callgrind).
+// Only the build-stable events are read — Ir, Bc, Bi — never cache simulation, EstimatedCycles or
 // misprediction counts, which depend on code layout (user guide "What Callgrind persists").
 
 #include <filesystem>
@@ -19,7 +19,7 @@ std::optional<std::string> package_from_dir(std::string_view package_dir);
 // One result per summary: identity [package, module_path, function_name, id] without empty
 // or absent segments (else [function_name]); metrics from the run-level total of each
 // Callgrind profile in the order conditional_branches, indirect_branches, instruction_count,
-// the first profile winning for a repeated kind (formats.md §9 #3). Schema 6 reads
+// the first profile winning for a repeated kind (docs/formats.md#callgrind). Schema 6 reads
 // `summaries.total.summary.Callgrind.<Ev>.metrics` (Left → V, Both → first, Right → skip);
 // schema 7 reads `data.total.metrics.<Ev>.values.new` of profiles whose tool is Callgrind.
 // No usable events → an empty metric list. Any other `version`, malformed JSON or a

@@ -1,5 +1,5 @@
 #pragma once
-// Criterion harvester (formats.md §3.4): one benchmark case per `new/` directory holding
+// Criterion harvester (docs/formats.md#criterion): one benchmark case per `new/` directory holding
 // `benchmark.json` (identity) and `estimates.json` (the wall_time estimate, in ns as written).
 
 #include <filesystem>
@@ -11,8 +11,9 @@ namespace benchhist::engines {
 
 // Builds the case from the text of its two files. Identity: [group_id, function_id,
 // trim(value_str)] without empty segments, else [group_id]; a null/absent function_id is an
-// absent segment (formats.md §9 #5). The estimate is `slope` when present and non-null, else
-// `mean` (silently, §3.4); interval = its confidence bounds; std_dev = std_dev.point_estimate.
+// absent segment (docs/formats.md#criterion). The estimate is `slope` when present and non-null,
+// else `mean` (silently, docs/formats.md#criterion); interval = its confidence bounds; std_dev =
+// std_dev.point_estimate.
 // Throws Error{decode, "failed to parse benchmark output: <file>"} naming the offending file
 // (inside `case_dir`) for malformed JSON, missing members, non-finite or negative values.
 BenchmarkResult parse_criterion_case(std::string_view benchmark_json, std::string_view estimates_json,

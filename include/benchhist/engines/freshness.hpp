@@ -1,7 +1,7 @@
 #pragma once
-// The freshness gate (formats.md §3.3): target/ outlives runs, so a file older than the run
-// that should have produced it is stale and must never be stored as if measured now. The gate
-// takes the run start as a value — no clock is read here.
+// The freshness gate (docs/formats.md#freshness-gate): target/ outlives runs, so a file older than
+// the run that should have produced it is stale and must never be stored as if measured now. The
+// gate takes the run start as a value — no clock is read here.
 
 #include <chrono>
 #include <filesystem>
@@ -19,7 +19,7 @@ class FreshnessGate {
     const auto slack = std::chrono::seconds(2);
     return FreshnessGate(start - epoch <= slack ? epoch : start - slack);
   }
-  // Admits everything (the hidden `import` command, §6.5.12).
+  // Admits everything (the hidden `import` command, docs/cli.md#commands).
   static FreshnessGate disabled() noexcept { return FreshnessGate(std::nullopt); }
 
   // A file is admitted when its modification time is ≥ the cutoff.

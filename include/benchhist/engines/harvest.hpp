@@ -1,6 +1,6 @@
 #pragma once
 // Harvesting every engine's output after one repetition of the benchmark command: the four
-// Rust engines under the target root (formats.md §3.2–§3.7) and the Google Benchmark reports
+// Rust engines under the target root (docs/formats.md) and the Google Benchmark reports
 // under the paths the run names (docs/google-benchmark.md), with the per-file decisions
 // `--verbose` reports.
 
@@ -35,8 +35,9 @@ struct HarvestNote {
   std::optional<Timestamp> modified;
   std::string detail;  // e.g. the cutoff a stale file missed
 
-  // The verbose note text (without the `[bench-history] ` prefix). Not a contract (§6.2),
-  // except the dropped-operation wording, which follows §3.6.
+  // The verbose note text (without the `[bench-history] ` prefix). Not a contract
+  // (docs/formats.md#streams), except the dropped-operation wording, which follows
+  // docs/formats.md#alloc_tracker.
   std::string text() const;
 };
 
@@ -46,7 +47,7 @@ struct EngineHarvest {
 };
 
 struct HarvestOptions {
-  bool freshness_gate = true;  // false: admit every file (`import`, §6.5.12)
+  bool freshness_gate = true;  // false: admit every file (`import`, docs/cli.md#commands)
   // Where Google Benchmark reports are looked for: files, or directories searched for
   // `*.json` (list_google_benchmark_files). Empty: the engine is not harvested.
   std::vector<std::filesystem::path> google_benchmark_paths;

@@ -1,8 +1,10 @@
 #pragma once
-// Where each engine writes under the target root and which files count (formats.md §3.2).
+// Where each engine writes under the target root and which files count
+// (docs/formats.md#output-locations).
 // Directory symlinks are never traversed and only regular files (not symlinks) are accepted
-// (§9 #6). Every listing is sorted by path. A missing root lists nothing; a directory that
-// cannot be read → Error{io, "failed to harvest <engine> benchmark output"}.
+// (docs/formats.md#output-locations). Every listing is sorted by path. A missing root lists
+// nothing; a directory that cannot be read → Error{io, "failed to harvest <engine> benchmark
+// output"}.
 
 #include <array>
 #include <filesystem>
@@ -13,8 +15,8 @@
 
 namespace benchhist::engines {
 
-// Engines are harvested in this order (§3.2); Google Benchmark, which writes outside the
-// target root, comes last.
+// Engines are harvested in this order (docs/formats.md#output-locations); Google Benchmark, which
+// writes outside the target root, comes last.
 inline constexpr std::array<Engine, 5> harvest_order{Engine::callgrind, Engine::criterion, Engine::alloc_tracker,
                                                      Engine::all_the_time, Engine::google_benchmark};
 

@@ -1,5 +1,5 @@
 #pragma once
-// Benchmark identity: an ordered, non-empty list of segments (formats.md §3.8). Identity
+// Benchmark identity: an ordered, non-empty list of segments (docs/formats.md#identities). Identity
 // comparison is exact on the segment list; the qualified form joins segments with '/'.
 
 #include <compare>
@@ -29,7 +29,8 @@ class BenchmarkId {
   }
 
   // Raw string-prefix test against the qualified identity: `foo/bar` matches `foo/bar`,
-  // `foo/bar/x` and `foo/barbaz` (formats.md §2.5); callers append '/' for a segment boundary.
+  // `foo/bar/x` and `foo/barbaz` (docs/formats.md#blessing-records); callers append '/' for a
+  // segment boundary.
   bool matches_prefix(std::string_view prefix) const { return qualified().starts_with(prefix); }
 
   friend bool operator==(const BenchmarkId&, const BenchmarkId&) = default;

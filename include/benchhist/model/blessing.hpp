@@ -1,6 +1,6 @@
 #pragma once
 // Blessings: recorded acceptance of a benchmark change at a commit, which re-baselines the
-// matching series there (formats.md §2.5–§2.6).
+// matching series there (docs/formats.md#blessing-records, #blessing-scope).
 
 #include <optional>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
-// The benchmark engines whose output the tool harvests: the four Rust engines of formats.md
-// §1.1/§3 and Google Benchmark's JSON reporter (docs/google-benchmark.md).
+// The benchmark engines whose output the tool harvests: the four Rust engines of
+// docs/formats.md#key-grammar, #engine-harvest and Google Benchmark's JSON reporter
+// (docs/google-benchmark.md).
 
 #include <array>
 #include <optional>

@@ -1,5 +1,6 @@
 #pragma once
-// Metric kinds and measured values (formats.md §2.1, §2.3). Every kind is lower-is-better.
+// Metric kinds and measured values (docs/formats.md#run-record, #metric-kinds). Every kind is
+// lower-is-better.
 
 #include <array>
 #include <optional>
@@ -20,7 +21,8 @@ enum class MetricKind {
   peak_outstanding_bytes,
 };
 
-// Canonical kind order (formats.md §2.3 table order; peak_outstanding_bytes last, §9 #4).
+// Canonical kind order (docs/formats.md#metric-kinds table order; peak_outstanding_bytes last,
+// docs/formats.md#metric-kinds).
 inline constexpr std::array<MetricKind, 8> all_metric_kinds{
     MetricKind::wall_time,         MetricKind::processor_time,   MetricKind::instruction_count,
     MetricKind::conditional_branches, MetricKind::indirect_branches, MetricKind::allocated_bytes,
@@ -40,7 +42,7 @@ constexpr std::string_view to_string(MetricKind k) noexcept {
   return "wall_time";
 }
 
-// Metric tokens match exactly (case-sensitive), formats.md §2.3.
+// Metric tokens match exactly (case-sensitive), docs/formats.md#metric-kinds.
 constexpr std::optional<MetricKind> parse_metric_kind(std::string_view token) noexcept {
   for (MetricKind k : all_metric_kinds)
     if (token == to_string(k)) return k;

@@ -1,6 +1,6 @@
 #pragma once
 // A stored run: one engine's results at one commit (or one dirty snapshot), with the
-// provenance of where and how it was measured (formats.md §2.1, schema_version 5).
+// provenance of where and how it was measured (docs/formats.md#run-record, schema_version 5).
 
 #include <cstdint>
 #include <optional>
@@ -54,7 +54,7 @@ struct ToolchainInfo {
   friend bool operator==(const ToolchainInfo&, const ToolchainInfo&) = default;
 };
 
-// Hardware provenance (formats.md §4.4). Write-only: analysis never reads it.
+// Hardware provenance (docs/formats.md#hardware). Write-only: analysis never reads it.
 struct MachineDescription {
   std::uint64_t processors = 0;
   std::uint64_t memory_regions = 0;

@@ -1,5 +1,6 @@
 #pragma once
-// A series' identity and the size limits every stage applies to it (detection.md §0.3, §13.1).
+// A series' identity and the size limits every stage applies to it (docs/statistics.md#constants,
+// #ranking-and-determinism).
 // Header-only.
 
 #include <compare>
@@ -21,8 +22,8 @@ struct SeriesKey {
   DiscriminantSet set;
   BenchmarkId id;
   MetricKind kind = MetricKind::wall_time;
-  // §13.1: set (engine token, triple, machine key as byte strings), id segments, then metric
-  // kind in declaration order.
+  // docs/statistics.md#ranking-and-determinism: set (engine token, triple, machine key as byte
+  // strings), id segments, then metric kind in declaration order.
   friend std::strong_ordering operator<=>(const SeriesKey& a, const SeriesKey& b) {
     if (auto c = a.set <=> b.set; c != 0) return c;
     if (auto c = a.id <=> b.id; c != 0) return c;

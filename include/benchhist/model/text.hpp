@@ -13,8 +13,8 @@ namespace benchhist {
 inline constexpr std::size_t short_id_length = 12;
 inline std::string short_id(std::string_view commit) { return std::string(commit.substr(0, short_id_length)); }
 
-// Count + noun with the plural rule of formats.md §7.12: `1 run`, `2 runs`; `series` never
-// changes.
+// Count + noun with the plural rule of docs/formats.md#listings-and-command-messages: `1 run`, `2
+// runs`; `series` never changes.
 inline std::string plural(std::uint64_t n, std::string_view noun) {
   std::string out = std::to_string(n);
   out += ' ';

@@ -1,8 +1,9 @@
 #pragma once
 // The verdict vocabulary: the words detection, the reports and the pipeline share (analysis
 // mode, finding method, direction, unjudged and lag reasons, coverage, outcome) and the census
-// that counts them (detection.md §11-§13, formats.md §7.2). One definition each, one token
-// spelling each (`to_string`/`parse_*`); the spellings are a contract of the JSON report.
+// that counts them (docs/statistics.md#comparison-base-lag, #census, #ranking-and-determinism,
+// docs/formats.md#tokens). One definition each, one token spelling each (`to_string`/`parse_*`);
+// the spellings are a contract of the JSON report.
 // Header-only, no dependency beyond the standard library.
 
 #include <array>
@@ -37,7 +38,8 @@ constexpr std::optional<AnalysisMode> parse_analysis_mode(std::string_view t) no
 
 // ---- Finding method -----------------------------------------------------------------------
 
-// Declaration order = ranking order (§13.1): change points before drift.
+// Declaration order = ranking order (docs/statistics.md#ranking-and-determinism): change points
+// before drift.
 enum class FindingMethod { change_point, drift, branch_excursion };
 inline constexpr std::array<std::string_view, 3> finding_method_tokens{"change_point", "drift", "branch_excursion"};
 constexpr std::string_view to_string(FindingMethod m) noexcept { return finding_method_tokens[static_cast<std::size_t>(m)]; }
@@ -58,12 +60,13 @@ constexpr std::string_view to_string(Direction d) noexcept { return direction_to
 constexpr std::optional<Direction> parse_direction(std::string_view t) noexcept {
   return parse_enum_token<Direction>(direction_tokens, t);
 }
-// Every metric is lower-is-better: a positive move is a regression (§0.3).
+// Every metric is lower-is-better: a positive move is a regression (docs/statistics.md#constants).
 constexpr Direction direction_of(double delta) noexcept {
   return delta > 0 ? Direction::regression : Direction::improvement;
 }
 
-// ---- Unjudged reasons (§12.1) -------------------------------------------------------------
+// ---- Unjudged reasons (docs/statistics.md#census)
+// -------------------------------------------------------------
 
 // Declaration order = pipeline order = report order.
 enum class UnjudgedReason {
@@ -117,7 +120,8 @@ constexpr std::string_view reason_phrase(UnjudgedReason r) noexcept {
   return phrases[static_cast<std::size_t>(r)];
 }
 
-// ---- Comparison-base lag (§11) ------------------------------------------------------------
+// ---- Comparison-base lag (docs/statistics.md#comparison-base-lag)
+// ------------------------------------------------------------
 
 // Declaration order = report order for equal gaps (mismatch before no-data).
 enum class LagReason { discriminant_set_mismatch, no_recent_base_data };
@@ -141,7 +145,7 @@ struct ComparisonBaseLag {
 };
 
 // The lagging entries of one set, deduplicated, by commits_behind descending, then mismatch
-// before no-data (§11). Non-lagging entries are dropped.
+// before no-data (docs/statistics.md#comparison-base-lag). Non-lagging entries are dropped.
 inline std::vector<ComparisonBaseLag> ordered_lags(std::span<const ComparisonBaseLag> lags) {
   std::vector<ComparisonBaseLag> out;
   for (const auto& l : lags) {
@@ -162,7 +166,8 @@ inline std::vector<ComparisonBaseLag> ordered_lags(std::span<const ComparisonBas
   return out;
 }
 
-// ---- Coverage and outcome (§12.2) ---------------------------------------------------------
+// ---- Coverage and outcome (docs/statistics.md#census)
+// ---------------------------------------------------------
 
 enum class Coverage { no_series, nothing_in_scope, nothing_judged, partial, full };
 inline constexpr std::array<std::string_view, 5> coverage_tokens{"no_series", "nothing_in_scope", "nothing_judged",
@@ -172,7 +177,7 @@ constexpr std::optional<Coverage> parse_coverage(std::string_view t) noexcept {
   return parse_enum_token<Coverage>(coverage_tokens, t);
 }
 
-// Declaration order = derivation order (§12.2, first match).
+// Declaration order = derivation order (docs/statistics.md#census, first match).
 enum class Outcome { findings, nothing_in_scope, insufficient_baseline, partial, clean };
 inline constexpr std::array<std::string_view, 5> outcome_tokens{"findings", "nothing_in_scope", "insufficient_baseline",
                                                                 "partial", "clean"};
@@ -193,7 +198,8 @@ constexpr Outcome outcome_of(std::size_t finding_count, Coverage coverage) noexc
   return Outcome::nothing_in_scope;
 }
 
-// ---- Census (§12) -------------------------------------------------------------------------
+// ---- Census (docs/statistics.md#census)
+// -------------------------------------------------------------------------
 
 // One reason per unjudged series; the counts derive every other census number, so they can
 // never be inconsistent.
@@ -224,7 +230,7 @@ struct Census {
   constexpr std::uint64_t in_scope() const noexcept {
     return total() - count(UnjudgedReason::ghost) - count(UnjudgedReason::ignored);
   }
-  // §12.2, first match.
+  // docs/statistics.md#census, first match.
   constexpr Coverage coverage() const noexcept {
     if (total() == 0) return Coverage::no_series;
     if (in_scope() == 0) return Coverage::nothing_in_scope;

@@ -47,7 +47,7 @@ struct AnalyzeResult {
 
 // Runs the whole analysis. Errors name what failed: unresolvable refs, no merge base (with the
 // shallow-clone fix), a corrupt stored object (its key). Branch mode is derived from the
-// topology (detection.md §1.2).
+// topology (docs/pipeline.md#selection).
 AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, ObjectStore& store,
                       const Hooks& hooks = {});
 
@@ -55,11 +55,12 @@ AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology
 report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filters,
                                        const analysis::Selection& selection);
 
-// The always-on selection line of formats.md §6.2, handed to hooks.announce.
+// The always-on selection line of docs/formats.md#streams, handed to hooks.announce.
 void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters& filters,
                         const analysis::Selection& selection);
 
-// The empty-outcome hint of formats.md §7.13 when no run entered the selection, else nullopt.
+// The empty-outcome hint of docs/formats.md#listings-and-command-messages when no run entered the
+// selection, else nullopt.
 std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
                                                 const analysis::SelectionRequest& request);
 

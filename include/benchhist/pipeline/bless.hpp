@@ -1,8 +1,9 @@
 #pragma once
-// `bless` and `unbless` as library operations (formats.md §2.5–§2.6, §6.5.9, §6.5.10, §7.12).
-// bless writes ONE project-level scoped record (the seed's current write form); its scope is
-// matched at query time, so it also covers partitions that do not exist yet. unbless removes
-// the legacy partition-local sidecars and the scoped records the request's scope contains.
+// `bless` and `unbless` as library operations (docs/formats.md#blessing-records, #blessing-scope,
+// #listings-and-command-messages, docs/blessings.md#bless, #unbless). bless writes ONE
+// project-level scoped record (the seed's current write form); its scope is matched at query time,
+// so it also covers partitions that do not exist yet. unbless removes the legacy partition-local
+// sidecars and the scoped records the request's scope contains.
 // The CLI prints `message` on stdout; announcements go through Hooks (without the prefix).
 
 #include <optional>
@@ -18,10 +19,11 @@
 
 namespace benchhist::pipeline {
 
-// The scope a request's resolved filters stand for (formats.md §9 #8): an unconstrained axis
-// (`all`, or an omitted --engine) → `[]`; explicit values → those values; an omitted
-// triple / machine key → `[auto-detected value]`. Values are the sanitized key segments the
-// filters match with, so the record matches exactly the partitions the announcement names.
+// The scope a request's resolved filters stand for
+// (docs/blessings.md#scope-mapping-recommended-default-adopted): an unconstrained axis (`all`, or
+// an omitted --engine) → `[]`; explicit values → those values; an omitted triple / machine key →
+// `[auto-detected value]`. Values are the sanitized key segments the filters match with, so the
+// record matches exactly the partitions the announcement names.
 BlessingScope scope_of(const analysis::DiscriminantFilters& filters);
 
 struct BlessRequest {
@@ -36,7 +38,7 @@ struct BlessRequest {
   std::string tool_version;                   // empty = this library's version
 };
 
-// The usage checks of formats.md §6.5.9 (neither prefixes nor --all, both, an empty prefix);
+// The usage checks of docs/blessings.md#bless (neither prefixes nor --all, both, an empty prefix);
 // bless() runs them too, callers may run them before touching storage.
 void validate_bless_prefixes(const BlessRequest& request);
 
@@ -45,13 +47,13 @@ struct BlessResult {
   Blessing record;
   std::string context_commit;
   analysis::ResolvedBase base;
-  std::vector<std::string> warnings;     // §6.5.9 order: off the base line, no clean run, dirty tree
+  std::vector<std::string> warnings;     // docs/blessings.md#bless order: off the base line, no clean run, dirty tree
   std::string message;                   // warnings (one per line) then the `Blessed …` sentence, `\n`-terminated
 };
 
-// Validates the request (usage errors of §6.5.9), resolves context and base, announces the
-// selection (base and context segments), computes the warnings, writes the record with a
-// write-once put (a colliding nanosecond moves the issue time on by 1 ns, never overwrites)
+// Validates the request (usage errors of docs/blessings.md#bless), resolves context and base,
+// announces the selection (base and context segments), computes the warnings, writes the record
+// with a write-once put (a colliding nanosecond moves the issue time on by 1 ns, never overwrites)
 // and flushes the store.
 BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
                   const Hooks& hooks = {});
@@ -59,7 +61,7 @@ BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git,
 struct UnblessRequest {
   std::string project;
   std::optional<std::string> context_ref;  // nullopt = HEAD
-  std::optional<std::string> base_ref;     // accepted, unused (formats.md §6.5.10)
+  std::optional<std::string> base_ref;     // accepted, unused (docs/blessings.md#unbless)
   analysis::DiscriminantFilters filters;
 };
 
@@ -71,7 +73,8 @@ struct UnblessResult {
 
 // Removes, at the context commit: every partition-local sidecar of a partition the filters
 // accept, and every project-level record whose scope is contained in scope_of(filters)
-// (§2.6 contains), so a narrowed unbless never revokes acceptance outside its selection.
+// (docs/formats.md#blessing-scope contains), so a narrowed unbless never revokes acceptance outside
+// its selection.
 // Announces the selection with the context segment only. Flushes the store after removals.
 UnblessResult unbless(const UnblessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
                       const Hooks& hooks = {});

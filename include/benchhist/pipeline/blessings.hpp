@@ -1,7 +1,8 @@
 #pragma once
-// `list blessings` (formats.md §6.5.6, §7.10, §9 #10): the HEAD view (records at the context
-// commit, both storage forms) and the window view (`--all`: the newest blessing affecting
-// each benchmark of the analysis window, which needs the runs to know the benchmarks).
+// `list blessings` (docs/cli.md#commands, docs/formats.md#listings-and-command-messages,
+// docs/blessings.md#list-blessings): the HEAD view (records at the context commit, both storage
+// forms) and the window view (`--all`: the newest blessing affecting each benchmark of the analysis
+// window, which needs the runs to know the benchmarks).
 
 #include <string>
 #include <vector>
@@ -44,7 +45,8 @@ struct ListBlessingsRequest {
 // HEAD view: sidecars at the context commit in partitions the filters accept, and project-level
 // records at that commit whose scope intersects scope_of(filters). Window view: the analysis
 // selection (announced), its runs loaded, and per (set, benchmark) the blessing that
-// reconstruction would apply (§2.5: scope, prefixes, evidence line, greatest index wins).
+// reconstruction would apply (docs/pipeline.md#reconstruction: scope, prefixes, evidence line,
+// greatest index wins).
 BlessingsListing list_blessings(const ListBlessingsRequest& request, const analysis::GitTopology& git,
                                 ObjectStore& store, const Hooks& hooks = {});
 

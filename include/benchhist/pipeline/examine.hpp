@@ -1,7 +1,7 @@
 #pragma once
 // `examine` and `list runs`: the same selection as analyze, onto raw recorded data. examine
 // applies no ghost filter, no ignore prefixes and no blessings, and runs no detection
-// (formats.md §6.5.5): hiding points in a drill-down would defeat its purpose.
+// (docs/cli.md#commands): hiding points in a drill-down would defeat its purpose.
 
 #include <string>
 
@@ -21,11 +21,12 @@ struct ExamineRequest {
 };
 
 // Rows per matching set for every first-parent commit from the earliest observation through
-// the context commit, `n/a` where the set has none (formats.md §7.9).
+// the context commit, `n/a` where the set has none (docs/formats.md#listings-and-command-messages).
 report::ExamineData examine(const ExamineRequest& request, const analysis::GitTopology& git, ObjectStore& store,
                             const Hooks& hooks = {});
 
-// Per-set run, series and commit counts of the selection (formats.md §7.10).
+// Per-set run, series and commit counts of the selection
+// (docs/formats.md#listings-and-command-messages).
 report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
                              ObjectStore& store, unsigned threads, const Hooks& hooks = {});
 

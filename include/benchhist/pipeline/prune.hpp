@@ -1,8 +1,9 @@
 #pragma once
-// `prune` as a library operation (formats.md §6.5.7, §7.11, §9 #10): a deletion plan over the
-// context's first-parent line, branch-side commits only unless the base is explicitly
-// confirmed, then deletion through ObjectStore::remove and ObjectStore::flush. --dry-run
-// builds the identical plan and deletes nothing.
+// `prune` as a library operation (docs/prune.md#result-and-outputs,
+// docs/blessings.md#list-blessings): a deletion plan over the context's first-parent line,
+// branch-side commits only unless the base is explicitly confirmed, then deletion through
+// ObjectStore::remove and ObjectStore::flush. --dry-run builds the identical plan and deletes
+// nothing.
 
 #include <optional>
 #include <string>
@@ -36,8 +37,9 @@ struct PruneRequest {
   bool prune_base = false;
 };
 
-// A project-level record in the plan (§9 #10: its commit is in the plan and its scope lies
-// within the filters). It has no single partition, so it is kept beside the per-set plan.
+// A project-level record in the plan (docs/blessings.md#list-blessings: its commit is in the plan
+// and its scope lies within the filters). It has no single partition, so it is kept beside the
+// per-set plan.
 struct PlannedScopedBlessing {
   std::string key;
   std::string commit;
@@ -57,9 +59,9 @@ struct PruneResult {
   std::string json() const;
 };
 
-// Errors: no deletion scope → Error{usage} with §6.5.7's message; context on the base without
-// prune_base → Error{usage} `pruning will delete benchmark history of the <base> branch, which
-// is the base branch. Confirm with --prune-base if this is correct.` (after the announcement,
+// Errors: no deletion scope → Error{usage} with docs/prune.md's message; context on the base
+// without prune_base → Error{usage} `pruning will delete benchmark history of the <base> branch,
+// which is the base branch. Confirm with --prune-base if this is correct.` (after the announcement,
 // nothing deleted); plus the ref / merge-base / --since errors of the analysis family.
 PruneResult prune(const PruneRequest& request, const analysis::GitTopology& git, ObjectStore& store,
                   const Hooks& hooks = {});

@@ -1,6 +1,6 @@
 #pragma once
-// Which CI system a run came from (formats.md §4.3), from an Environment so tests need not
-// touch the process environment.
+// Which CI system a run came from (docs/formats.md#ci-provider), from an Environment so tests need
+// not touch the process environment.
 
 #include "benchhist/model/run.hpp"
 #include "benchhist/probe/environment.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Working-tree facts recorded on a run (formats.md §4.1), read with libgit2 (kept out of this
-// header so including it stays cheap).
+// Working-tree facts recorded on a run (docs/formats.md#git-facts), read with libgit2 (kept out of
+// this header so including it stays cheap).
 
 #include <filesystem>
 

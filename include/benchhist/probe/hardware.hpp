@@ -1,5 +1,5 @@
 #pragma once
-// Hardware description of the processors this process may run on (formats.md §4.4): its
+// Hardware description of the processors this process may run on (docs/formats.md#hardware): its
 // affinity set, not the padded processor-ID space nor the whole host. Linux sources are read
 // under a `sys_root` (`<root>/proc/cpuinfo`, `<root>/sys/devices/system/node/node*/cpulist`)
 // so tests can fake /proc and /sys trees.
@@ -17,7 +17,8 @@
 
 namespace benchhist {
 
-// Speed recorded for a processor whose OS metric is undisclosed (u64::MAX, §4.4).
+// Speed recorded for a processor whose OS metric is undisclosed (u64::MAX,
+// docs/formats.md#hardware).
 inline constexpr std::uint64_t undisclosed_processor_speed = std::numeric_limits<std::uint64_t>::max();
 
 // Processor ids this process may run on (sched_getaffinity), ascending. Falls back to
@@ -28,7 +29,8 @@ std::vector<unsigned> process_cpu_affinity();
 std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text);
 
 // Describes the given processors from the files under sys_root. Missing files degrade as
-// §4.4 says: no NUMA info → 1 region; no model → `unknown`; no bogomips → u64::MAX speed.
+// docs/formats.md#hardware says: no NUMA info → 1 region; no model → `unknown`; no bogomips →
+// u64::MAX speed.
 MachineDescription describe_hardware(const std::filesystem::path& sys_root,
                                      const std::vector<unsigned>& allowed_cpus);
 

@@ -1,7 +1,7 @@
 #pragma once
 // Child processes without a shell: rustc/git probes capture their output, `cargo bench`
-// streams to the inherited terminal (formats.md §3.1). Spawning failure is the only error;
-// a non-zero exit or a signal is reported in the result for the caller to judge.
+// streams to the inherited terminal (docs/formats.md#benchmark-invocation). Spawning failure is the
+// only error; a non-zero exit or a signal is reported in the result for the caller to judge.
 
 #include <filesystem>
 #include <map>
@@ -39,7 +39,8 @@ struct ProcessResult {
 ProcessResult run_process(const ProcessSpec& spec);
 
 // Runs the child with stdin, stdout and stderr all inherited (capture flags are ignored), so
-// benchmark progress streams straight to the terminal (formats.md §3.1). Same error contract.
+// benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation). Same
+// error contract.
 ProcessResult run_process_streaming(const ProcessSpec& spec);
 
 // argv joined with single spaces, as used in messages like

@@ -1,6 +1,6 @@
 #pragma once
-// The Rust toolchain a run was built with (formats.md §4.2). The run's target triple is always
-// the toolchain host triple.
+// The Rust toolchain a run was built with (docs/formats.md#toolchain). The run's target triple is
+// always the toolchain host triple.
 
 #include <filesystem>
 #include <optional>
@@ -33,7 +33,7 @@ struct ToolchainProbeOptions {
 
 // Runs `rustc -vV` and fills ToolchainInfo: version = release (null when rustc cannot run or
 // exits non-zero), target_triple = host, else fallback_host_triple(). Never throws for a
-// missing or failing rustc (probes are best effort, §4).
+// missing or failing rustc (probes are best effort, docs/formats.md#environment).
 ToolchainInfo probe_toolchain(const ToolchainProbeOptions& options = {});
 
 }  // namespace benchhist

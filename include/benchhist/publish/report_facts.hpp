@@ -1,5 +1,5 @@
 #pragma once
-// What publication needs from an `analyze --json` report (formats.md §7.5), and the
+// What publication needs from an `analyze --json` report (docs/formats.md#report-formats), and the
 // publication state the guide's "Read the reports" derives from it: findings, clean, or
 // inconclusive. A complete all-clear needs both a clean analysis outcome (every in-scope series
 // judged, no finding) and successful collection on every expected platform; everything else

@@ -1,10 +1,10 @@
 #pragma once
 // The renderer's input model: everything an `analyze` report prints, as plain values
-// (formats.md §7, detection.md §12–§13). The analysis pipeline fills one AnalysisReport per
-// pass; every reporter (text, Markdown, JSON, summary, outcome) renders from that one value,
-// so the formats can never disagree. Nothing here depends on the detection or selection
-// headers (only on the shared vocabulary of model/verdict.hpp): the pipeline converts its
-// results into these types.
+// (docs/formats.md#outputs, docs/statistics.md#census, #ranking-and-determinism). The analysis
+// pipeline fills one AnalysisReport per pass; every reporter (text, Markdown, JSON, summary,
+// outcome) renders from that one value, so the formats can never disagree. Nothing here depends on
+// the detection or selection headers (only on the shared vocabulary of model/verdict.hpp): the
+// pipeline converts its results into these types.
 
 #include <array>
 #include <cstddef>
@@ -26,7 +26,7 @@ namespace benchhist::report {
 
 // ---- Findings -------------------------------------------------------------------------
 
-// A point of a finding's chart: one observation at a first-parent index (formats.md §7.8).
+// A point of a finding's chart: one observation at a first-parent index (docs/formats.md#charts).
 // Several points may share an index (several runs at one commit); they are averaged.
 struct ChartPoint {
   std::size_t index = 0;
@@ -50,7 +50,8 @@ struct FindingChart {
   std::optional<std::size_t> regime_start_index{};  // branch: first index of the current base regime
 };
 
-// Branch-excursion details (formats.md §7.5 `branch`, detection.md §10.5).
+// Branch-excursion details (docs/formats.md#report-formats `branch`,
+// docs/statistics.md#excursion-gates).
 struct BranchDetails {
   std::uint64_t reference_count = 0;
   double reference_min = 0;
@@ -83,7 +84,7 @@ struct Finding {
   std::optional<FindingChart> chart;
 
   // Primary = listed in its set's main block; a branch finding outside a formed
-  // historical comparison goes under "additional excursions" (formats.md §7.2).
+  // historical comparison goes under "additional excursions" (docs/formats.md#tokens).
   bool is_primary(bool set_has_comparison) const noexcept {
     return !branch || !set_has_comparison || branch->included_in_historical_comparison;
   }
@@ -91,7 +92,8 @@ struct Finding {
 
 // ---- Sets -----------------------------------------------------------------------------
 
-// Inputs of the historical-turn sentence (formats.md §7.2, detection.md §10.6).
+// Inputs of the historical-turn sentence (docs/formats.md#tokens,
+// docs/statistics.md#historical-turn-comparison).
 struct BranchComparison {
   std::uint64_t evaluated_base_commits = 0;
   std::uint64_t at_least_as_much = 0;
@@ -102,13 +104,14 @@ struct SetReport {
   DiscriminantSet set;
   std::uint64_t runs = 0;    // stored runs loaded for this set
   std::uint64_t series = 0;  // in-scope series of this set
-  // Lags as computed; reporters deduplicate and order them (ordered_lags, §11) so callers need not.
+  // Lags as computed; reporters deduplicate and order them (ordered_lags,
+  // docs/statistics.md#comparison-base-lag) so callers need not.
   std::vector<ComparisonBaseLag> lags;
   // Branch mode: the report-wide comparison, nullopt when it could not be formed.
   std::optional<BranchComparison> comparison;
 };
 
-// ---- Verbose details (formats.md §6.2: free-form notes on stderr) ----------------------
+// ---- Verbose details (docs/formats.md#streams: free-form notes on stderr) ----------------------
 
 struct UnjudgedSeries {
   DiscriminantSet set;
@@ -122,7 +125,7 @@ enum class GateVerdict { passed, declined, not_run, skipped };
 std::string_view to_string(GateVerdict) noexcept;
 
 struct GateRow {
-  std::string gate;                  // gate token, e.g. `residual_noise` (detection.md §8)
+  std::string gate;                  // gate token, e.g. `residual_noise` (docs/statistics.md#change-point-ladder)
   std::optional<double> demand;      // threshold
   std::optional<double> computed;    // the candidate's value
   GateVerdict verdict = GateVerdict::passed;
@@ -207,9 +210,9 @@ struct AnalysisReport {
   std::uint64_t ghosts_excluded = 0;  // distinct (set, benchmark) ghosts — benchmarks, not series
   Census census;
   std::vector<SetReport> sets;      // ordered by engine, triple, machine key
-  std::vector<Finding> findings;    // globally ranked (detection.md §13.1)
-  std::optional<std::string> hint;     // empty-outcome hint (§7.13)
-  std::optional<std::string> warning;  // dirty-base-tip warning (§7.13)
+  std::vector<Finding> findings;    // globally ranked (docs/statistics.md#ranking-and-determinism)
+  std::optional<std::string> hint;     // empty-outcome hint (docs/formats.md#listings-and-command-messages)
+  std::optional<std::string> warning;  // dirty-base-tip warning (docs/formats.md#listings-and-command-messages)
   VerboseDetails verbose;
   std::optional<ChartData> charts{};  // graphical reports only (see ChartData)
 
@@ -221,7 +224,7 @@ struct AnalysisReport {
   std::uint64_t improvements() const noexcept;
   std::uint64_t regressions_in(const DiscriminantSet&) const noexcept;
   std::uint64_t improvements_in(const DiscriminantSet&) const noexcept;
-  // Findings of one set, keeping the global order (formats.md §7).
+  // Findings of one set, keeping the global order (docs/formats.md#outputs).
   std::vector<const Finding*> findings_in(const DiscriminantSet&) const;
 };
 

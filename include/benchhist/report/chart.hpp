@@ -1,5 +1,5 @@
 #pragma once
-// The topology-true chart of formats.md §7.8: one column per first-parent commit, gaps
+// The topology-true chart of docs/formats.md#charts: one column per first-parent commit, gaps
 // kept (a commit without a measurement is a broken line, a trailing gap is "no newer
 // data"), grouped into at most 48 columns, drawn asciigraph-style in plain characters.
 
@@ -29,7 +29,7 @@ ChartColumns history_columns(const std::vector<ChartPoint>& points, std::size_t 
 // tip − 28 (not below 0) through tip, tip = the last point's index (≤ 30 columns).
 ChartColumns branch_columns(double baseline, const std::vector<ChartPoint>& points);
 
-// Columns of a finding's chart as §7.8 prescribes for its method.
+// Columns of a finding's chart as docs/formats.md#charts prescribes for its method.
 ChartColumns finding_columns(const FindingChart& chart, bool branch,
                              std::size_t max_columns = max_chart_columns);
 

@@ -14,7 +14,7 @@
 
 namespace benchhist::report {
 
-// A verdict's geometry in chart indices (formats.md §7.8 indices: first-parent positions).
+// A verdict's geometry in chart indices (docs/formats.md#charts indices: first-parent positions).
 struct ChartOverlay {
   std::optional<FindingMethod> method{};  // nullopt: the series alone
   Direction direction = Direction::regression;

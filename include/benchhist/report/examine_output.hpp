@@ -1,6 +1,7 @@
 #pragma once
-// `examine` outputs (formats.md §7.9): every stored point of one (benchmark, metric) per
-// matching set, one row per first-parent commit of the shared range, `n/a` for gaps.
+// `examine` outputs (docs/formats.md#listings-and-command-messages): every stored point of one
+// (benchmark, metric) per matching set, one row per first-parent commit of the shared range, `n/a`
+// for gaps.
 
 #include <cstddef>
 #include <optional>
@@ -31,7 +32,7 @@ struct ExamineData {
   std::string project;
   std::string benchmark;            // qualified id
   MetricKind metric = MetricKind::wall_time;
-  std::vector<ExamineSet> sets;     // ordered as formats.md §7
+  std::vector<ExamineSet> sets;     // ordered as docs/formats.md#outputs
   std::optional<std::string> hint;
   std::optional<std::string> warning;
 

@@ -1,6 +1,6 @@
 #pragma once
-// Empty-outcome hints and the dirty-base warning (formats.md §7.13). Wording is not a
-// contract; each hint says what happened and what to do next.
+// Empty-outcome hints and the dirty-base warning (docs/formats.md#listings-and-command-messages).
+// Wording is not a contract; each hint says what happened and what to do next.
 
 #include <cstdint>
 #include <string>
@@ -30,7 +30,8 @@ std::string hint_none_entered(const UnenteredRuns&);
 // Runs analyzed but every benchmark was a ghost at the context commit.
 std::string hint_all_ghosts(std::string_view context_commit);
 
-// examine: runs entered but none carried the (benchmark, metric) pair (formats.md §7.9).
+// examine: runs entered but none carried the (benchmark, metric) pair
+// (docs/formats.md#listings-and-command-messages).
 std::string hint_examine_no_pair(std::uint64_t runs, std::string_view benchmark, std::string_view metric);
 
 }  // namespace benchhist::report

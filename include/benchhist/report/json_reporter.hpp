@@ -1,7 +1,7 @@
 #pragma once
-// The JSON report (formats.md §7.5): pretty-printed (2-space indent), member order as the
-// spec lists, full-precision numbers in shortest round-trip spelling, no trailing newline
-// (formats.md §9 #12). The per-commit chart series is never part of it.
+// The JSON report (docs/formats.md#report-formats): pretty-printed (2-space indent), member order
+// as the spec lists, full-precision numbers in shortest round-trip spelling, no trailing newline
+// (docs/reports.md#choices-on-open-items). The per-commit chart series is never part of it.
 
 #include "benchhist/report/reporter.hpp"
 

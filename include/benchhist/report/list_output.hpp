@@ -1,5 +1,6 @@
 #pragma once
-// `list` outputs (formats.md §7.10): runs, discriminant sets, blessings.
+// `list` outputs (docs/formats.md#listings-and-command-messages): runs, discriminant sets,
+// blessings.
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,6 @@
 #pragma once
-// The full Markdown report (formats.md §7.4), always ending with the Coverage section.
+// The full Markdown report (docs/formats.md#report-formats), always ending with the Coverage
+// section.
 
 #include "benchhist/report/reporter.hpp"
 

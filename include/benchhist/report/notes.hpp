@@ -1,7 +1,7 @@
 #pragma once
-// stderr lines derived from a report: the always-on selection announcement (formats.md
-// §6.2) and the --verbose notes naming every unjudged series and every declined candidate's
-// gate ladder. Note wording is not a contract; the announcement's shape is.
+// stderr lines derived from a report: the always-on selection announcement
+// (docs/formats.md#streams) and the --verbose notes naming every unjudged series and every declined
+// candidate's gate ladder. Note wording is not a contract; the announcement's shape is.
 
 #include <string>
 #include <string_view>

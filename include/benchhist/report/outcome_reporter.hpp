@@ -1,5 +1,6 @@
 #pragma once
-// The outcome file (formats.md §7.7): the outcome token and '\n' (§9 #11), nothing else.
+// The outcome file (docs/formats.md#report-formats): the outcome token and '\n'
+// (docs/reports.md#choices-on-open-items), nothing else.
 
 #include "benchhist/report/reporter.hpp"
 

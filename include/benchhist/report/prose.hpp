@@ -1,6 +1,6 @@
 #pragma once
-// The sentences and lines shared by the human-readable reports (formats.md §7.2–§7.4), so
-// text, Markdown and the summary word everything identically.
+// The sentences and lines shared by the human-readable reports (docs/formats.md#tokens,
+// #report-formats), so text, Markdown and the summary word everything identically.
 
 #include <string>
 #include <vector>
@@ -31,7 +31,7 @@ std::string historical_comparison_sentence(const std::optional<BranchComparison>
 std::string filter_arguments(const DiscriminantSet&);
 
 // History: `+29.57% wall_time`; branch: `130 wall_time - slower than all 20 current-base
-// observations`. `markdown` adds the bold/code decoration of §7.4.
+// observations`. `markdown` adds the bold/code decoration of docs/formats.md#report-formats.
 std::string finding_headline(const Finding&, bool markdown = false);
 
 // `regression via change point · 100.4 → 130.1 · somewhere near commit10`, or the branch

@@ -1,5 +1,5 @@
 #pragma once
-// `prune` outputs (formats.md §7.11): the plan (dry run) or what was removed.
+// `prune` outputs (docs/prune.md#result-and-outputs): the plan (dry run) or what was removed.
 
 #include <cstdint>
 #include <string>

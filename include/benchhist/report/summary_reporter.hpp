@@ -1,6 +1,6 @@
 #pragma once
-// The condensed Markdown summary (formats.md §7.6): lossy, capped at the top 10 findings,
-// for a size-limited destination such as a pull-request comment.
+// The condensed Markdown summary (docs/formats.md#report-formats): lossy, capped at the top 10
+// findings, for a size-limited destination such as a pull-request comment.
 
 #include <cstddef>
 

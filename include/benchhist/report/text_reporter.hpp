@@ -1,5 +1,5 @@
 #pragma once
-// The terminal report (formats.md §7.3).
+// The terminal report (docs/formats.md#report-formats).
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 #pragma once
-// Human-report number and commit formatting (formats.md §7.1). JSON keeps full precision
-// and uses json_number() instead. Rounding is round-half-to-even on the exact binary value
-// (C printf semantics, formats.md §10 #20), never decimal rounding.
+// Human-report number and commit formatting (docs/formats.md#value-formatting). JSON keeps full
+// precision and uses json_number() instead. Rounding is round-half-to-even on the exact binary
+// value (C printf semantics, docs/formats.md#value-formatting), never decimal rounding.
 
 #include <cstdint>
 #include <optional>
@@ -27,12 +27,13 @@ std::string format_percent(double relative);
 std::string format_run_span(std::uint64_t runs, const std::optional<std::string>& oldest,
                             const std::optional<std::string>& newest);
 
-// JSON number spelling (formats.md §2, §7.5): shortest round trip, always with a fraction
-// or exponent (`36.0`, `1e-7`, `1.5e20`), exponent layout as serde_json/ryu. Non-finite
+// JSON number spelling (docs/formats.md#records, #report-formats): shortest round trip, always with
+// a fraction or exponent (`36.0`, `1e-7`, `1.5e20`), exponent layout as serde_json/ryu. Non-finite
 // values are never written to JSON: they become `null`.
 std::string json_number(double v);
 
-// First `n` Unicode scalars of UTF-8 text (examine titles, formats.md §7.9).
+// First `n` Unicode scalars of UTF-8 text (examine titles,
+// docs/formats.md#listings-and-command-messages).
 std::string truncate_scalars(std::string_view utf8, std::size_t n);
 
 }  // namespace benchhist::report

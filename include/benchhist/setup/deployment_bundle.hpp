@@ -1,5 +1,5 @@
 #pragma once
-// The `setup-azure` deployment bundle (formats.md §6.5.11, §9 #19): an ARM template, the
+// The `setup-azure` deployment bundle (docs/setup-azure.md): an ARM template, the
 // Azure CLI deploy script, the filled parameters file and a README. The same bundle is
 // exported with `--out-dir` and materialized in a temporary directory for execution mode, so
 // what a reviewer reads is exactly what runs.

@@ -1,7 +1,8 @@
 #pragma once
-// `setup-azure` as a library operation (formats.md §6.5.11, §7.12): export the deployment
-// bundle (`--out-dir`), or materialize it in a temporary directory, run `deploy.sh` with the
-// Azure CLI, relay its output and print the values the workflows need.
+// `setup-azure` as a library operation (docs/setup-azure.md,
+// docs/formats.md#listings-and-command-messages): export the deployment bundle (`--out-dir`), or
+// materialize it in a temporary directory, run `deploy.sh` with the Azure CLI, relay its output and
+// print the values the workflows need.
 
 #include <filesystem>
 #include <iosfwd>
@@ -20,7 +21,7 @@ struct SetupRuntime {
   std::optional<std::filesystem::path> temp_root;  // nullopt = the system temporary directory
 };
 
-// The four values printed as `name=value` lines after a deployment (formats.md §9 #19).
+// The four values printed as `name=value` lines after a deployment (docs/setup-azure.md).
 struct SetupAzureResult {
   std::string storage_account;
   std::string container;
@@ -28,11 +29,12 @@ struct SetupAzureResult {
   std::string tenant_id;
 };
 
-// Runs the command. Export mode writes the bundle and the §7.12 sentence to `out` and returns
-// nullopt. Execution mode writes the script's stdout to `out`, its stderr to `err`, then the
-// four `name=value` lines to `out`, and returns them. Errors: Error{usage} for invalid options
-// (validate_setup_azure), Error{io} when `az` or `bash` is missing (the hint says to install
-// the Azure CLI or use --out-dir), Error{io} when deploy.sh fails (exit code in the cause).
+// Runs the command. Export mode writes the bundle and the
+// docs/formats.md#listings-and-command-messages sentence to `out` and returns nullopt. Execution
+// mode writes the script's stdout to `out`, its stderr to `err`, then the four `name=value` lines
+// to `out`, and returns them. Errors: Error{usage} for invalid options (validate_setup_azure),
+// Error{io} when `az` or `bash` is missing (the hint says to install the Azure CLI or use
+// --out-dir), Error{io} when deploy.sh fails (exit code in the cause).
 // The temporary directory is removed in every case.
 std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& options, std::ostream& out,
                                                 std::ostream& err, const SetupRuntime& runtime = {});

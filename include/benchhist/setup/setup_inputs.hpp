@@ -1,5 +1,5 @@
 #pragma once
-// The validated inputs of `setup-azure` (formats.md §6.5.11): every option checked against
+// The validated inputs of `setup-azure` (docs/setup-azure.md): every option checked against
 // the Azure/GitHub naming rules before anything is written or run, so a typo fails here with
 // the option named instead of minutes later inside an Azure deployment.
 
@@ -46,7 +46,7 @@ struct SetupAzureInputs {
   bool export_only() const noexcept { return out_dir.has_value(); }
 };
 
-// Checks every rule of formats.md §6.5.11 and returns the resolved values. Throws
+// Checks every rule of docs/setup-azure.md and returns the resolved values. Throws
 // Error{ErrorKind::usage} whose message names the option and what it allows (subject = the
 // option, e.g. `--storage-account`).
 SetupAzureInputs validate_setup_azure(const app::SetupAzureOptions& options);

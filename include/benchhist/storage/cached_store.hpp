@@ -1,7 +1,7 @@
 #pragma once
-// Read-through cache in front of a cloud store (formats.md §1.8). Gets are served from an
-// on-disk mirror laid out like the local backend; misses are fetched from the cloud and
-// mirrored. Lists and writes always go to the cloud. Before a load, synchronize() compares
+// Read-through cache in front of a cloud store (docs/formats.md#read-through-cache). Gets are
+// served from an on-disk mirror laid out like the local backend; misses are fetched from the cloud
+// and mirrored. Lists and writes always go to the cloud. Before a load, synchronize() compares
 // the cloud's cache-epoch marker with the mirror's copy and wipes the project's mirrored
 // objects when they differ.
 
@@ -38,7 +38,7 @@ class CachedStore final : public ObjectStore {
     bool wiped = false;                       // the project's mirrored objects were removed
     std::size_t removed = 0;
   };
-  // Run before each load (§1.8 "Synchronize before each load").
+  // Run before each load (docs/formats.md#read-through-cache "Synchronize before each load").
   SyncResult synchronize();
 
   struct Tally {

@@ -1,11 +1,12 @@
 #pragma once
-// The local filesystem backend (formats.md §1.5): key segments are path components under a
-// root directory; bodies are gzip (§1.4) even though names end in `.json`.
+// The local filesystem backend (docs/formats.md#local-backend): key segments are path components
+// under a root directory; bodies are gzip (docs/formats.md#gzip-body-encoding) even though names
+// end in `.json`.
 //
-// Write-once is race-free here, stronger than §1.5's "existence check then rename": the gzip
-// bytes go to `.cbh-tmp-<pid>-<unix_nanos>-<counter>` in the target directory, are fsynced,
-// and are then published with link(2) (renameat2(RENAME_NOREPLACE) where hard links are not
-// supported), which fails with EEXIST if any other writer got there first. So of several
+// Write-once is race-free here, stronger than docs/formats.md#local-backend's "existence check then
+// rename": the gzip bytes go to `.cbh-tmp-<pid>-<unix_nanos>-<counter>` in the target directory,
+// are fsynced, and are then published with link(2) (renameat2(RENAME_NOREPLACE) where hard links
+// are not supported), which fails with EEXIST if any other writer got there first. So of several
 // concurrent writers of one new key exactly one wins, and a process killed at any instant
 // leaves either no object or a whole one; the only debris is a temp file, which list() never
 // returns and put() deletes once it is older than the stale-temp age (default one hour).
@@ -34,7 +35,8 @@ struct LocalStoreOptions {
   std::chrono::seconds stale_temp_age{3600};
   // fsync the object before publishing it and its directory after. Off, a put is ~100x
   // faster but an OS crash or power loss (not a killed process) may leave an empty object;
-  // only for re-fetchable data such as the read-through cache mirror (formats.md §1.8).
+  // only for re-fetchable data such as the read-through cache mirror
+  // (docs/formats.md#read-through-cache).
   bool durable = true;
 };
 
@@ -55,13 +57,14 @@ class LocalStore final : public ObjectStore {
   // object at <path>"} when the file is not a valid gzip body (the file is left untouched).
   std::optional<std::string> get(std::string_view key) override;
 
-  // §1.5: walk from the deepest directory named by the prefix's complete (`/`-terminated)
-  // segments, skip `.cbh-tmp-*` files and symbolic links, keep valid keys starting with
-  // `prefix`, sorted by bytes. A missing root or directory lists as empty. A prefix whose
+  // docs/formats.md#local-backend: walk from the deepest directory named by the prefix's complete
+  // (`/`-terminated) segments, skip `.cbh-tmp-*` files and symbolic links, keep valid keys starting
+  // with `prefix`, sorted by bytes. A missing root or directory lists as empty. A prefix whose
   // complete segments are not plain names throws Error{invalid_key}.
   std::vector<std::string> list(std::string_view prefix) override;
 
-  // false when there was no file at the key. Empty directories are left behind (§1.5).
+  // false when there was no file at the key. Empty directories are left behind
+  // (docs/formats.md#local-backend).
   bool remove(std::string_view key) override;
 
   // `local store at <root>`

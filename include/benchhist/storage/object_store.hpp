@@ -1,8 +1,9 @@
 #pragma once
 // The storage boundary: a flat namespace of string keys mapping to immutable objects, with
-// list-by-prefix (formats.md §1). Callers hand in and get back plain JSON text; every backend
-// gzips at this boundary (§1.4). Implementations: LocalStore (a directory), AzureBlobStore
-// (a blob container) and CachedStore (a read-through mirror in front of a cloud store).
+// list-by-prefix (docs/formats.md#store). Callers hand in and get back plain JSON text; every
+// backend gzips at this boundary (docs/formats.md#gzip-body-encoding). Implementations: LocalStore
+// (a directory), AzureBlobStore (a blob container) and CachedStore (a read-through mirror in front
+// of a cloud store).
 //
 // All member functions must be safe to call concurrently from several threads: analysis
 // fetches objects in parallel.
@@ -14,7 +15,7 @@
 
 namespace benchhist {
 
-// What to do when a put finds the key already stored (formats.md §1.7).
+// What to do when a put finds the key already stored (docs/formats.md#write-semantics).
 enum class CollisionPolicy {
   refuse,         // throw Error{already_exists}; nothing written
   skip_existing,  // leave the stored object; nothing written
@@ -49,7 +50,8 @@ class ObjectStore {
   virtual bool remove(std::string_view key) = 0;
 
   // Finishes a command's writes (the cloud backend flushes its cache-invalidation marker
-  // here, formats.md §1.7–1.8). Safe to call more than once; a no-op for local stores.
+  // here, docs/formats.md#write-semantics, #read-through-cache). Safe to call more than once; a
+  // no-op for local stores.
   virtual void flush() {}
 
   // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.

@@ -1,5 +1,5 @@
 #pragma once
-// The analytic union bound of the split-search correction (detection.md §5.4).
+// The analytic union bound of the split-search correction (docs/statistics.md#analytic-bound).
 // Private to the split-search correction (detect/split_correction.hpp); exposed in
 // benchhist::detect::detail only so the vectors and tests can pin it. Not API.
 
@@ -18,7 +18,7 @@
 namespace benchhist::detect::detail {
 BENCHHIST_DETAIL_BEGIN
 
-// Analytic bound (§5.4)
+// Analytic bound (docs/statistics.md#analytic-bound)
 
 inline double binary_kl(double o, double e) noexcept {
   const double a = o == 0 ? 0.0 : o * std::log(o / e);
@@ -45,8 +45,8 @@ inline double rank_sum_tail_bound(std::span<const std::int64_t> sorted, std::siz
   return std::min(chernoff, serfling);
 }
 
-// The "reaches" limit of §5.4: p_obs with a 64-epsilon allowance. NormalPLimit compares the
-// unclamped normal p, so a p_obs below 1e-15 (S1's p_sharp) is honoured.
+// The "reaches" limit of docs/statistics.md#analytic-bound: p_obs with a 64-epsilon allowance.
+// NormalPLimit compares the unclamped normal p, so a p_obs below 1e-15 (S1's p_sharp) is honoured.
 inline NormalPLimit rejection_limit(double p_obs) { return NormalPLimit(p_obs * (1 + 64 * machine_epsilon)); }
 
 inline std::optional<std::int64_t> rejection_sum(std::span<const std::int64_t> sorted, std::size_t k, std::int64_t lo,

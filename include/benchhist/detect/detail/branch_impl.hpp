@@ -1,5 +1,6 @@
 #pragma once
-// Branch mode, SEED version (detection.md §10). See include/benchhist/detect/branch.hpp.
+// Branch mode, SEED version (docs/statistics.md#branch-excursion). See
+// include/benchhist/detect/branch.hpp.
 // Implementation of detect/branch.hpp, compiled by lib/detect/branch.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 
@@ -22,7 +23,7 @@ namespace benchhist::detect {
 namespace detail {
 BENCHHIST_DETAIL_BEGIN
 
-// §10.3 "strongest split of a segment".
+// docs/statistics.md#current-regime "strongest split of a segment".
 struct SegmentSplit {
   std::size_t tau = 0;
   bool supported = false;
@@ -39,8 +40,9 @@ BENCHHIST_DETAIL_INLINE bool practically_separated(double before_median, double 
 
 BENCHHIST_DETAIL_INLINE std::optional<SegmentSplit> strongest_split(std::span<const double> v, MetricKind kind, double alpha) {
   if (v.size() < 2 * branch_min_regime) return std::nullopt;
-  // The split location is Pettitt's (§5.2 step 1); the orbit only decides support, so it runs
-  // only when the cheap practical conditions already hold (same verdict, much less work).
+  // The split location is Pettitt's (docs/statistics.md#scorer step 1); the orbit only decides
+  // support, so it runs only when the cheap practical conditions already hold (same verdict, much
+  // less work).
   const auto pet = pettitt(v);
   if (!pet) return std::nullopt;
   const std::size_t tau = pet->index;
@@ -68,7 +70,8 @@ BENCHHIST_DETAIL_INLINE std::optional<SegmentSplit> strongest_split(std::span<co
   return out;
 }
 
-// §10.3 segmentation: recurse on both sides of every split, supported or not.
+// docs/statistics.md#current-regime segmentation: recurse on both sides of every split, supported
+// or not.
 BENCHHIST_DETAIL_INLINE void collect(std::span<const double> v, std::size_t offset, MetricKind kind, double alpha,
              std::vector<std::size_t>& out) {
   const auto split = strongest_split(v, kind, alpha);
@@ -78,7 +81,8 @@ BENCHHIST_DETAIL_INLINE void collect(std::span<const double> v, std::size_t offs
   collect(v.subspan(split->tau), offset + split->tau, kind, alpha, out);
 }
 
-// §10.3 unresolved check on selector levels `s` (from the newest boundary, or all of them).
+// docs/statistics.md#current-regime unresolved check on selector levels `s` (from the newest
+// boundary, or all of them).
 BENCHHIST_DETAIL_INLINE bool unresolved_tail(std::span<const double> s, MetricKind kind) {
   const double floor = absolute_floor(kind);
   for (std::size_t trailing = min_unresolved_branch_regime_points; trailing <= max_unresolved_branch_regime_points;
@@ -101,19 +105,19 @@ BENCHHIST_DETAIL_INLINE double turn_score(const Excursion& e, MetricKind kind) {
 }
 
 BENCHHIST_DETAIL_INLINE void check_input(const BranchSeriesInput& in) {
-  // Stored values are finite (formats.md); a NaN here would silently read as "outside".
+  // Stored values are finite (docs/formats.md); a NaN here would silently read as "outside".
   if (!std::isfinite(in.tip->value))
     throw Error(ErrorKind::usage, "branch tip observation is not a finite number", "context observation", {},
-                "pass the context commit's latest run value (detection.md §2.7)");
+                "pass the context commit's latest run value (docs/branch-mode.md#inputs-one-branchseriesinput-per-series)");
   for (const auto& l : in.base)
     if (!std::isfinite(l.value))
       throw Error(ErrorKind::usage, "branch base level at commit " + l.commit + " is not a finite number", l.commit,
-                  {}, "collapse the commit's runs to their median before judging (detection.md §2.7)");
+                  {}, "collapse the commit's runs to their median before judging (docs/branch-mode.md#inputs-one-branchseriesinput-per-series)");
   for (std::size_t i = 1; i < in.base.size(); ++i)
     if (in.base[i].topo <= in.base[i - 1].topo)
       throw Error(ErrorKind::usage,
                   "branch base window is not in first-parent order at commit " + in.base[i].commit,
-                  in.base[i].commit, {}, "pass base levels oldest first, one per commit (detection.md §2.7)");
+                  in.base[i].commit, {}, "pass base levels oldest first, one per commit (docs/branch-mode.md#inputs-one-branchseriesinput-per-series)");
 }
 
 BENCHHIST_DETAIL_END
@@ -182,7 +186,7 @@ BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::option
                              std::span<const std::optional<Interval>> reference_intervals, MetricKind kind) {
   if (references.empty())
     throw Error(ErrorKind::usage, "branch excursion needs at least one reference level", "detect/branch", {},
-                "judge only series with base levels (detection.md §10.2)");
+                "judge only series with base levels (docs/branch-mode.md#flow)");
   Excursion e;
   e.reference_count = references.size();
   const auto [lo, hi] = std::minmax_element(references.begin(), references.end(),
@@ -190,7 +194,7 @@ BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::option
   e.reference_min = *lo;
   e.reference_max = *hi;
   GateLadder& l = e.gates;
-  // Equality with either edge is inside (§10.4 step 2).
+  // Equality with either edge is inside (docs/statistics.md#excursion-gates step 2).
   if (y >= e.reference_min && y <= e.reference_max) {
     e.relation = Relation::inside;
     l.check("non_zero_delta", 0.0, 0.0, false);
@@ -211,8 +215,8 @@ BENCHHIST_DETECT_INLINE Excursion evaluate_excursion(double y, const std::option
   const double floor = absolute_floor(kind);
   if (!l.check("absolute_floor", abs_excess, floor, abs_excess >= floor)) return e;
 
-  // Interval gates (§10.4 steps 6-7): references without intervals are ignored; skipped
-  // (not logged) when the statistic cannot be formed.
+  // Interval gates (docs/statistics.md#excursion-gates steps 6-7): references without intervals are
+  // ignored; skipped (not logged) when the statistic cannot be formed.
   bool any_ref_interval = false;
   double max_high = 0, min_low = 0;
   std::vector<std::optional<Interval>> widths;
@@ -265,7 +269,7 @@ BENCHHIST_DETECT_INLINE std::vector<std::int64_t> candidate_commits(std::span<co
 
 BENCHHIST_DETECT_INLINE BranchJudgement judge_branch(const BranchSeriesInput& in) {
   BranchJudgement j;
-  // §10.2 judgment order.
+  // docs/statistics.md#judgment-order judgment order.
   if (!in.tip) {
     j.unjudged = UnjudgedReason::not_measured_on_branch;
     return j;
@@ -359,7 +363,7 @@ struct Family {
   Commits common;
 };
 
-// §10.6 step 3: the rectangular family search.
+// docs/statistics.md#historical-turn-comparison step 3: the rectangular family search.
 class FamilySearch {
  public:
   explicit FamilySearch(const std::vector<Group>& groups) : groups_(groups) {}

@@ -1,5 +1,5 @@
 #pragma once
-// The census reason of one series (detection.md §12.1).
+// The census reason of one series (docs/statistics.md#census).
 // Implementation of detect/census.hpp, compiled by lib/detect/census.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 

@@ -1,7 +1,7 @@
 #pragma once
-// Exact Mann-Whitney null distributions (detection.md §3.3): for every subset size j <= kmax,
-// the number of size-j subsets of the doubled ranks having each doubled rank sum. Counts are
-// held in double and are exact because callers only ask for sizes with C(N, j) < 2^53.
+// Exact Mann-Whitney null distributions (docs/statistics.md#mann-whitney-u): for every subset size
+// j <= kmax, the number of size-j subsets of the doubled ranks having each doubled rank sum. Counts
+// are held in double and are exact because callers only ask for sizes with C(N, j) < 2^53.
 // Private to the detectors (stats and the split-search correction).
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// History mode (detection.md §2.6, §4, §6, §7, §9, §13).
+// History mode (docs/pipeline.md#reconstruction, docs/statistics.md).
 // Implementation of detect/history.hpp, compiled by lib/detect/history.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 
@@ -72,7 +72,7 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(min_regime_points),
                shorter >= min_regime_points))
     return st;
-  // Persistence is Pettitt's; where the new level begins is S2's estimate (detection-sharp.md).
+  // Persistence is Pettitt's; where the new level begins is S2's estimate (docs/divergences.md).
   const std::size_t tau = level_start_split ? new_level_start(x, ranks, min_regime_points) : pettitt_tau;
   const double baseline = median(detail::slice(x, 0, tau));
   const double latest = median(detail::slice(x, tau, n));
@@ -84,7 +84,7 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   const double floor = absolute_floor(kind);
   if (!l.check("absolute_floor", abs_delta, floor, abs_delta >= floor)) return st;
   st.step_residual = step_residual(x, tau);
-  if (st.step_residual) {  // fail-open and unlogged when undefined (§8.4)
+  if (st.step_residual) {  // fail-open and unlogged when undefined (docs/detection.md#4-the-gates)
     const double demand = residual_noise_multiple * *st.step_residual;
     if (!l.check("residual_noise", abs_delta, demand, abs_delta > demand)) return st;
   }
@@ -184,8 +184,8 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
     drift_candidate->point_index = j.view.offset + drift_candidate->view_index;
     drift_candidate->window_start_index = j.view.offset;
   }
-  // Arbitration (§7): a strictly smaller line residual makes drift the model; the change
-  // point is then abandoned without its selection adjustment.
+  // Arbitration (docs/statistics.md#arbitration): a strictly smaller line residual makes drift the
+  // model; the change point is then abandoned without its selection adjustment.
   bool run_change_point = cp.candidate.has_value();
   if (cp.candidate && drift_candidate) {
     const double step = cp.step_residual.value_or(0);
@@ -208,7 +208,7 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
       c.adjusted_p = sel->adjusted_p;
       j.candidate = c;
     } else {
-      j.candidate = drift_candidate;  // fallback (§7)
+      j.candidate = drift_candidate;  // fallback (docs/statistics.md#arbitration)
     }
   } else {
     j.candidate = drift_candidate;
@@ -246,7 +246,7 @@ BENCHHIST_DETECT_INLINE std::vector<bool> benjamini_hochberg(std::span<const dou
     throw Error(ErrorKind::internal,
                 "false-discovery family of " + std::to_string(family_size) + " is smaller than its " +
                     std::to_string(c) + " candidates",
-                "detect/benjamini_hochberg", {}, "the family must count every judged series (detection.md §9)");
+                "detect/benjamini_hochberg", {}, "the family must count every judged series (docs/statistics.md#benjamini-hochberg)");
   std::vector<std::size_t> order(c);
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -286,7 +286,7 @@ BENCHHIST_DETECT_INLINE FamilyResult select_history_findings(std::span<const His
   for (std::size_t i = 0; i < judgements.size(); ++i) {
     const auto& c = judgements[i].candidate;
     if (!c) continue;
-    if (c->direction != Direction::regression) {  // filtered before correction (§9.2)
+    if (c->direction != Direction::regression) {  // filtered before correction (docs/statistics.md#benjamini-hochberg)
       r.dropped[i] = DropReason::direction_filter;
       continue;
     }

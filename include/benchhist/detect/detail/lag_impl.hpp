@@ -1,5 +1,6 @@
 #pragma once
-// Comparison-base lag (detection.md §11). See include/benchhist/detect/lag.hpp.
+// Comparison-base lag (docs/statistics.md#comparison-base-lag). See
+// include/benchhist/detect/lag.hpp.
 // Implementation of detect/lag.hpp, compiled by lib/detect/lag.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 

@@ -1,5 +1,6 @@
 #pragma once
-// The reported split of a history change point (detection-sharp.md S2).
+// The reported split of a history change point
+// (docs/divergences.md#s2--the-reported-split-is-the-new-levels-estimated-start).
 // Implementation of detect/level_start.hpp, compiled by lib/detect/level_start.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 
@@ -26,7 +27,8 @@ BENCHHIST_DETAIL_INLINE void require_regimes(std::size_t n, std::size_t min_regi
                 where, {}, "call it only on series that passed the min_regime gate");
 }
 
-// Median of ascending total-order keys (§0.2: the middle one, or (a + b) / 2 literally).
+// Median of ascending total-order keys (docs/statistics.md#numeric-conventions: the middle one, or
+// (a + b) / 2 literally).
 BENCHHIST_DETAIL_INLINE double median_of_sorted(const std::vector<std::int64_t>& keys) {
   const std::size_t m = keys.size() / 2;
   const double b = from_total_order_key(keys[m]);

@@ -1,6 +1,6 @@
 #pragma once
 // The fixed rearrangement subgroup and the conditional orbit of the split-search correction
-// (detection.md §5.5): factorizations, the fallback group, group and orbit enumeration.
+// (docs/statistics.md#orbit): factorizations, the fallback group, group and orbit enumeration.
 // Private to the split-search correction (detect/split_correction.hpp); exposed in
 // benchhist::detect::detail only so the vectors and tests can pin it. Not API.
 
@@ -26,7 +26,8 @@ struct Factorization {
   std::uint64_t order = 1;
 };
 
-// The fixed subgroup of §5.5(b): a product of symmetric groups, or the balanced A6 x S6.
+// The fixed subgroup of docs/statistics.md#orbit(b): a product of symmetric groups, or the balanced
+// A6 x S6.
 struct FallbackGroup {
   bool balanced = false;
   std::vector<std::size_t> factors;     // product group coordinates (empty when balanced)
@@ -35,7 +36,7 @@ struct FallbackGroup {
   std::vector<std::size_t> positions;   // series position of each bucket
 };
 
-// Subgroup (§5.5 b)
+// Subgroup (docs/statistics.md#orbit b)
 
 inline std::uint64_t factorial_capped(std::size_t f, std::uint64_t cap) {
   std::uint64_t r = 1;
@@ -254,7 +255,7 @@ inline void for_each_group_element(std::span<const std::int64_t> observed, const
   for_each_outer(gc, [&](std::span<const std::int32_t> pre_outer) {
     const std::size_t count0 = has0 ? c0.count() : 1;
     for (std::size_t e = 0; e < count0; ++e) {
-      // out[pos[b]] = in[pos[pre(b)]], pre = the inverse image (§5.5 step 5).
+      // out[pos[b]] = in[pos[pre(b)]], pre = the inverse image (docs/statistics.md#orbit step 5).
       for (std::size_t b = 0; b < gc.grid; ++b) {
         std::int32_t pre = pre_outer[b];
         if (has0) {

@@ -1,6 +1,6 @@
 #pragma once
-// The orbit scorer of the split-search correction (detection.md §5.2, §5.5): counts the extreme
-// orbit elements, exhaustively over distinct orderings or over the fixed subgroup, with the
+// The orbit scorer of the split-search correction (docs/statistics.md#scorer, #orbit): counts the
+// extreme orbit elements, exhaustively over distinct orderings or over the fixed subgroup, with the
 // certified shortcut of docs/performance.md.
 // Private to the split-search correction (detect/split_correction.hpp); exposed in
 // benchhist::detect::detail only so the vectors and tests can pin it. Not API.
@@ -27,7 +27,7 @@ BENCHHIST_DETAIL_BEGIN
 
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
-// Scorer (§5.2) and procedure (§5.3)
+// Scorer (docs/statistics.md#scorer) and procedure (docs/statistics.md#procedure)
 
 
 struct Scorer {
@@ -49,8 +49,9 @@ struct Scorer {
   }
   // p of an ordering whose Pettitt split is (tau, d_tau); 1.0 when unreportable.
   double p_at(std::size_t tau, std::int64_t d_tau) const { return clamp_p(sharp_p_at(tau, d_tau)); }
-  // The same score before clamp_p (detection-sharp.md S1 step 1): an exact tail is at least
-  // 2 / C(n, k) > 0 and the normal one is positive for every reachable z.
+  // The same score before clamp_p
+  // (docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p step 1): an exact
+  // tail is at least 2 / C(n, k) > 0 and the normal one is positive for every reachable z.
   double sharp_p_at(std::size_t tau, std::int64_t d_tau) const {
     const std::size_t k = std::min(tau, n - tau);
     if (k < min_regime) return 1.0;
@@ -166,7 +167,8 @@ struct ExtremeTest {
   }
 };
 
-// Running count with the §5.3 early exits. Returns the adjusted value once decided.
+// Running count with the docs/statistics.md#procedure early exits. Returns the adjusted value once
+// decided.
 struct OrbitCounter {
   double order = 1;
   double weight = 0.1;
@@ -503,10 +505,10 @@ class SubgroupScorer {
   // inner permutations keep |U| at the observed split at or beyond certain_k (ExtremeTest)?
   // Those elements are extreme without being scored. The sum over the grid slots before the
   // split splits by inner digit a and its image j, so each permutation costs f additions.
-  // Strong steps make most elements extreme, and the §5.3 reject exit then comes after a few
-  // percent of the orbit, counted here at a fraction of the scoring cost. Returns how many
-  // inner elements are certified; cert_ok_[e] flags them (listed inner coordinates only, else
-  // all or nothing from each digit's extreme images).
+  // Strong steps make most elements extreme, and the docs/statistics.md#procedure reject exit then
+  // comes after a few percent of the orbit, counted here at a fraction of the scoring cost. Returns
+  // how many inner elements are certified; cert_ok_[e] flags them (listed inner coordinates only,
+  // else all or nothing from each digit's extreme images).
   std::size_t certify_inner(std::span<const std::int32_t> pre) {
     if (is_extreme_.certain_k == never) return 0;
     std::int64_t fixed = 0;

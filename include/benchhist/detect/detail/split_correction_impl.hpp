@@ -1,5 +1,6 @@
 #pragma once
-// The split-search correction (detection.md §5.1, §5.3): calibration and the procedure.
+// The split-search correction (docs/statistics.md#budgets, #procedure): calibration and the
+// procedure.
 // Implementation of detect/split_correction.hpp: compiled into libbenchhist by
 // lib/detect/split_correction.cpp, or inline in every including translation unit when
 // BENCHHIST_HEADER_ONLY is defined (detect/detail/config.hpp).

@@ -1,5 +1,5 @@
 #pragma once
-// Shared statistical primitives (detection.md §0.2, §3).
+// Shared statistical primitives (docs/statistics.md#numeric-conventions, #primitives).
 // Implementation of detect/stats.hpp, compiled by lib/detect/stats.cpp (or inline
 // everywhere with BENCHHIST_HEADER_ONLY, see detect/detail/config.hpp).
 
@@ -35,7 +35,7 @@ BENCHHIST_DETAIL_INLINE double median_from_middle(bool odd_count, std::pair<std:
   const double b = from_total_order_key(middle.second);
   if (odd_count) return b;
   const double a = from_total_order_key(middle.first);
-  return (a + b) / 2;  // literally, §0.2 (not a + (b - a) / 2)
+  return (a + b) / 2;  // literally, docs/statistics.md#numeric-conventions (not a + (b - a) / 2)
 }
 BENCHHIST_DETAIL_END
 }  // namespace detail
@@ -105,7 +105,7 @@ BENCHHIST_DETECT_INLINE PettittSplit pettitt_from_ranks(std::span<const std::int
     d += doubled[t - 1];
     const std::int64_t u = d - static_cast<std::int64_t>(t) * np1;
     const std::int64_t a = u < 0 ? -u : u;
-    if (a > best) {  // strictly greater: ties keep the earlier t (§3.2)
+    if (a > best) {  // strictly greater: ties keep the earlier t (docs/statistics.md#pettitt-split)
       best = a;
       out.index = t;
       out.d_tau = d;
@@ -136,8 +136,8 @@ BENCHHIST_DETECT_INLINE bool exact_mw_feasible(std::size_t n1, std::size_t n2) n
   return c < limit;
 }
 
-// The §3.3 normal approximation, split so the parts that depend only on the sizes are
-// computed once per size (same operations, same order, so the same bits).
+// The docs/statistics.md#mann-whitney-u normal approximation, split so the parts that depend only
+// on the sizes are computed once per size (same operations, same order, so the same bits).
 BENCHHIST_DETECT_INLINE NormalPLimit::Sizes::Sizes(std::size_t n1, std::size_t n2, double tie_term) noexcept {
   const auto a = static_cast<double>(n1);
   const auto b = static_cast<double>(n2);
@@ -357,7 +357,8 @@ BENCHHIST_DETAIL_INLINE ClassifyFn pick_classify() {
   return classify_generic;
 }
 
-// Slopes of row i: (x[j] - x[i]) / (j - i) for j > i, exactly as §3.5 writes them.
+// Slopes of row i: (x[j] - x[i]) / (j - i) for j > i, exactly as docs/statistics.md#theil-sen-line
+// writes them.
 BENCHHIST_DETAIL_INLINE void row_slopes(std::span<const double> xs, std::size_t i, double* out) {
   const double xi = xs[i];
   for (std::size_t j = i + 1; j < xs.size(); ++j) out[j - i - 1] = (xs[j] - xi) / static_cast<double>(j - i);
