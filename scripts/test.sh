@@ -3,7 +3,7 @@
 # Ends with the line `tests: N passed, N failed` (N = Catch2 test cases across all suites).
 # Then, unless SANITIZE=0, the sanitizer pass (docs/testing.md "Sanitizers"): a clang build in
 # $SAN_BUILD_DIR (default build-san) with ASan+UBSan and the fuzz targets, the unit suites run
-# in it (the e2e suites too with SANITIZE_E2E=1), and a FUZZ_SMOKE_SECONDS (default 30) run
+# in it (the e2e and cargo suites too with SANITIZE_E2E=1), and a FUZZ_SMOKE_SECONDS (default 30) run
 # of every fuzz target. Its failures count in the final line's failed figure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -57,7 +57,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ $# -eq 0 ]; then
       >/dev/null || san_failed=1
   fi
   if [ "$san_failed" = 0 ] && ninja -C "$san_dir" -j "${JOBS:-$(nproc)}" >/dev/null; then
-    san_suites=(--no-suite e2e)
+    san_suites=(--no-suite e2e --no-suite cargo)
     [ "${SANITIZE_E2E:-0}" = 1 ] && san_suites=()
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
