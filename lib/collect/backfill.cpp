@@ -307,6 +307,178 @@ Error BackfillResult::error() const {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The steps of backfill() (docs/backfill.md#the-run-step-by-step), each one concern.
+
+namespace {
+
+// Steps 5–6: the private worktree at the newest range commit.
+void add_worktree(const BackfillServices& svc, const std::filesystem::path& base, const std::filesystem::path& wt,
+                  const std::string& commit) {
+  const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + commit;
+  ProcessResult r;
+  try {
+    r = git(svc, base, {"worktree", "add", "--detach", "--force", wt.string(), commit});
+  } catch (const Error& e) {
+    throw Error(ErrorKind::git, fail, wt.string(), e.message());
+  }
+  if (!r.success()) throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+}
+
+// --seed-target-dir: a dated-back copy of a warm target directory into the worktree.
+void seed_target_directory(const BackfillRequest& req, const std::filesystem::path& project_dir,
+                           Timestamp worktree_created, const BackfillServices& svc) {
+  // A copy, never a link: cargo must not write into the shared cache. Cargo judges a
+  // path package fresh when its sources are older than its recorded build, and its
+  // artifact names do not depend on the checkout's location, so a cache written after
+  // this checkout (by another worktree) would pass for this commit's build — the
+  // ENVIRONMENT.md worktree pitfall. Every copied file newer than one second before the
+  // worktree was created is therefore dated back to that moment: the checkout is always
+  // newer, so cargo rebuilds the crate itself, while older files (registry dependencies
+  // and their build scripts' stamps) keep their times and stay reusable.
+  ProcessSpec cp;
+  cp.argv = {"cp", "-a", req.seed_target_dir->string(), (project_dir / "target").string()};
+  cp.capture_stdout = true;
+  cp.capture_stderr = true;
+  auto r = svc.run_command(cp);
+  if (!r.success())
+    throw Error(ErrorKind::io, "failed to copy the seed target directory " + req.seed_target_dir->string(),
+                req.seed_target_dir->string(), trim(r.err));
+  const auto clamp = std::filesystem::file_time_type::clock::from_sys(
+      std::chrono::time_point_cast<std::chrono::system_clock::duration>(worktree_created - std::chrono::seconds(1)));
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(project_dir / "target", ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+    if (std::filesystem::last_write_time(it->path(), ec) > clamp && !ec)
+      std::filesystem::last_write_time(it->path(), clamp, ec);
+  }
+  if (ec)
+    throw Error(ErrorKind::io, "failed to prepare the seeded target directory " + (project_dir / "target").string(),
+                (project_dir / "target").string(), ec.message());
+}
+
+// The skip pre-check: the commits that already have a clean result in this partition.
+std::set<std::string> recorded_commits(const BackfillRequest& req, const std::filesystem::path& project_dir,
+                                       ObjectStore& store, const BackfillServices& svc,
+                                       const std::function<void(std::string_view)>& announce) {
+  std::set<std::string> recorded;
+  std::function<std::optional<CxxTarget>()> cxx;
+  if (svc.probe_cxx_target) cxx = [&] { return svc.probe_cxx_target(project_dir); };
+  const RunTriple tc = resolve_run_triple(
+      req.target_triple, req.bench_command.has_value(), [&] { return svc.probe_toolchain(project_dir); }, cxx);
+  const auto mk = svc.machine_key();
+  announce("scanning for already-backfilled commits: target-triple=" + tc.triple + " (" +
+           (tc.source == TripleSource::toolchain_host ? std::string("toolchain host of the newest checkout in the range")
+                                                      : tc.describe()) +
+           "); machine-key=" + mk + " (auto-detected)");
+  const auto triple_seg = sanitize_segment(tc.triple);
+  const auto mk_seg = sanitize_segment(mk);
+  const auto project_seg = sanitize_segment(req.project);
+  for (Engine engine : engines::harvest_order) {
+    const auto pp = partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
+    const auto keys = store.list(pp);
+    std::size_t clean = 0, added = 0;
+    for (const auto& k : keys) {
+      auto dk = parse_data_key(k);
+      if (!dk || dk->kind != ObjectKind::clean || dk->engine != engine || dk->project != project_seg ||
+          dk->target_triple != triple_seg || dk->machine_key != mk_seg)
+        continue;
+      ++clean;
+      if (recorded.insert(dk->commit).second) ++added;
+    }
+    if (svc.note)
+      svc.note("listed " + pp + ": " + std::to_string(keys.size()) + " objects, " + std::to_string(clean) +
+               " of them clean results, adding " + std::to_string(added) +
+               " commit(s) not already contributed by another engine");
+  }
+  if (svc.note) svc.note(plural(recorded.size(), "commit") + " recorded in this partition in total");
+  return recorded;
+}
+
+// Replay step 1: check out `id` and clean the worktree (`clean -fd`, no -x, keeps the ignored
+// target/ for incremental builds). False when git failed because of a pending interrupt.
+bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt, const std::string& id,
+                    const std::function<int()>& interrupted) {
+  const std::string fail = "failed to reset the git worktree at " + wt.string() + " to commit " + id;
+  for (std::vector<std::string> args : {std::vector<std::string>{"checkout", "--detach", "--force", id},
+                                        std::vector<std::string>{"reset", "--hard"},
+                                        std::vector<std::string>{"clean", "-fd"}}) {
+    ProcessResult r;
+    try {
+      r = git(svc, wt, std::move(args));
+    } catch (const Error& e) {
+      throw Error(ErrorKind::git, fail, wt.string(), e.message());
+    }
+    if (!r.success()) {
+      if (interrupted()) return false;
+      throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+    }
+  }
+  return true;
+}
+
+// Replay steps 3–4 for one attempted commit: its outcome is recorded in `result`; the error of
+// a failed benchmark is returned. Nullopt with `*interrupted_attempt` set when a pending
+// interrupt explains the failure (the attempt measured nothing).
+std::optional<Error> replay_commit(const BackfillRequest& req, const std::string& id,
+                                   const std::filesystem::path& project_dir, const Environment& commit_env,
+                                   ObjectStore& per_commit_store, const BackfillServices& svc,
+                                   const std::function<void(std::string_view)>& announce,
+                                   const std::function<int()>& interrupted, BackfillResult& result,
+                                   bool* interrupted_attempt) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(project_dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw Error(ErrorKind::io, "failed to inspect historical project directory " + project_dir.string(),
+                project_dir.string(), ec.message());
+  if (!std::filesystem::is_directory(st))
+    // Wording: docs/backfill.md (recommended default).
+    return Error(ErrorKind::benchmark, "project directory " + project_dir.string() + " does not exist at this commit",
+                 project_dir.string());
+  CollectRequest creq;
+  creq.repo_dir = project_dir;
+  creq.project = req.project;
+  creq.scope = req.scope;
+  creq.bench_command = req.bench_command;
+  creq.target_triple = req.target_triple;
+  creq.best_of = req.best_of;
+  creq.policy = req.overwrite ? CollisionPolicy::overwrite : CollisionPolicy::refuse;
+  creq.store = true;
+  creq.strip_toolchain_overrides = true;
+  auto cs = svc.collect_services(project_dir, commit_env);
+  cs.announce = announce;
+  cs.note = svc.note;
+  try {
+    const auto out = svc.collect(creq, commit_env, &per_commit_store, cs);
+    std::size_t cases = 0;
+    for (const auto& o : out.objects) cases += o.cases;
+    if (out.objects.empty()) {
+      result.outcomes.push_back({id, BackfillOutcomeKind::skipped_empty, false, 0, {}});
+      ++result.skipped_empty;
+    } else {
+      result.outcomes.push_back({id, BackfillOutcomeKind::stored, false, cases, {}});
+      ++result.stored;
+    }
+  } catch (const Error& e) {
+    if (interrupted()) {
+      *interrupted_attempt = true;
+      return std::nullopt;
+    }
+    if (is_duplicate_result_error(e)) {
+      result.outcomes.push_back({id, BackfillOutcomeKind::skipped_existing, false, 0, {}});
+      ++result.skipped_existing;
+    } else if (backfill_failure_reason(e)) {
+      return e;
+    } else {
+      throw;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
 
 BackfillResult backfill(const BackfillRequest& req, const Environment& env, ObjectStore& store,
                         const BackfillServices& svc) {
@@ -342,21 +514,21 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   // teardown below.
   std::optional<InterruptGuard> guard;
   if (req.handle_interrupts) guard.emplace();
-  auto interrupted = [&] { return guard ? guard->pending() : 0; };
+  const std::function<int()> interrupted = [&] { return guard ? guard->pending() : 0; };
+  // The one interrupt check: true (and the result marked) when a signal is pending.
+  auto stop_if_interrupted = [&] {
+    const int sig = interrupted();
+    if (sig) {
+      result.stop = BackfillStop::interrupted;
+      result.interrupted_by = sig;
+    }
+    return sig != 0;
+  };
 
   // docs/backfill.md#the-run-step-by-step steps 5–6.
   const auto wt = worktree_path(svc);
   const Timestamp worktree_created = svc.clock();
-  {
-    const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + range[0].id;
-    ProcessResult r;
-    try {
-      r = git(svc, base, {"worktree", "add", "--detach", "--force", wt.string(), range[0].id});
-    } catch (const Error& e) {
-      throw Error(ErrorKind::git, fail, wt.string(), e.message());
-    }
-    if (!r.success()) throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
-  }
+  add_worktree(svc, base, wt, range[0].id);
   if (svc.note) svc.note("created the worktree " + wt.string() + " at " + range[0].id);
 
   const auto project_dir = prefix.empty() ? wt : wt / prefix;
@@ -369,71 +541,11 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   };
 
   try {
-    if (req.seed_target_dir) {
-      // A copy, never a link: cargo must not write into the shared cache. Cargo judges a
-      // path package fresh when its sources are older than its recorded build, and its
-      // artifact names do not depend on the checkout's location, so a cache written after
-      // this checkout (by another worktree) would pass for this commit's build — the
-      // ENVIRONMENT.md worktree pitfall. Every copied file newer than one second before the
-      // worktree was created is therefore dated back to that moment: the checkout is always
-      // newer, so cargo rebuilds the crate itself, while older files (registry dependencies
-      // and their build scripts' stamps) keep their times and stay reusable.
-      ProcessSpec cp;
-      cp.argv = {"cp", "-a", req.seed_target_dir->string(), (project_dir / "target").string()};
-      cp.capture_stdout = true;
-      cp.capture_stderr = true;
-      auto r = svc.run_command(cp);
-      if (!r.success())
-        throw Error(ErrorKind::io, "failed to copy the seed target directory " + req.seed_target_dir->string(),
-                    req.seed_target_dir->string(), trim(r.err));
-      const auto clamp = std::filesystem::file_time_type::clock::from_sys(
-          std::chrono::time_point_cast<std::chrono::system_clock::duration>(worktree_created - std::chrono::seconds(1)));
-      std::error_code ec;
-      for (auto it = std::filesystem::recursive_directory_iterator(project_dir / "target", ec);
-           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
-        if (std::filesystem::last_write_time(it->path(), ec) > clamp && !ec)
-          std::filesystem::last_write_time(it->path(), clamp, ec);
-      }
-      if (ec)
-        throw Error(ErrorKind::io, "failed to prepare the seeded target directory " + (project_dir / "target").string(),
-                    (project_dir / "target").string(), ec.message());
-    }
+    if (req.seed_target_dir) seed_target_directory(req, project_dir, worktree_created, svc);
 
     // docs/backfill.md#the-run-step-by-step skip pre-check.
-    std::set<std::string> recorded;
-    if (!req.overwrite) {
-      std::function<std::optional<CxxTarget>()> cxx;
-      if (svc.probe_cxx_target) cxx = [&] { return svc.probe_cxx_target(project_dir); };
-      const RunTriple tc = resolve_run_triple(
-          req.target_triple, req.bench_command.has_value(), [&] { return svc.probe_toolchain(project_dir); }, cxx);
-      const auto mk = svc.machine_key();
-      announce("scanning for already-backfilled commits: target-triple=" + tc.triple + " (" +
-               (tc.source == TripleSource::toolchain_host ? std::string("toolchain host of the newest checkout in the range")
-                                                          : tc.describe()) +
-               "); machine-key=" + mk + " (auto-detected)");
-      const auto triple_seg = sanitize_segment(tc.triple);
-      const auto mk_seg = sanitize_segment(mk);
-      const auto project_seg = sanitize_segment(req.project);
-      for (Engine engine : engines::harvest_order) {
-        const auto pp = partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
-        const auto keys = store.list(pp);
-        std::size_t clean = 0, added = 0;
-        for (const auto& k : keys) {
-          auto dk = parse_data_key(k);
-          if (!dk || dk->kind != ObjectKind::clean || dk->engine != engine || dk->project != project_seg ||
-              dk->target_triple != triple_seg || dk->machine_key != mk_seg)
-            continue;
-          ++clean;
-          if (recorded.insert(dk->commit).second) ++added;
-        }
-        if (svc.note)
-          svc.note("listed " + pp + ": " + std::to_string(keys.size()) + " objects, " + std::to_string(clean) +
-                   " of them clean results, adding " + std::to_string(added) +
-                   " commit(s) not already contributed by another engine");
-      }
-      if (svc.note) svc.note(plural(recorded.size(), "commit") + " recorded in this partition in total");
-    }
+    const std::set<std::string> recorded =
+        req.overwrite ? std::set<std::string>{} : recorded_commits(req, project_dir, store, svc, announce);
 
     // docs/backfill.md#the-run-step-by-step classification and the scan-outcome line.
     std::vector<const RangeEntry*> pending;
@@ -471,12 +583,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     auto seconds_since = [&](Timestamp t) { return std::chrono::duration<double>(svc.clock() - t).count(); };
 
     for (const RangeEntry* entry : pending) {
-      if (attempts_left == 0) break;
-      if (int sig = interrupted()) {
-        result.stop = BackfillStop::interrupted;
-        result.interrupted_by = sig;
-        break;
-      }
+      if (attempts_left == 0 || stop_if_interrupted()) break;
       const auto& id = entry->id;
       if (svc.progress) {
         BackfillProgress p;
@@ -492,89 +599,24 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
         svc.progress(p);
       }
 
-      // Step 1: reset. `clean -fd` (no -x) keeps the ignored target/ for incremental builds.
-      {
-        const std::string fail = "failed to reset the git worktree at " + wt.string() + " to commit " + id;
-        for (std::vector<std::string> args : {std::vector<std::string>{"checkout", "--detach", "--force", id},
-                                              std::vector<std::string>{"reset", "--hard"},
-                                              std::vector<std::string>{"clean", "-fd"}}) {
-          ProcessResult r;
-          try {
-            r = git(svc, wt, std::move(args));
-          } catch (const Error& e) {
-            throw Error(ErrorKind::git, fail, wt.string(), e.message());
-          }
-          if (!r.success()) {
-            if (int sig = interrupted()) {
-              result.stop = BackfillStop::interrupted;
-              result.interrupted_by = sig;
-              break;
-            }
-            throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
-          }
-        }
-        if (result.stop == BackfillStop::interrupted) break;
+      // Step 1: reset.
+      if (!reset_worktree(svc, wt, id, interrupted)) {
+        stop_if_interrupted();
+        break;
       }
       // Step 2: the commit now counts as attempted.
       --result.deferred;
       --attempts_left;
       ++attempted;
 
-      // Step 3: the project must exist at this commit.
-      std::error_code ec;
-      const auto st = std::filesystem::status(project_dir, ec);
-      if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-        throw Error(ErrorKind::io, "failed to inspect historical project directory " + project_dir.string(),
-                    project_dir.string(), ec.message());
-      std::optional<Error> failure;
-      if (!std::filesystem::is_directory(st)) {
-        // Wording: docs/backfill.md (recommended default).
-        failure = Error(ErrorKind::benchmark,
-                        "project directory " + project_dir.string() + " does not exist at this commit",
-                        project_dir.string());
-      } else {
-        // Step 4: the collect pipeline, rooted at the worktree's project directory.
-        CollectRequest creq;
-        creq.repo_dir = project_dir;
-        creq.project = req.project;
-        creq.scope = req.scope;
-        creq.bench_command = req.bench_command;
-        creq.target_triple = req.target_triple;
-        creq.best_of = req.best_of;
-        creq.policy = req.overwrite ? CollisionPolicy::overwrite : CollisionPolicy::refuse;
-        creq.store = true;
-        creq.strip_toolchain_overrides = true;
-        auto cs = svc.collect_services(project_dir, commit_env);
-        cs.announce = announce;
-        cs.note = svc.note;
-        try {
-          const auto out = svc.collect(creq, commit_env, &per_commit_store, cs);
-          std::size_t cases = 0;
-          for (const auto& o : out.objects) cases += o.cases;
-          if (out.objects.empty()) {
-            result.outcomes.push_back({id, BackfillOutcomeKind::skipped_empty, false, 0, {}});
-            ++result.skipped_empty;
-          } else {
-            result.outcomes.push_back({id, BackfillOutcomeKind::stored, false, cases, {}});
-            ++result.stored;
-          }
-        } catch (const Error& e) {
-          if (int sig = interrupted()) {
-            // The interrupted attempt measured nothing: it stays deferred for the next run.
-            ++result.deferred;
-            result.stop = BackfillStop::interrupted;
-            result.interrupted_by = sig;
-            break;
-          }
-          if (is_duplicate_result_error(e)) {
-            result.outcomes.push_back({id, BackfillOutcomeKind::skipped_existing, false, 0, {}});
-            ++result.skipped_existing;
-          } else if (backfill_failure_reason(e)) {
-            failure = e;
-          } else {
-            throw;
-          }
-        }
+      // Steps 3–4: the project at this commit, through the collect pipeline.
+      bool interrupted_attempt = false;
+      const std::optional<Error> failure = replay_commit(req, id, project_dir, commit_env, per_commit_store, svc,
+                                                         announce, interrupted, result, &interrupted_attempt);
+      if (interrupted_attempt) {
+        ++result.deferred;  // it measured nothing: deferred to the next run
+        stop_if_interrupted();
+        break;
       }
       if (failure) {
         result.outcomes.push_back({id, BackfillOutcomeKind::failed, false, 0, failure->message()});
@@ -586,11 +628,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
           break;
         }
       }
-      if (int sig = interrupted()) {
-        result.stop = BackfillStop::interrupted;
-        result.interrupted_by = sig;
-        break;
-      }
+      if (stop_if_interrupted()) break;
     }
     store.flush();
   } catch (const Error&) {
@@ -598,12 +636,9 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
       store.flush();
     } catch (...) {
     }
-    if (int sig = interrupted()) {
-      // A terminal Ctrl-C also kills our helper children (git, cp), whose failure then
-      // surfaces here: report the interruption rather than a spurious infrastructure error.
-      result.stop = BackfillStop::interrupted;
-      result.interrupted_by = sig;
-    } else {
+    // A terminal Ctrl-C also kills our helper children (git, cp), whose failure then surfaces
+    // here: report the interruption rather than a spurious infrastructure error.
+    if (!stop_if_interrupted()) {
       teardown();  // the loop's error wins over a teardown failure (docs/backfill.md#the-run-step-by-step)
       throw;
     }
@@ -630,11 +665,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   if (svc.note) svc.note("removed the worktree " + wt.string());
 
   // A signal that arrived during teardown still ends the run as interrupted.
-  if (result.stop != BackfillStop::interrupted)
-    if (int sig = interrupted(); sig && result.deferred > 0) {
-      result.stop = BackfillStop::interrupted;
-      result.interrupted_by = sig;
-    }
+  if (result.stop != BackfillStop::interrupted && result.deferred > 0) stop_if_interrupted();
 
   result.summary = build_summary(result);
   switch (result.stop) {
