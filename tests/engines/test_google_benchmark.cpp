@@ -23,7 +23,7 @@
 using namespace benchhist;
 using namespace benchhist::engines;
 using enginetest::TempDir;
-using enginetest::slurp;
+using enginetest::read_file;
 using enginetest::write_file;
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -59,7 +59,7 @@ bool has_note(const GoogleBenchmarkReport& rep, const std::string& needle) {
 // The iteration rows of one run_name, read independently with Boost.JSON.
 std::vector<json::object> rows_of(const fs::path& file, const std::string& run_name, const std::string& type) {
   std::vector<json::object> out;
-  const json::value doc = json::parse(slurp(file));
+  const json::value doc = json::parse(read_file(file));
   for (const auto& b : doc.at("benchmarks").as_array()) {
     const auto& o = b.as_object();
     if (o.at("run_name").as_string() == run_name && o.at("run_type").as_string() == type) out.push_back(o);
@@ -176,7 +176,7 @@ TEST_CASE("google_benchmark: the memory manager's allocation count and peak are 
   TempDir t;
   const fs::path file = t.path() / "b.json";
   run_binary(BH_GB_REPORT_B, file, {});
-  const std::string text = slurp(file);
+  const std::string text = read_file(file);
   REQUIRE(text.find("\"undefined\": NaN") != std::string::npos);  // not JSON: the reporter writes it bare
 
   const GoogleBenchmarkReport rep = read_google_benchmark(file);
@@ -236,7 +236,7 @@ TEST_CASE("google_benchmark: malformed and truncated reports fail naming the fil
   TempDir t;
   const fs::path real = t.path() / "real.json";
   run_binary(BH_GB_REPORT_A, real, {"--benchmark_filter=BM_Join"});
-  const std::string text = slurp(real);
+  const std::string text = read_file(real);
 
   auto expect_error = [](const fs::path& file, const std::string& cause) {
     try {
