@@ -153,7 +153,7 @@ void score_steps(const FamilyResult& fr, const std::vector<std::pair<std::size_t
                                 [&](const Finding& x) { return x.series == series; });
     if (f == fr.findings.end()) continue;
     t.reported += 1;
-    if (f->candidate.method != Method::change_point) continue;
+    if (f->candidate.method != FindingMethod::change_point) continue;
     t.change_points += 1;
     const std::size_t got = f->candidate.point_index;
     t.error_sum += static_cast<double>(got > at ? got - at : at - got);
