@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <atomic>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -18,24 +18,20 @@
 #include "benchhist/error.hpp"
 #include "benchhist/storage/key.hpp"
 #include "benchhist/storage/local_store.hpp"
+#include "common/files.hpp"
 
 namespace fs = std::filesystem;
 using namespace benchhist;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-  static std::atomic<int> counter{0};
-  auto p = fs::temp_directory_path() / ("bh-benchcmd-" + name + "-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+using benchhist::testing::write_file;
 
-void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
+// Directories live until the suite exits (then the TempDirs remove them), as in test_collect.
+fs::path temp_dir(const std::string& name) {
+  static std::vector<std::unique_ptr<benchhist::testing::TempDir>> dirs;
+  dirs.push_back(std::make_unique<benchhist::testing::TempDir>("bh-benchcmd-" + name));
+  return dirs.back()->path();
 }
 
 std::string report(const std::string& name, double real_ns) {
