@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "benchhist/codec/run_json.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 
 int main(int argc, char** argv) {
@@ -23,15 +23,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   const unsigned threads = argc > 3 ? unsigned(std::stoul(argv[3])) : 2u;
-  benchhist::LocalStore store(argv[1]);
+  benchhist::storage::LocalStore store(argv[1]);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> keys;
-  for (auto& k : store.list(benchhist::project_data_prefix(argv[2])))
-    if (benchhist::parse_data_key(k)) keys.push_back(std::move(k));
+  for (auto& k : store.list(benchhist::codec::project_data_prefix(argv[2])))
+    if (benchhist::codec::parse_data_key(k)) keys.push_back(std::move(k));
   std::atomic<std::size_t> next{0}, results{0};
   auto worker = [&] {
     for (std::size_t i; (i = next++) < keys.size();)
-      results += benchhist::decode_run(*store.get(keys[i]), keys[i]).results.size();
+      results += benchhist::codec::decode_run(*store.get(keys[i]), keys[i]).results.size();
   };
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);

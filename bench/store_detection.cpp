@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 2u;
-  LocalStore store(argv[1]);
+  storage::LocalStore store(argv[1]);
   const auto git = analysis::open_git_topology(std::filesystem::current_path());
 
   analysis::SelectionRequest req;

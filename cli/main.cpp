@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-#include "benchhist/app/commands.hpp"
+#include "app/commands.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "options.hpp"
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     if (ec)
       throw benchhist::Error(benchhist::ErrorKind::io, "failed to determine the process working directory",
                              {}, ec.message());
-    benchhist::ProcessEnvironment env;
+    benchhist::probe::ProcessEnvironment env;
     benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
     inv.terminal_width = terminal_width();
     inv.stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;

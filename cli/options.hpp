@@ -1,6 +1,6 @@
 #pragma once
 // Command-line parsing for `cargo-bench-history` (docs/formats.md#process-contract, #option-groups,
-// docs/cli.md#commands): argv → the library's option model (benchhist/app/options.hpp). No
+// docs/cli.md#commands): argv → the library's option model (lib/app/options.hpp). No
 // behaviour lives here.
 
 #include <optional>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "benchhist/app/options.hpp"
+#include "app/options.hpp"
 
 namespace benchhist::cli {
 

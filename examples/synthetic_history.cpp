@@ -31,7 +31,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/run.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 
@@ -234,7 +234,7 @@ int main(int argc, char** argv) try {
   planted << "set\tbenchmark\tshape\tchange_at_commit_index\n";
   const auto commits = make_repository(o, *end);
   auto sets = make_sets(o, planted);
-  LocalStore store(o.out / "store");
+  storage::LocalStore store(o.out / "store");
   const std::int64_t end_s = unix_seconds(*end);
 
   // One job per (set, commit); a job's values depend only on its own seeds, never on timing.
@@ -262,8 +262,8 @@ int main(int argc, char** argv) try {
           for (auto kind : metrics_of(set.engine)) res.metrics.push_back(MetricValue{kind, value_at(b, c, o.commits, r, kind), {}, {}});
           run.results.push_back(std::move(res));
         }
-        store.put(clean_key("synthetic", set.engine, set.triple, set.machine_key, commits[c]), encode_run(run),
-                  CollisionPolicy::overwrite);
+        store.put(codec::clean_key("synthetic", set.engine, set.triple, set.machine_key, commits[c]), codec::encode_run(run),
+                  storage::CollisionPolicy::overwrite);
       }
     } catch (const std::exception& e) {
       failed = true;

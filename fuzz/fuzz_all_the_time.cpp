@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     if (const auto result = benchhist::engines::parse_all_the_time(fuzz::as_view(data, size), file)) fuzz::check_results_roundtrip({*result});
   } catch (const benchhist::Error& e) {
-    fuzz::check(e.kind() == benchhist::ErrorKind::decode, "all_the_time parse failed with a kind other than decode", e.what());
+    fuzz::check(e.kind() == benchhist::ErrorKind::benchmark_output, "all_the_time parse failed with a kind other than benchmark_output", e.what());
     fuzz::check_names(e, file.string());
   }
   return 0;

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     if (const auto result = benchhist::engines::parse_alloc_tracker(fuzz::as_view(data, size), file)) fuzz::check_results_roundtrip({*result});
   } catch (const benchhist::Error& e) {
-    fuzz::check(e.kind() == benchhist::ErrorKind::decode, "alloc_tracker parse failed with a kind other than decode", e.what());
+    fuzz::check(e.kind() == benchhist::ErrorKind::benchmark_output, "alloc_tracker parse failed with a kind other than benchmark_output", e.what());
     fuzz::check_names(e, file.string());
   }
   return 0;

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto text = fuzz::as_view(data + 1, size - 1);
   benchhist::Blessing b;
   try {
-    b = benchhist::decode_blessing(text, key);
+    b = benchhist::codec::decode_blessing(text, key);
   } catch (const benchhist::Error& e) {
     fuzz::check(e.kind() == benchhist::ErrorKind::decode, "decode_blessing failed with a kind other than decode",
                 e.what());
@@ -24,18 +24,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::string encoded;
   try {
-    encoded = benchhist::encode_blessing(b);
+    encoded = benchhist::codec::encode_blessing(b);
   } catch (const benchhist::Error& e) {
     fuzz::fail("a decoded blessing cannot be encoded", e.what());
   }
   benchhist::Blessing back;
   try {
-    back = benchhist::decode_blessing(encoded, key);
+    back = benchhist::codec::decode_blessing(encoded, key);
   } catch (const benchhist::Error& e) {
     fuzz::fail("the encoding of a decoded blessing does not decode", std::string(e.what()) + "\n" + encoded);
   }
   back.schema_version = b.schema_version;
   fuzz::check(back == b, "decode_blessing(encode_blessing(b)) != b", encoded);
-  fuzz::check(benchhist::encode_blessing(back) == encoded, "encode_blessing is not stable", encoded);
+  fuzz::check(benchhist::codec::encode_blessing(back) == encoded, "encode_blessing is not stable", encoded);
   return 0;
 }

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     fuzz::check_results_roundtrip({benchhist::engines::parse_gungraun_summary(fuzz::as_view(data, size), file)});
   } catch (const benchhist::Error& e) {
-    fuzz::check(e.kind() == benchhist::ErrorKind::decode, "callgrind parse failed with a kind other than decode", e.what());
+    fuzz::check(e.kind() == benchhist::ErrorKind::benchmark_output, "callgrind parse failed with a kind other than benchmark_output", e.what());
     fuzz::check_names(e, file.string());
   }
   return 0;

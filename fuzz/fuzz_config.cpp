@@ -11,12 +11,12 @@
 
 namespace {
 
-bool same(const benchhist::Config& a, const benchhist::Config& b) {
+bool same(const benchhist::config::Config& a, const benchhist::config::Config& b) {
   return a.project_id == b.project_id && a.default_branch == b.default_branch && a.azure == b.azure &&
          a.ignore_prefixes == b.ignore_prefixes;
 }
 
-std::string render(const benchhist::Config& c) {
+std::string render(const benchhist::config::Config& c) {
   toml::table root;
   toml::table project;
   if (c.project_id) project.insert("id", *c.project_id);
@@ -47,9 +47,9 @@ std::string render(const benchhist::Config& c) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string origin = "fuzz/.cargo/bench_history.toml";
-  benchhist::Config config;
+  benchhist::config::Config config;
   try {
-    config = benchhist::parse_config(fuzz::as_view(data, size), origin);
+    config = benchhist::config::parse_config(fuzz::as_view(data, size), origin);
   } catch (const benchhist::Error& e) {
     fuzz::check(e.kind() == benchhist::ErrorKind::config, "parse_config failed with a kind other than config",
                 e.what());
@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string text = render(config);
   try {
-    const auto back = benchhist::parse_config(text, origin);
+    const auto back = benchhist::config::parse_config(text, origin);
     fuzz::check(same(back, config), "a parsed configuration written back parses differently", text);
   } catch (const benchhist::Error& e) {
     fuzz::fail("a parsed configuration written back does not parse", std::string(e.what()) + "\n" + text);

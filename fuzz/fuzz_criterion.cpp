@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto result = benchhist::engines::parse_criterion_case(benchmark, estimates, dir);
     fuzz::check_results_roundtrip({result});
   } catch (const benchhist::Error& e) {
-    fuzz::check(e.kind() == benchhist::ErrorKind::decode, "criterion parse failed with a kind other than decode",
+    fuzz::check(e.kind() == benchhist::ErrorKind::benchmark_output, "criterion parse failed with a kind other than benchmark_output",
                 e.what());
     fuzz::check_names(e, dir.string());
     const std::string all = e.subject() + " " + e.message();

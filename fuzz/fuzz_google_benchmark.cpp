@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto report = benchhist::engines::parse_google_benchmark(fuzz::as_view(data, size), file);
     if (!report.results.empty()) fuzz::check_results_roundtrip(report.results);
   } catch (const benchhist::Error& e) {
-    fuzz::check(e.kind() == benchhist::ErrorKind::decode, "google_benchmark parse failed with a kind other than decode",
+    fuzz::check(e.kind() == benchhist::ErrorKind::benchmark_output, "google_benchmark parse failed with a kind other than benchmark_output",
                 e.what());
     fuzz::check_names(e, file.string());
   }

@@ -15,7 +15,7 @@
 #include <filesystem>
 
 #include "benchhist/codec/run_json.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "fuzz_support.hpp"
 
@@ -31,7 +31,7 @@ fs::path make_temp_root(const char* tag) {
 
 struct Fixed {
   fs::path root = make_temp_root("list");
-  benchhist::LocalStore store{root};
+  benchhist::storage::LocalStore store{root};
   std::vector<std::string> all;
   Fixed() {
     const char* keys[] = {
@@ -43,7 +43,7 @@ struct Fixed {
         "v1/p/_cache-epoch",
         "v1/q/objects/all_the_time/t/m/0/clean.json",
     };
-    for (const char* k : keys) store.put(k, "{}", benchhist::CollisionPolicy::refuse);
+    for (const char* k : keys) store.put(k, "{}", benchhist::storage::CollisionPolicy::refuse);
     // Debris a store may hold: a temp file and a stray symbolic link.
     std::FILE* f = std::fopen((root / "v1/p/objects/.cbh-tmp-1-2-3").c_str(), "w");
     if (f) std::fclose(f);
@@ -98,7 +98,7 @@ void path_mode(std::string_view path) {
     start = slash + 1;
   }
   if (made) {
-    benchhist::LocalStore store(root);
+    benchhist::storage::LocalStore store(root);
     for (const std::string prefix : {std::string(), std::string("v1/"), rel.substr(0, rel.size() / 2)}) {
       std::vector<std::string> keys;
       try {
@@ -111,7 +111,7 @@ void path_mode(std::string_view path) {
       }
       fuzz::check(std::is_sorted(keys.begin(), keys.end()), "listing is not sorted");
       for (const auto& k : keys) {
-        fuzz::check(benchhist::is_valid_key(k) && std::string_view(k).starts_with(prefix),
+        fuzz::check(benchhist::codec::is_valid_key(k) && std::string_view(k).starts_with(prefix),
                     "listing returned an invalid key or one outside the prefix", k);
         fuzz::check(k == rel, "listing returned a key that was never created", k);
         try {

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   bool threw = false;
   try {
-    benchhist::validate_key(key);
+    benchhist::codec::validate_key(key);
   } catch (const benchhist::Error& e) {
     threw = true;
     fuzz::check(e.kind() == benchhist::ErrorKind::invalid_key, "validate_key failed with a kind other than invalid_key");
@@ -35,41 +35,41 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (char c : key) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
     fuzz::check_names(e, shown);
   }
-  fuzz::check(threw != benchhist::is_valid_key(key), "validate_key and is_valid_key disagree");
+  fuzz::check(threw != benchhist::codec::is_valid_key(key), "validate_key and is_valid_key disagree");
 
-  if (const auto parsed = benchhist::parse_data_key(key)) {
+  if (const auto parsed = benchhist::codec::parse_data_key(key)) {
     const std::string back = parsed->str();
     // Only the engine segment may change spelling (case), docs/formats.md#object-kinds.
     fuzz::check(ascii_iequal(back, key), "parse_data_key(k)->str() is not k", back);
-    fuzz::check(benchhist::is_valid_key(back), "a parsed data key spells an invalid key", back);
-    const auto again = benchhist::parse_data_key(back);
+    fuzz::check(benchhist::codec::is_valid_key(back), "a parsed data key spells an invalid key", back);
+    const auto again = benchhist::codec::parse_data_key(back);
     fuzz::check(again && *again == *parsed, "a data key does not parse back to itself", back);
   }
-  if (const auto commit = benchhist::parse_project_blessing_key(key)) {
-    fuzz::check(benchhist::is_valid_key(key), "parse_project_blessing_key accepted an invalid key");
+  if (const auto commit = benchhist::codec::parse_project_blessing_key(key)) {
+    fuzz::check(benchhist::codec::is_valid_key(key), "parse_project_blessing_key accepted an invalid key");
     fuzz::check(!commit->empty() && commit->find('/') == std::string::npos, "a blessing key's commit is not one segment");
   }
 
-  const std::string seg = benchhist::sanitize_segment(key);
-  fuzz::check(!seg.empty() && benchhist::is_valid_key(seg) && seg.find('/') == std::string::npos,
+  const std::string seg = benchhist::codec::sanitize_segment(key);
+  fuzz::check(!seg.empty() && benchhist::codec::is_valid_key(seg) && seg.find('/') == std::string::npos,
               "sanitize_segment did not make one valid segment", seg);
-  fuzz::check(benchhist::sanitize_segment(seg) == seg, "sanitize_segment is not idempotent", seg);
+  fuzz::check(benchhist::codec::sanitize_segment(seg) == seg, "sanitize_segment is not idempotent", seg);
 
   // The raw bytes as every raw value of a key: the builders sanitize, so the key is valid
   // and parses back to the sanitized values.
   const std::int64_t ts = size >= 8 ? [&] { std::int64_t v; std::memcpy(&v, data, 8); return v; }() : 0;
   for (auto engine : benchhist::all_engines) {
-    const std::string dirty = benchhist::dirty_key(key, engine, key, key, key, ts);
-    const auto parsed = benchhist::parse_data_key(dirty);
+    const std::string dirty = benchhist::codec::dirty_key(key, engine, key, key, key, ts);
+    const auto parsed = benchhist::codec::parse_data_key(dirty);
     fuzz::check(parsed.has_value(), "a built dirty key does not parse", dirty);
     fuzz::check(parsed->str() == dirty && parsed->engine == engine && parsed->timestamp == ts &&
-                    parsed->kind == benchhist::ObjectKind::dirty && parsed->commit == seg,
+                    parsed->kind == benchhist::codec::ObjectKind::dirty && parsed->commit == seg,
                 "a built dirty key parses to other values", dirty);
-    const std::string clean = benchhist::clean_key(key, engine, key, key, key);
-    fuzz::check(benchhist::parse_data_key(clean).has_value(), "a built clean key does not parse", clean);
+    const std::string clean = benchhist::codec::clean_key(key, engine, key, key, key);
+    fuzz::check(benchhist::codec::parse_data_key(clean).has_value(), "a built clean key does not parse", clean);
   }
-  const std::string bless = benchhist::project_blessing_key(key, key, ts);
-  const auto commit = benchhist::parse_project_blessing_key(bless);
+  const std::string bless = benchhist::codec::project_blessing_key(key, key, ts);
+  const auto commit = benchhist::codec::parse_project_blessing_key(bless);
   fuzz::check(commit && *commit == seg, "a built project blessing key does not parse back", bless);
   return 0;
 }

@@ -58,12 +58,12 @@ inline void check_results_roundtrip(const std::vector<benchhist::BenchmarkResult
   run.results = results;
   std::string encoded;
   try {
-    encoded = benchhist::encode_run(run);
+    encoded = benchhist::codec::encode_run(run);
   } catch (const benchhist::Error& e) {
     fail("a harvested result cannot be encoded", e.what());
   }
   try {
-    const auto back = benchhist::decode_run(encoded, "fuzz-key");
+    const auto back = benchhist::codec::decode_run(encoded, "fuzz-key");
     check(back.results == results, "a harvested result changed through encode_run/decode_run", encoded);
   } catch (const benchhist::Error& e) {
     fail("the encoding of a harvested result does not decode", std::string(e.what()) + "\n" + encoded);

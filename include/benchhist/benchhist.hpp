@@ -1,9 +1,10 @@
 #pragma once
 // The whole public library in one include: the detection core (benchhist/detect.hpp) and the
 // compiled areas around it, in pipeline order — model, codec, storage (local and Azure),
-// engines, configuration, collect, analysis, report, pipeline, publish and automation. Link
-// libbenchhist (pkg-config `benchhist`). The CLI's own plumbing (app/, setup/, probe/) is not
-// part of it. See README "Using the library".
+// engines, the environment interfaces of probe, configuration, collect, analysis, report,
+// pipeline, publish and automation. Link libbenchhist (pkg-config `benchhist`). The CLI's own
+// plumbing (lib/app, lib/setup, probe's internals) is private and not installed. See README
+// "Using the library".
 
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
@@ -27,9 +28,9 @@
 #include "benchhist/codec/gzip.hpp"
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/codec/run_json.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/codec/utf8.hpp"
 #include "benchhist/storage/cached_store.hpp"
-#include "benchhist/storage/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/storage/object_store.hpp"
 #include "benchhist/engines/all_the_time.hpp"
@@ -38,8 +39,12 @@
 #include "benchhist/engines/callgrind.hpp"
 #include "benchhist/engines/criterion.hpp"
 #include "benchhist/engines/freshness.hpp"
+#include "benchhist/engines/google_benchmark.hpp"
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/engines/output_locations.hpp"
+#include "benchhist/probe/cxx_target.hpp"
+#include "benchhist/probe/environment.hpp"
+#include "benchhist/probe/process.hpp"
 #include "benchhist/config/config.hpp"
 #include "benchhist/config/starter.hpp"
 #include "benchhist/collect/backfill.hpp"

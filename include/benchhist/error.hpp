@@ -10,20 +10,27 @@
 
 namespace benchhist {
 
+// What went wrong, at the grain callers branch on: backfill tells a commit's own failure
+// (benchmark_failed, benchmark_output) from one that stops the whole run; analysis skips
+// unreadable objects (decode, not_found, io) on request; collect maps already_exists to its
+// collision message. Never branch on message text: messages are for people and may change.
 enum class ErrorKind {
-  usage,           // a caller passed arguments that cannot work
-  config,          // configuration file missing/malformed
-  invalid_key,     // a storage key violates the grammar (path tricks, empty segments)
-  not_found,       // an object/ref that must exist does not
-  already_exists,  // write-once collision
-  io,              // filesystem or process I/O failed
-  decode,          // stored bytes or an engine file could not be decoded
-  git,             // repository topology or state could not be read
-  toolchain,       // rustc/cargo could not be probed or run
-  benchmark,       // the benchmark command failed
-  network,         // a remote request failed (after retries)
-  auth,            // credentials were rejected or could not be obtained
-  internal,        // a bug: an invariant did not hold
+  usage,                   // a caller passed arguments that cannot work
+  config,                  // configuration file missing/malformed
+  invalid_key,             // a storage key violates the grammar (path tricks, empty segments)
+  not_found,               // an object, ref or directory that must exist does not
+  already_exists,          // write-once collision
+  io,                      // filesystem or process I/O failed
+  decode,                  // a stored object (or a remote answer) could not be decoded
+  git,                     // repository topology or state could not be read
+  toolchain,               // rustc/cargo could not be probed or run for metadata
+  benchmark_not_started,   // the benchmark command could not be started at all
+  benchmark_failed,        // the benchmark command ran and failed (exit code, signal, bad command line)
+  benchmark_output,        // a file the benchmarks wrote could not be parsed
+  benchmark_inconsistent,  // --best-of repetitions did not produce the same benchmarks
+  network,                 // a remote request failed (after retries)
+  auth,                    // credentials were rejected or could not be obtained
+  internal,                // a bug: an invariant did not hold
 };
 
 class Error : public std::runtime_error {

@@ -4,7 +4,7 @@
 
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::analysis {
 
@@ -47,7 +47,7 @@ DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string
                     "unknown engine \"" + v + "\"; expected one of: " + std::string(engine_names_list), v);
       shown = matched = std::string(to_string(*engine));
     } else {
-      matched = sanitize_segment(v);
+      matched = codec::sanitize_segment(v);
     }
     const bool duplicate = std::any_of(f.matched.begin(), f.matched.end(),
                                        [&](const std::string& m) { return ascii::iequals(m, matched); });
@@ -63,7 +63,7 @@ DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string
   if (axis != FilterAxis::engine && auto_detected) {
     f.origin = DiscriminantFilter::Origin::auto_detected;
     f.shown = {*auto_detected};
-    f.matched = {sanitize_segment(*auto_detected)};
+    f.matched = {codec::sanitize_segment(*auto_detected)};
     return f;
   }
   return DiscriminantFilter{};

@@ -6,7 +6,7 @@
 
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 namespace benchhist::analysis {
@@ -15,7 +15,8 @@ void rethrow_naming_key(const std::string& key) {
   try {
     throw;
   } catch (const Error& e) {
-    if (e.message().find(key) != std::string::npos || e.subject().find(key) != std::string::npos) throw;
+    // Already about this object (its key, or the local file that holds it): keep it as it is.
+    if (e.subject() == key || e.subject().ends_with("/" + key)) throw;
     throw Error(e.kind(), "failed to load stored object " + key, key, e.what(), e.hint());
   } catch (const std::exception& e) {
     throw Error(ErrorKind::decode, "failed to load stored object " + key, key, e.what(),
@@ -27,7 +28,7 @@ void rethrow_naming_key(const std::string& key) {
 
 namespace {
 
-std::string fetch(ObjectStore& store, const std::string& key) {
+std::string fetch(storage::ObjectStore& store, const std::string& key) {
   auto text = store.get(key);
   if (!text)
     throw Error(ErrorKind::not_found, "object not found: " + key, key, {},
@@ -37,16 +38,16 @@ std::string fetch(ObjectStore& store, const std::string& key) {
 
 }  // namespace
 
-Run fetch_run(ObjectStore& store, const std::string& key) { return decode_run(fetch(store, key), key); }
+Run fetch_run(storage::ObjectStore& store, const std::string& key) { return codec::decode_run(fetch(store, key), key); }
 
-std::vector<std::shared_ptr<const Run>> load_runs(ObjectStore& store, const std::vector<std::string>& keys,
+std::vector<std::shared_ptr<const Run>> load_runs(storage::ObjectStore& store, const std::vector<std::string>& keys,
                                                   unsigned threads) {
   return parallel_load<std::shared_ptr<const Run>>(keys, threads, [&](const std::string& key) {
     return std::make_shared<const Run>(fetch_run(store, key));
   });
 }
 
-LoadedSelection load_selection(ObjectStore& store, const Selection& selection, unsigned threads) {
+LoadedSelection load_selection(storage::ObjectStore& store, const Selection& selection, unsigned threads) {
   // One sorted, de-duplicated key list for both lines, so every object is fetched once.
   std::vector<std::string> keys;
   keys.reserve(selection.objects.size() + selection.base_objects.size());
@@ -70,12 +71,12 @@ LoadedSelection load_selection(ObjectStore& store, const Selection& selection, u
   return out;
 }
 
-std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& selection, unsigned threads) {
+std::vector<LoadedBlessing> load_blessings(storage::ObjectStore& store, const Selection& selection, unsigned threads) {
   std::vector<LoadedBlessing> out;
   std::vector<std::string> blessing_keys;
   for (const auto& b : selection.blessings) blessing_keys.push_back(b.key);
   auto records = parallel_load<Blessing>(blessing_keys, threads, [&](const std::string& key) {
-    return decode_blessing(fetch(store, key), key);
+    return codec::decode_blessing(fetch(store, key), key);
   });
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& ref = selection.blessings[i];
@@ -87,7 +88,7 @@ std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& 
       // same way (idempotent on ordinary values) lets a raw `weird:name` match `weird_name`.
       lb.scope = *lb.record.scope;
       for (auto* axis : {&lb.scope.target_triple, &lb.scope.machine_key})
-        for (auto& v : *axis) v = sanitize_segment(v);
+        for (auto& v : *axis) v = codec::sanitize_segment(v);
     } else {
       // decode_blessing already requires a scope on project-level keys; never "accept all".
       throw Error(ErrorKind::decode, "stored object " + ref.key + " is not a valid blessing", ref.key,
@@ -119,7 +120,7 @@ std::size_t selected_object_count(const Selection& selection) {
   return selected_run_keys(selection).size() + selection.blessings.size();
 }
 
-std::vector<UnreadableObject> find_unreadable(ObjectStore& store, const Selection& selection, unsigned threads) {
+std::vector<UnreadableObject> find_unreadable(storage::ObjectStore& store, const Selection& selection, unsigned threads) {
   struct Item {
     std::string key;
     bool blessing = false;
@@ -131,7 +132,7 @@ std::vector<UnreadableObject> find_unreadable(ObjectStore& store, const Selectio
   parallel_for(items.size(), threads, [&](std::size_t i) {
     const auto& item = items[i];
     try {
-      if (item.blessing) (void)decode_blessing(fetch(store, item.key), item.key);
+      if (item.blessing) (void)codec::decode_blessing(fetch(store, item.key), item.key);
       else (void)fetch_run(store, item.key);
     } catch (const Error& e) {
       if (!is_unreadable_object_error(e)) throw;

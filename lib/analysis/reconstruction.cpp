@@ -399,7 +399,7 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
   return out;
 }
 
-Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selection,
+Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection& selection,
                                     const ReconstructionOptions& options, unsigned threads) {
   if (selection.mode != AnalysisMode::history) return reconstruct(selection, load_selection(store, selection, threads), options);
 

@@ -48,7 +48,7 @@ namespace {
 
 struct ListedRun {
   std::string key;
-  DataKey data;
+  codec::DataKey data;
 };
 
 std::unordered_map<std::string, std::size_t> index_line(const std::vector<CommitInfo>& line) {
@@ -84,12 +84,12 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   std::vector<ListedRun> partition_blessings;
   std::vector<std::pair<std::string, std::string>> project_blessings;  // key, commit
   for (const auto& key : listing) {
-    if (auto data = parse_data_key(key)) {
-      if (data->kind == ObjectKind::partition_blessing)
+    if (auto data = codec::parse_data_key(key)) {
+      if (data->kind == codec::ObjectKind::partition_blessing)
         partition_blessings.push_back({key, std::move(*data)});
       else
         runs.push_back({key, std::move(*data)});
-    } else if (auto commit = parse_project_blessing_key(key)) {
+    } else if (auto commit = codec::parse_project_blessing_key(key)) {
       project_blessings.emplace_back(key, std::move(*commit));
     }
   }
@@ -107,7 +107,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   // the exception.
   if (admission.base_exception) {
     sel.dirty_run_admitted_on_context = std::any_of(runs.begin(), runs.end(), [&](const ListedRun& r) {
-      return r.data.kind == ObjectKind::dirty && r.data.commit == sel.context_commit &&
+      return r.data.kind == codec::ObjectKind::dirty && r.data.commit == sel.context_commit &&
              request.filters.accepts(r.data.set());
     });
   }
@@ -130,7 +130,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
       continue;
     }
     const std::size_t topo = it->second;
-    if (r.data.kind == ObjectKind::dirty && !admission.admits[topo]) {
+    if (r.data.kind == codec::ObjectKind::dirty && !admission.admits[topo]) {
       ++sel.counts.dirty_not_admitted;
       if (topo <= sel.split) ++sel.counts.dirty_on_base_side;
       sel.excluded.push_back({r.key, FunnelStage::dirty_admission});
@@ -161,7 +161,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     base_topo = index_line(sel.base_line);
     if (request.include_base_line) {
       for (const auto& r : runs) {
-        if (r.data.kind != ObjectKind::clean) continue;
+        if (r.data.kind != codec::ObjectKind::clean) continue;
         const bool accepted = request.filters.accepts(r.data.set());
         const bool sibling = !accepted && request.filters.engine.accepts(to_string(r.data.engine)) &&
                              request.filters.target_triple.accepts(r.data.target_triple);
@@ -192,8 +192,8 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   return sel;
 }
 
-Selection select_objects(const SelectionRequest& request, const GitTopology& git, ObjectStore& store) {
-  return select_objects(request, git, store.list(project_data_prefix(request.project)));
+Selection select_objects(const SelectionRequest& request, const GitTopology& git, storage::ObjectStore& store) {
+  return select_objects(request, git, store.list(codec::project_data_prefix(request.project)));
 }
 
 std::map<DiscriminantSet, std::vector<std::size_t>> Selection::objects_by_set() const {

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "benchhist/analysis/git_topology.hpp"
-#include "benchhist/app/analysis_commands.hpp"
+#include "app/analysis_commands.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/analyze.hpp"
 #include "benchhist/pipeline/chart_data.hpp"
@@ -31,7 +31,7 @@ unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrenc
 
 
 analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
-                                             analysis::DiscriminantFilters filters, const Config& config,
+                                             analysis::DiscriminantFilters filters, const config::Config& config,
                                              bool no_dirty) {
   analysis::SelectionRequest r;
   r.project = project;

@@ -1,6 +1,6 @@
 // publish, backfill-range and affected: options → the publish and automation areas.
 
-#include "benchhist/app/automation_commands.hpp"
+#include "app/automation_commands.hpp"
 
 #include <fstream>
 #include <ostream>
@@ -152,7 +152,7 @@ void run_affected(const AffectedOptions& o, const Invocation& inv) {
   const auto changes = automation::changed_files_since_merge_base(dir, o.base, o.head);
   note(inv, o.verbose, "merge base of " + o.base + " and " + o.head + ": " + changes.merge_base + "; " +
                            std::to_string(changes.paths.size()) + " changed file(s)");
-  const auto workspace = automation::read_cargo_workspace(dir, cargo_program(inv.env));
+  const auto workspace = automation::read_cargo_workspace(dir, collect::cargo_program(inv.env));
   note(inv, o.verbose, "workspace " + workspace.root.string() + " with " + std::to_string(workspace.members.size()) +
                            " package(s)");
   const auto sel = automation::select_affected_packages(workspace, changes.workdir, changes.paths, o.excludes);

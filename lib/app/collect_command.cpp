@@ -3,14 +3,14 @@
 #include <cstdio>
 #include <ostream>
 
-#include "benchhist/app/collect_command.hpp"
+#include "app/collect_command.hpp"
 #include "benchhist/collect/backfill.hpp"
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/probe/ci_provider.hpp"
-#include "benchhist/probe/hardware.hpp"
-#include "benchhist/probe/toolchain.hpp"
+#include "probe/ci_provider.hpp"
+#include "probe/hardware.hpp"
+#include "probe/toolchain.hpp"
 #include "benchhist/version.hpp"
 #include "command_support.hpp"
 
@@ -20,8 +20,8 @@ using namespace detail;
 
 namespace {
 
-BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, const std::vector<std::string>& passthrough) {
-  BenchScope s;
+collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, const std::vector<std::string>& passthrough) {
+  collect::BenchScope s;
   s.packages = scope.packages;
   s.excludes = scope.excludes;
   s.benches = scope.benches;
@@ -33,7 +33,7 @@ BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, co
 }
 
 // --bench-command wins over [collect] bench_command (docs/bench-command.md).
-std::optional<std::string> bench_command(const std::optional<std::string>& option, const Config& config,
+std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
                                          const Invocation& inv, bool verbose) {
   if (option) {
     note(inv, verbose, "benchmark command from --bench-command");
@@ -50,7 +50,7 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   // backfill resolves relative paths against --repo (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
   auto ctx = open_context(o.env, nullptr, inv, base, true);
-  BackfillRequest req;
+  collect::BackfillRequest req;
   req.base_dir = base;
   req.project = ctx.project;
   req.from = o.from;
@@ -62,11 +62,11 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   req.max_commits = o.max_commits;
   req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
   req.target_triple = o.target_triple;
-  auto services = BackfillServices::system(inv.env);
+  auto services = collect::BackfillServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
-  services.progress = [&inv](const BackfillProgress& p) { announce(inv, format_progress(p)); };
-  const auto result = backfill(req, inv.env, *ctx.store, services);
+  services.progress = [&inv](const collect::BackfillProgress& p) { announce(inv, collect::format_progress(p)); };
+  const auto result = collect::backfill(req, inv.env, *ctx.store, services);
   // Stopped by a benchmark failure or interrupted: the summary is the error
   // (docs/backfill.md#the-run-step-by-step).
   if (result.exit_status != 0) throw result.error();
@@ -79,18 +79,18 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
   auto ctx = open_context(o.env, nullptr, inv, base, !o.no_store);
 
-  CollectRequest req;
+  collect::CollectRequest req;
   req.repo_dir = base;
   req.project = ctx.project;
   req.scope = bench_scope(o.scope, o.features, o.cargo_args);
   req.best_of = o.best_of;
-  req.policy = o.overwrite ? CollisionPolicy::overwrite
-                           : o.skip_existing ? CollisionPolicy::skip_existing : CollisionPolicy::refuse;
+  req.policy = o.overwrite ? storage::CollisionPolicy::overwrite
+                           : o.skip_existing ? storage::CollisionPolicy::skip_existing : storage::CollisionPolicy::refuse;
   req.store = !o.no_store;
   req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
   req.target_triple = o.target_triple;
 
-  auto services = CollectServices::system(inv.env);
+  auto services = collect::CollectServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
   // Repetition progress only where a person watches (a terminal): CI logs stay clean.
@@ -100,7 +100,7 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
       std::snprintf(buf, sizeof buf, "repetition %u of %u (%.1f s elapsed)", rep, of, elapsed);
       announce(inv, buf);
     };
-  const auto outcome = collect(req, inv.env, ctx.store.get(), services);
+  const auto outcome = collect::collect(req, inv.env, ctx.store.get(), services);
   inv.out << outcome.message() << '\n';
 }
 
@@ -111,7 +111,7 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
 
   // Every named path is checked before storage is opened: a typo must not "import nothing".
-  ImportRequest req;
+  collect::ImportRequest req;
   if (o.target_dir) {
     req.target_dir = (base / *o.target_dir).lexically_normal();
     std::error_code ec;
@@ -141,22 +141,22 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
   c.observation = now();
   c.git.commit = *commit;
   c.git.dirty = o.dirty;
-  c.env = detect_ci_provider(inv.env);
-  const RunTriple triple = resolve_run_triple(
-      o.target_triple, !req.google_benchmark_paths.empty(), [] { return probe_toolchain(); },
-      [&inv] { return probe_cxx_target(inv.env); });
+  c.env = probe::detect_ci_provider(inv.env);
+  const collect::RunTriple triple = collect::resolve_run_triple(
+      o.target_triple, !req.google_benchmark_paths.empty(), [] { return probe::probe_toolchain(); },
+      [&inv] { return probe::probe_cxx_target(inv.env); });
   c.toolchain.target_triple = triple.triple;
   c.toolchain.rustc_version = triple.rustc_version;
   c.tool_version = std::string(tool_version);
-  c.machine = describe_hardware(inv.sys_root);
+  c.machine = probe::describe_hardware(inv.sys_root);
   announce(inv, "importing at " + *commit + (o.dirty ? " (dirty snapshot)" : "") + ": target-triple=" +
                     (triple.triple.empty() ? std::string("unknown") : triple.triple) + " (" + triple.describe() +
                     "); machine-key=" + c.machine->fingerprint + " (auto-detected)");
-  req.policy = o.overwrite ? CollisionPolicy::overwrite
-                           : o.skip_existing ? CollisionPolicy::skip_existing : CollisionPolicy::refuse;
+  req.policy = o.overwrite ? storage::CollisionPolicy::overwrite
+                           : o.skip_existing ? storage::CollisionPolicy::skip_existing : storage::CollisionPolicy::refuse;
   std::function<void(std::string_view)> notes;
   if (v) notes = [&inv](std::string_view s) { announce(inv, s); };
-  const auto outcome = import_results(req, *ctx.store, notes);
+  const auto outcome = collect::import_results(req, *ctx.store, notes);
   inv.out << outcome.message() << '\n';
 }
 

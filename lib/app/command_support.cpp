@@ -6,8 +6,8 @@
 #include <system_error>
 
 #include "benchhist/error.hpp"
-#include "benchhist/probe/hardware.hpp"
-#include "benchhist/probe/toolchain.hpp"
+#include "probe/hardware.hpp"
+#include "probe/toolchain.hpp"
 
 namespace benchhist::app::detail {
 
@@ -57,9 +57,9 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   CommandContext ctx;
   auto loc = config_location(env, base);
   note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
-  ctx.config = load_config(loc.path, loc.explicitly_named);
+  ctx.config = config::load_config(loc.path, loc.explicitly_named);
   if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
-  ctx.project = resolve_project_id(ctx.config, base);
+  ctx.project = config::resolve_project_id(ctx.config, base);
   note(inv, v, "project id: " + ctx.project);
   if (!need_store) return ctx;
   const OptionalPathFlag no_cache{};
@@ -74,8 +74,8 @@ analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& f, c
                                                        bool auto_detect) {
   std::optional<std::string> triple, key;
   if (auto_detect) {
-    if (f.target_triples.empty()) triple = probe_toolchain().target_triple;
-    if (f.machine_keys.empty()) key = describe_hardware(inv.sys_root).fingerprint;
+    if (f.target_triples.empty()) triple = probe::probe_toolchain().target_triple;
+    if (f.machine_keys.empty()) key = probe::describe_hardware(inv.sys_root).fingerprint;
   }
   return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
 }

@@ -11,8 +11,8 @@
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/pipeline/analyze.hpp"
-#include "benchhist/app/commands.hpp"
-#include "benchhist/app/storage_selection.hpp"
+#include "app/commands.hpp"
+#include "app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
 #include "benchhist/storage/object_store.hpp"
 
@@ -38,10 +38,10 @@ void write_report(const ReportFile& file);
 
 // The configuration, project id and (optionally) store of a storage-backed command.
 struct CommandContext {
-  Config config;
+  config::Config config;
   std::string project;
   std::optional<StorageChoice> storage;
-  std::unique_ptr<ObjectStore> store;
+  std::unique_ptr<storage::ObjectStore> store;
 };
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
                             const std::filesystem::path& base, bool need_store);

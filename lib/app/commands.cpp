@@ -1,13 +1,13 @@
 // Command runners behind the CLI (docs/cli.md#commands): one runner per command of the option
 // model.
 
-#include "benchhist/app/commands.hpp"
+#include "app/commands.hpp"
 
-#include "benchhist/app/analysis_commands.hpp"
-#include "benchhist/app/automation_commands.hpp"
-#include "benchhist/app/collect_command.hpp"
-#include "benchhist/app/history_commands.hpp"
-#include "benchhist/setup/setup_azure.hpp"
+#include "app/analysis_commands.hpp"
+#include "app/automation_commands.hpp"
+#include "app/collect_command.hpp"
+#include "app/history_commands.hpp"
+#include "setup/setup_azure.hpp"
 #include "command_support.hpp"
 
 #include <fstream>
@@ -16,16 +16,16 @@
 #include <type_traits>
 
 #include "benchhist/analysis/filters.hpp"
-#include "benchhist/app/list_discriminants.hpp"
+#include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
-#include "benchhist/app/storage_selection.hpp"
+#include "app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
 #include "benchhist/config/starter.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/run.hpp"
-#include "benchhist/probe/hardware.hpp"
-#include "benchhist/probe/machine_key.hpp"
+#include "probe/hardware.hpp"
+#include "probe/machine_key.hpp"
 
 namespace benchhist::app {
 namespace {
@@ -72,11 +72,11 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
 
 
 void run_machine_key(const MachineKeyOptions& options, const Invocation& inv) {
-  MachineDescription machine = describe_hardware(inv.sys_root);
-  MachineKeyInputs inputs = machine_key_inputs(machine);
-  std::string key = compute_machine_key(inputs);
+  MachineDescription machine = probe::describe_hardware(inv.sys_root);
+  probe::MachineKeyInputs inputs = probe::machine_key_inputs(machine);
+  std::string key = probe::compute_machine_key(inputs);
   if (options.verbose)
-    inv.err << note_prefix << "machine-key components: " << machine_key_components_line(inputs) << '\n';
+    inv.err << note_prefix << "machine-key components: " << probe::machine_key_components_line(inputs) << '\n';
   inv.out << key << '\n';
 }
 
@@ -87,7 +87,7 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
   note(inv, options.verbose, "configuration path: " + path.string());
   bool wrote = false;
   try {
-    wrote = write_starter_config(path);
+    wrote = config::write_starter_config(path);
   } catch (const Error& e) {
     throw Error(ErrorKind::io, "failed to write the configuration file to " + path.string(),
                 path.string(), e.cause().empty() ? e.message() : e.message() + ": " + e.cause(),

@@ -1,4 +1,4 @@
-#include "benchhist/app/history_commands.hpp"
+#include "app/history_commands.hpp"
 
 #include <algorithm>
 #include <chrono>

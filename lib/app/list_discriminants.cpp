@@ -1,21 +1,21 @@
 // `list discriminants`, docs/formats.md#listings-and-command-messages.
 
-#include "benchhist/app/list_discriminants.hpp"
+#include "app/list_discriminants.hpp"
 
 #include <algorithm>
 
 #include "benchhist/analysis/filters.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::app {
-std::vector<DiscriminantSet> list_discriminant_sets(ObjectStore& store, std::string_view project,
+std::vector<DiscriminantSet> list_discriminant_sets(storage::ObjectStore& store, std::string_view project,
                                                     const FilterOptions& filters) {
   // Resolved before touching storage so an engine typo fails fast; no auto-detection here.
   const auto resolved = analysis::resolve_filters(filters.engines, filters.target_triples,
                                                   filters.machine_keys, std::nullopt, std::nullopt);
   std::vector<DiscriminantSet> sets;
-  for (const auto& key : store.list(project_data_prefix(project))) {
-    auto parsed = parse_data_key(key);
+  for (const auto& key : store.list(codec::project_data_prefix(project))) {
+    auto parsed = codec::parse_data_key(key);
     if (!parsed) continue;  // cache marker, project-level blessings, stray files (docs/formats.md#object-kinds)
     DiscriminantSet set = parsed->set();
     if (resolved.accepts(set)) sets.push_back(std::move(set));

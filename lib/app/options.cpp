@@ -1,7 +1,7 @@
 // Option-model rules shared by the CLI and library callers (docs/formats.md#option-groups,
 // docs/cli.md#commands).
 
-#include "benchhist/app/options.hpp"
+#include "app/options.hpp"
 
 #include <type_traits>
 

@@ -1,19 +1,13 @@
 // Backend selection, docs/formats.md#storage-selection.
 
-#include "benchhist/app/storage_selection.hpp"
+#include "app/storage_selection.hpp"
 
 #include "benchhist/config/config.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/storage/local_store.hpp"
 
-// Defined to 1 by lib/app/meson.build when the azure area is part of the build.
-#ifndef BH_APP_WITH_AZURE
-#define BH_APP_WITH_AZURE 0
-#endif
-#if BH_APP_WITH_AZURE
 #include "benchhist/azure/azure_blob_store.hpp"
 #include "benchhist/storage/cached_store.hpp"
-#endif
 
 namespace benchhist::app {
 namespace {
@@ -23,7 +17,7 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::file
 }
 
 // A bare `--local`/`--cache` reads its variable; unset and empty are the same error.
-std::filesystem::path from_env(const Environment& env, std::string_view var, std::string_view flag) {
+std::filesystem::path from_env(const probe::Environment& env, std::string_view var, std::string_view flag) {
   auto v = env.non_empty(var);
   if (!v)
     throw Error(ErrorKind::config,
@@ -46,7 +40,7 @@ std::string StorageChoice::describe() const {
 }
 
 StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
-                             const AzureStorageConfig* azure, const Environment& env,
+                             const config::AzureStorageConfig* azure, const probe::Environment& env,
                              const std::filesystem::path& base) {
   if (local.present && cache.present)
     throw Error(ErrorKind::usage, "the argument '--cache[=<PATH>]' cannot be used with '--local[=<PATH>]'",
@@ -78,32 +72,21 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
               "bare --local) or configure a cloud storage backend in the configuration file");
 }
 
-bool azure_backend_available() noexcept { return BH_APP_WITH_AZURE != 0; }
-
-std::unique_ptr<ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
-                                        const Environment& env) {
+std::unique_ptr<storage::ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
+                                        const probe::Environment& env) {
   if (auto* l = std::get_if<LocalStorageChoice>(&choice.backend))
-    return std::make_unique<LocalStore>(l->root);
+    return std::make_unique<storage::LocalStore>(l->root);
   const auto& a = std::get<AzureStorageChoice>(choice.backend);
-#if BH_APP_WITH_AZURE
   if (!a.cache_dir)
     return std::make_unique<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
                                                    std::string(project_id), nullptr, env);
   auto cloud = std::make_shared<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
                                                        std::string(project_id), nullptr, env);
-  auto cached = std::make_unique<CachedStore>(std::move(cloud), *a.cache_dir, a.account, a.container,
+  auto cached = std::make_unique<storage::CachedStore>(std::move(cloud), *a.cache_dir, a.account, a.container,
                                               std::string(project_id));
   // One synchronization per command, before anything is read (docs/formats.md#read-through-cache).
   cached->synchronize();
   return cached;
-#else
-  (void)project_id;
-  (void)env;
-  throw Error(ErrorKind::config, "the Azure backend is not available in this build yet",
-              a.account + "/" + a.container, {},
-              "use local storage for now: pass --local=<path> (or a bare --local with " +
-                  std::string(storage_env_var) + " set)");
-#endif
 }
 
 }  // namespace benchhist::app

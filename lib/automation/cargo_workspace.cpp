@@ -109,8 +109,8 @@ CargoWorkspace parse_cargo_metadata(std::string_view json, const std::string& or
 }
 
 CargoWorkspace read_cargo_workspace(const fs::path& project_dir, const std::string& cargo,
-                                    const std::function<ProcessResult(const ProcessSpec&)>& run) {
-  ProcessSpec spec;
+                                    const std::function<probe::ProcessResult(const probe::ProcessSpec&)>& run) {
+  probe::ProcessSpec spec;
   spec.argv = {cargo, "metadata", "--format-version", "1", "--no-deps"};
   spec.cwd = project_dir;
   spec.capture_stdout = true;

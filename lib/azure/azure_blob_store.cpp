@@ -8,7 +8,7 @@
 #include "benchhist/codec/gzip.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/timestamp.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::azure {
 
@@ -27,8 +27,6 @@ std::string hint_of(const BlobReply& r) {
 
 // Re-raise a lower-level failure under the operation's message, keeping its detail.
 [[noreturn]] void rethrow_as(const Error& e, const std::string& message, std::string_view key) {
-  // The container-creation failure is already a docs/formats.md#error-messages message of its own.
-  if (e.message() == "could not create Azure blob container") throw e;
   std::string cause = e.message();
   if (!e.cause().empty()) cause += ": " + e.cause();
   throw Error(e.kind(), message, std::string(key), cause, e.hint());
@@ -36,6 +34,15 @@ std::string hint_of(const BlobReply& r) {
 
 [[noreturn]] void fail(const BlobReply& r, const std::string& message, std::string_view key) {
   throw Error(kind_of(r), message, std::string(key), r.describe(), hint_of(r));
+}
+
+// A put into a missing container tried to create it; that failure is its own
+// docs/formats.md#error-messages message, not the put's.
+void check_container(const BlobReply& r, const std::string& container) {
+  if (!r.container_creation_failed) return;
+  throw Error(r.status == 401 || r.status == 403 ? ErrorKind::auth : ErrorKind::network,
+              "could not create Azure blob container", container, r.describe(),
+              "check that the identity may create containers, or create \"" + container + "\" yourself");
 }
 
 bool reports_existing(const BlobReply& r) {
@@ -68,11 +75,11 @@ std::string effective_account_url(std::string_view account, const std::optional<
 
 AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                                std::string project_id, std::shared_ptr<TokenCredential> credential,
-                               const Environment& env, RetryPolicy retry, AzureStoreOptions options)
+                               const probe::Environment& env, RetryPolicy retry, AzureStoreOptions options)
     : account_(std::move(account)),
       container_(std::move(container)),
       account_url_(effective_account_url(account_, endpoint)),
-      marker_key_(cache_epoch_key(project_id)),
+      marker_key_(codec::cache_epoch_key(project_id)),
       now_(options.now) {
   if (!credential) {
     CredentialOptions co = options.credential;
@@ -89,9 +96,9 @@ AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::
                                          std::move(retry), bo);
 }
 
-PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {
-  validate_key(key);
-  const std::string body = gzip_compress(json);
+storage::PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) {
+  codec::validate_key(key);
+  const std::string body = codec::gzip_compress(json);
   const std::string create_msg = "could not conditionally create Azure blob \"" + std::string(key) + "\"";
   BlobReply created;
   try {
@@ -99,7 +106,8 @@ PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, Coll
   } catch (const Error& e) {
     rethrow_as(e, create_msg, key);
   }
-  if (created.ok()) return PutOutcome::stored;
+  check_container(created, container_);
+  if (created.ok()) return storage::PutOutcome::stored;
   if (!reports_existing(created)) fail(created, create_msg, key);
 
   if (created.maybe_applied_before) {
@@ -108,18 +116,18 @@ PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, Coll
     // spurious collision is reported.
     try {
       auto existing = client_->get_blob(key);
-      if (existing.ok() && existing.body == body) return PutOutcome::stored;
+      if (existing.ok() && existing.body == body) return storage::PutOutcome::stored;
     } catch (const Error&) {
       // Fall through to the policy: the collision is real as far as we can tell.
     }
   }
   switch (policy) {
-    case CollisionPolicy::refuse:
+    case storage::CollisionPolicy::refuse:
       throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), "",
                   "pass --overwrite to replace it or --skip-existing to keep it");
-    case CollisionPolicy::skip_existing:
-      return PutOutcome::skipped_existing;
-    case CollisionPolicy::overwrite:
+    case storage::CollisionPolicy::skip_existing:
+      return storage::PutOutcome::skipped_existing;
+    case storage::CollisionPolicy::overwrite:
       break;
   }
   const std::string overwrite_msg = "could not overwrite Azure blob \"" + std::string(key) + "\"";
@@ -131,13 +139,14 @@ PutOutcome AzureBlobStore::put(std::string_view key, std::string_view json, Coll
     pending_invalidation_ = true;
     rethrow_as(e, overwrite_msg, key);
   }
+  check_container(replaced, container_);
   if (!replaced.ok()) fail(replaced, overwrite_msg, key);
   pending_invalidation_ = true;  // docs/formats.md#azure-backend: an overwrite of an existing key
-  return PutOutcome::replaced;
+  return storage::PutOutcome::replaced;
 }
 
 std::optional<std::string> AzureBlobStore::get(std::string_view key) {
-  validate_key(key);
+  codec::validate_key(key);
   const std::string msg = "could not download Azure blob \"" + std::string(key) + "\"";
   BlobReply r;
   try {
@@ -148,7 +157,7 @@ std::optional<std::string> AzureBlobStore::get(std::string_view key) {
   if (r.status == 404) return std::nullopt;  // BlobNotFound or ContainerNotFound
   if (!r.ok()) fail(r, msg, key);
   try {
-    return gunzip(r.body);
+    return codec::gunzip(r.body);
   } catch (const Error& e) {
     throw Error(ErrorKind::decode, "could not decompress Azure blob \"" + std::string(key) + "\"", std::string(key),
                 e.message(), "the blob was not written by this tool; remove or rewrite it");
@@ -169,7 +178,7 @@ std::vector<std::string> AzureBlobStore::list(std::string_view prefix) {
 }
 
 bool AzureBlobStore::remove(std::string_view key) {
-  validate_key(key);
+  codec::validate_key(key);
   const std::string msg = "could not delete Azure blob \"" + std::string(key) + "\"";
   BlobReply r;
   try {
@@ -195,7 +204,7 @@ void AzureBlobStore::flush() {
   if (!pending_invalidation_.exchange(false)) return;
   const std::string msg = "could not write Azure cache-invalidation marker \"" + marker_key_ + "\"";
   auto now = now_ ? now_() : std::chrono::system_clock::now();
-  const std::string body = gzip_compress(format_rfc3339(std::chrono::time_point_cast<std::chrono::nanoseconds>(now)));
+  const std::string body = codec::gzip_compress(format_rfc3339(std::chrono::time_point_cast<std::chrono::nanoseconds>(now)));
   BlobReply r;
   try {
     r = client_->put_block_blob(marker_key_, body, /*if_none_match=*/false);
@@ -203,6 +212,8 @@ void AzureBlobStore::flush() {
     pending_invalidation_ = true;
     rethrow_as(e, msg, marker_key_);
   }
+  if (r.container_creation_failed) pending_invalidation_ = true;
+  check_container(r, container_);
   if (!r.ok()) {
     pending_invalidation_ = true;
     fail(r, msg, marker_key_);

@@ -122,10 +122,10 @@ BlobReply BlobClient::put_block_blob(std::string_view key, std::string_view gzip
   auto reply = execute("PUT", url, headers, gzip_body);
   if (reply.status == 404 && reply.error_code == "ContainerNotFound") {
     auto created = create_container();
-    if (!created.ok())
-      throw Error(created.status == 401 || created.status == 403 ? ErrorKind::auth : ErrorKind::network,
-                  "could not create Azure blob container", container_, created.describe(),
-                  "check that the identity may create containers, or create \"" + container_ + "\" yourself");
+    if (!created.ok()) {
+      created.container_creation_failed = true;
+      return created;
+    }
     bool before = reply.maybe_applied_before;
     int attempts = reply.attempts;
     reply = execute("PUT", url, headers, gzip_body);

@@ -30,7 +30,7 @@ std::shared_ptr<HttpClient> http_of(const CredentialOptions& o) {
 
 std::string strip_query(const std::string& url) { return url.substr(0, url.find('?')); }
 
-std::string authority_host(const Environment& env) {
+std::string authority_host(const probe::Environment& env) {
   std::string host = env.non_empty("AZURE_AUTHORITY_HOST").value_or("https://login.microsoftonline.com");
   while (!host.empty() && host.back() == '/') host.pop_back();
   return host;
@@ -126,7 +126,7 @@ AccessToken exchange_assertion(HttpClient& http, const CredentialOptions& o, con
 
 class GitHubOidcCredential final : public TokenCredential {
  public:
-  GitHubOidcCredential(const Environment& env, CredentialOptions o)
+  GitHubOidcCredential(const probe::Environment& env, CredentialOptions o)
       : o_(std::move(o)),
         http_(http_of(o_)),
         request_url_(*env.non_empty("ACTIONS_ID_TOKEN_REQUEST_URL")),
@@ -160,7 +160,7 @@ class GitHubOidcCredential final : public TokenCredential {
 
 class WorkloadIdentityCredential final : public TokenCredential {
  public:
-  WorkloadIdentityCredential(const Environment& env, CredentialOptions o)
+  WorkloadIdentityCredential(const probe::Environment& env, CredentialOptions o)
       : o_(std::move(o)),
         http_(http_of(o_)),
         token_file_(*env.non_empty("AZURE_FEDERATED_TOKEN_FILE")),
@@ -197,7 +197,7 @@ std::string resource_of(std::string_view scope) {
 
 class ManagedIdentityCredential final : public TokenCredential {
  public:
-  ManagedIdentityCredential(const Environment& env, CredentialOptions o) : o_(std::move(o)) {
+  ManagedIdentityCredential(const probe::Environment& env, CredentialOptions o) : o_(std::move(o)) {
     client_id_ = env.non_empty("AZURE_CLIENT_ID").value_or("");
     if (auto ep = env.non_empty("IDENTITY_ENDPOINT")) {
       endpoint_ = *ep;
@@ -239,12 +239,12 @@ class AzureCliCredential final : public TokenCredential {
   explicit AzureCliCredential(CredentialOptions o) : o_(std::move(o)) {}
 
   AccessToken acquire(std::string_view scope) override {
-    ProcessSpec spec;
+    probe::ProcessSpec spec;
     spec.argv = {o_.az_program, "account", "get-access-token", "--resource", resource_of(scope), "-o", "json"};
     spec.capture_stderr = true;
-    ProcessResult r;
+    probe::ProcessResult r;
     try {
-      r = run_process(spec);
+      r = probe::run_process(spec);
     } catch (const Error& e) {
       throw Error(ErrorKind::auth, "the Azure CLI (" + o_.az_program + ") is not installed", o_.az_program,
                   e.cause(), "install the Azure CLI and run `az login`");
@@ -313,27 +313,27 @@ class ChainCredential final : public TokenCredential {
 
 }  // namespace
 
-std::shared_ptr<TokenCredential> make_github_oidc_credential(const Environment& env, const CredentialOptions& o) {
+std::shared_ptr<TokenCredential> make_github_oidc_credential(const probe::Environment& env, const CredentialOptions& o) {
   for (auto var : {"ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "AZURE_CLIENT_ID", "AZURE_TENANT_ID"})
     if (!env.non_empty(var)) return nullptr;
   return std::make_shared<GitHubOidcCredential>(env, o);
 }
 
-std::shared_ptr<TokenCredential> make_workload_identity_credential(const Environment& env, const CredentialOptions& o) {
+std::shared_ptr<TokenCredential> make_workload_identity_credential(const probe::Environment& env, const CredentialOptions& o) {
   for (auto var : {"AZURE_FEDERATED_TOKEN_FILE", "AZURE_CLIENT_ID", "AZURE_TENANT_ID"})
     if (!env.non_empty(var)) return nullptr;
   return std::make_shared<WorkloadIdentityCredential>(env, o);
 }
 
-std::shared_ptr<TokenCredential> make_managed_identity_credential(const Environment& env, const CredentialOptions& o) {
+std::shared_ptr<TokenCredential> make_managed_identity_credential(const probe::Environment& env, const CredentialOptions& o) {
   return std::make_shared<ManagedIdentityCredential>(env, o);
 }
 
-std::shared_ptr<TokenCredential> make_azure_cli_credential(const Environment&, const CredentialOptions& o) {
+std::shared_ptr<TokenCredential> make_azure_cli_credential(const probe::Environment&, const CredentialOptions& o) {
   return std::make_shared<AzureCliCredential>(o);
 }
 
-std::shared_ptr<TokenCredential> make_default_credential(const Environment& env, const CredentialOptions& o) {
+std::shared_ptr<TokenCredential> make_default_credential(const probe::Environment& env, const CredentialOptions& o) {
   // GitHub OIDC, when fully configured, is exclusive: its failure must not silently fall back
   // to another identity (docs/formats.md#azure-backend).
   if (auto c = make_github_oidc_credential(env, o)) return c;

@@ -13,9 +13,9 @@
 
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/model/text.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 namespace {
 
 std::string trim(std::string_view s) {
@@ -27,8 +27,8 @@ std::string trim(std::string_view s) {
 
 // `git -C <dir> <args…>` with both streams captured (helper commands never write to the
 // user's terminal; stderr becomes the cause of an error).
-ProcessResult git(const BackfillServices& svc, const std::filesystem::path& dir, std::vector<std::string> args) {
-  ProcessSpec spec;
+probe::ProcessResult git(const BackfillServices& svc, const std::filesystem::path& dir, std::vector<std::string> args) {
+  probe::ProcessSpec spec;
   spec.argv = {"git", "-C", dir.string()};
   for (auto& a : args) spec.argv.push_back(std::move(a));
   spec.capture_stdout = true;
@@ -36,7 +36,7 @@ ProcessResult git(const BackfillServices& svc, const std::filesystem::path& dir,
   return svc.run_command(spec);
 }
 
-std::string git_cause(const ProcessResult& r) {
+std::string git_cause(const probe::ProcessResult& r) {
   auto err = trim(r.err);
   if (!err.empty()) return err;
   return r.exited ? "git exited with code " + std::to_string(r.exit_code) : "git was terminated by a signal";
@@ -51,7 +51,7 @@ struct RangeEntry {
 // no.
 std::optional<std::string> resolve_ref(const BackfillServices& svc, const std::filesystem::path& repo,
                                        std::string_view ref) {
-  ProcessResult r;
+  probe::ProcessResult r;
   try {
     r = git(svc, repo, {"rev-parse", "--verify", "--quiet", std::string(ref) + "^{commit}"});
   } catch (const Error& e) {
@@ -82,7 +82,7 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
     throw Error(ErrorKind::not_found, "cannot resolve --to (" + std::string(to) + ") to a commit", repo.string(), {},
                 "pass a commit id, tag or branch that exists in " + repo.string());
 
-  ProcessResult r;
+  probe::ProcessResult r;
   const std::string walk_error = "failed to walk the first-parent ancestry of " + *to_id;
   try {
     r = git(svc, repo, {"log", "--first-parent", "--reverse", "-z", "--format=%H%x00%cI%x00%s", *to_id});
@@ -126,9 +126,9 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
 
 // The per-commit environment: everything inherited except CARGO_TARGET_DIR
 // (docs/backfill.md#the-run-step-by-step step 4).
-class OverlayEnvironment final : public Environment {
+class OverlayEnvironment final : public probe::Environment {
  public:
-  OverlayEnvironment(const Environment& base, std::map<std::string, std::string, std::less<>> overrides)
+  OverlayEnvironment(const probe::Environment& base, std::map<std::string, std::string, std::less<>> overrides)
       : base_(base), overrides_(std::move(overrides)) {}
   std::optional<std::string> get(std::string_view name) const override {
     if (auto it = overrides_.find(name); it != overrides_.end()) return it->second;
@@ -136,17 +136,17 @@ class OverlayEnvironment final : public Environment {
   }
 
  private:
-  const Environment& base_;
+  const probe::Environment& base_;
   std::map<std::string, std::string, std::less<>> overrides_;
 };
 
 // collect flushes after every commit; backfill flushes the cache marker once after the loop
 // (docs/backfill.md#the-run-step-by-step), so the per-commit collect sees a store whose flush does
 // nothing.
-class DeferredFlushStore final : public ObjectStore {
+class DeferredFlushStore final : public storage::ObjectStore {
  public:
-  explicit DeferredFlushStore(ObjectStore& inner) : inner_(inner) {}
-  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override {
+  explicit DeferredFlushStore(storage::ObjectStore& inner) : inner_(inner) {}
+  storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) override {
     return inner_.put(key, json, policy);
   }
   std::optional<std::string> get(std::string_view key) override { return inner_.get(key); }
@@ -156,7 +156,7 @@ class DeferredFlushStore final : public ObjectStore {
   std::string describe() const override { return inner_.describe(); }
 
  private:
-  ObjectStore& inner_;
+  storage::ObjectStore& inner_;
 };
 
 std::string format_duration(double seconds) {
@@ -265,28 +265,19 @@ std::filesystem::path parse_project_prefix(std::string_view out) {
   return out_path;
 }
 
-bool is_duplicate_result_error(const Error& e) {
-  constexpr std::string_view dup = "a result is already stored for this run at ";
-  return e.kind() == ErrorKind::already_exists || e.message().starts_with(dup) ||
-         e.cause().find(dup) != std::string::npos;
-}
+bool is_duplicate_result_error(const Error& e) { return e.kind() == ErrorKind::already_exists; }
 
 std::optional<std::string> backfill_failure_reason(const Error& e) {
-  // Benchmark command failures and unparseable harvested output belong to the commit
-  // (docs/backfill.md#the-run-step-by-step step 5); "failed to run the benchmark command" (spawn)
-  // and best-of inconsistencies do not.
-  // The command is `cargo bench` or the --bench-command text, so it is matched by shape.
-  const auto& m = e.message();
-  const bool command_failed =
-      e.kind() == ErrorKind::benchmark && m.starts_with("engine \"") &&
-      (m.find("\" failed with exit code ") != std::string::npos ||
-       m.ends_with("\" terminated without an exit code") || m.find("\" has an invalid command") != std::string::npos);
-  if (command_failed || m.starts_with("engine \"cargo bench\" failed with exit code ") ||
-      m.starts_with("engine \"cargo bench\" terminated without an exit code") ||
-      m.starts_with("engine \"cargo bench\" has an invalid command") ||
-      m.starts_with("failed to parse benchmark output: "))
-    return m;
-  return std::nullopt;
+  // A failing benchmark command, a missing project directory and unparseable harvested output
+  // belong to the commit (docs/backfill.md#the-run-step-by-step step 5); a command that could not
+  // be started and best-of inconsistencies do not: they would fail every commit alike.
+  switch (e.kind()) {
+    case ErrorKind::benchmark_failed:
+    case ErrorKind::benchmark_output:
+      return e.message();
+    default:
+      return std::nullopt;
+  }
 }
 
 std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_dir, std::string_view from,
@@ -301,7 +292,7 @@ Error BackfillResult::error() const {
     return Error(ErrorKind::io, summary, {}, std::string("interrupted by ") + signal_name(interrupted_by),
                  "run the same backfill again: commits already stored are skipped");
   if (stop_cause)
-    return Error(ErrorKind::benchmark, summary, stopped_at.value_or(""), stop_cause->message(),
+    return Error(stop_cause->kind(), summary, stopped_at.value_or(""), stop_cause->message(),
                  "fix the failing commit's benchmark or pass --ignore-errors to continue past failures");
   return Error(ErrorKind::internal, summary);
 }
@@ -315,7 +306,7 @@ namespace {
 void add_worktree(const BackfillServices& svc, const std::filesystem::path& base, const std::filesystem::path& wt,
                   const std::string& commit) {
   const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + commit;
-  ProcessResult r;
+  probe::ProcessResult r;
   try {
     r = git(svc, base, {"worktree", "add", "--detach", "--force", wt.string(), commit});
   } catch (const Error& e) {
@@ -335,7 +326,7 @@ void seed_target_directory(const BackfillRequest& req, const std::filesystem::pa
   // worktree was created is therefore dated back to that moment: the checkout is always
   // newer, so cargo rebuilds the crate itself, while older files (registry dependencies
   // and their build scripts' stamps) keep their times and stay reusable.
-  ProcessSpec cp;
+  probe::ProcessSpec cp;
   cp.argv = {"cp", "-a", req.seed_target_dir->string(), (project_dir / "target").string()};
   cp.capture_stdout = true;
   cp.capture_stderr = true;
@@ -359,10 +350,10 @@ void seed_target_directory(const BackfillRequest& req, const std::filesystem::pa
 
 // The skip pre-check: the commits that already have a clean result in this partition.
 std::set<std::string> recorded_commits(const BackfillRequest& req, const std::filesystem::path& project_dir,
-                                       ObjectStore& store, const BackfillServices& svc,
+                                       storage::ObjectStore& store, const BackfillServices& svc,
                                        const std::function<void(std::string_view)>& announce) {
   std::set<std::string> recorded;
-  std::function<std::optional<CxxTarget>()> cxx;
+  std::function<std::optional<probe::CxxTarget>()> cxx;
   if (svc.probe_cxx_target) cxx = [&] { return svc.probe_cxx_target(project_dir); };
   const RunTriple tc = resolve_run_triple(
       req.target_triple, req.bench_command.has_value(), [&] { return svc.probe_toolchain(project_dir); }, cxx);
@@ -371,16 +362,16 @@ std::set<std::string> recorded_commits(const BackfillRequest& req, const std::fi
            (tc.source == TripleSource::toolchain_host ? std::string("toolchain host of the newest checkout in the range")
                                                       : tc.describe()) +
            "); machine-key=" + mk + " (auto-detected)");
-  const auto triple_seg = sanitize_segment(tc.triple);
-  const auto mk_seg = sanitize_segment(mk);
-  const auto project_seg = sanitize_segment(req.project);
+  const auto triple_seg = codec::sanitize_segment(tc.triple);
+  const auto mk_seg = codec::sanitize_segment(mk);
+  const auto project_seg = codec::sanitize_segment(req.project);
   for (Engine engine : engines::harvest_order) {
-    const auto pp = partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
+    const auto pp = codec::partition_prefix(req.project, DiscriminantSet{engine, triple_seg, mk_seg});
     const auto keys = store.list(pp);
     std::size_t clean = 0, added = 0;
     for (const auto& k : keys) {
-      auto dk = parse_data_key(k);
-      if (!dk || dk->kind != ObjectKind::clean || dk->engine != engine || dk->project != project_seg ||
+      auto dk = codec::parse_data_key(k);
+      if (!dk || dk->kind != codec::ObjectKind::clean || dk->engine != engine || dk->project != project_seg ||
           dk->target_triple != triple_seg || dk->machine_key != mk_seg)
         continue;
       ++clean;
@@ -403,7 +394,7 @@ bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt
   for (std::vector<std::string> args : {std::vector<std::string>{"checkout", "--detach", "--force", id},
                                         std::vector<std::string>{"reset", "--hard"},
                                         std::vector<std::string>{"clean", "-fd"}}) {
-    ProcessResult r;
+    probe::ProcessResult r;
     try {
       r = git(svc, wt, std::move(args));
     } catch (const Error& e) {
@@ -421,8 +412,8 @@ bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt
 // a failed benchmark is returned. Nullopt with `*interrupted_attempt` set when a pending
 // interrupt explains the failure (the attempt measured nothing).
 std::optional<Error> replay_commit(const BackfillRequest& req, const std::string& id,
-                                   const std::filesystem::path& project_dir, const Environment& commit_env,
-                                   ObjectStore& per_commit_store, const BackfillServices& svc,
+                                   const std::filesystem::path& project_dir, const probe::Environment& commit_env,
+                                   storage::ObjectStore& per_commit_store, const BackfillServices& svc,
                                    const std::function<void(std::string_view)>& announce,
                                    const std::function<int()>& interrupted, BackfillResult& result,
                                    bool* interrupted_attempt) {
@@ -433,7 +424,7 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
                 project_dir.string(), ec.message());
   if (!std::filesystem::is_directory(st))
     // Wording: docs/backfill.md (recommended default).
-    return Error(ErrorKind::benchmark, "project directory " + project_dir.string() + " does not exist at this commit",
+    return Error(ErrorKind::not_found, "project directory " + project_dir.string() + " does not exist at this commit",
                  project_dir.string());
   CollectRequest creq;
   creq.repo_dir = project_dir;
@@ -442,7 +433,7 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
   creq.bench_command = req.bench_command;
   creq.target_triple = req.target_triple;
   creq.best_of = req.best_of;
-  creq.policy = req.overwrite ? CollisionPolicy::overwrite : CollisionPolicy::refuse;
+  creq.policy = req.overwrite ? storage::CollisionPolicy::overwrite : storage::CollisionPolicy::refuse;
   creq.store = true;
   creq.strip_toolchain_overrides = true;
   auto cs = svc.collect_services(project_dir, commit_env);
@@ -480,7 +471,7 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
 
 // ---------------------------------------------------------------------------------------------
 
-BackfillResult backfill(const BackfillRequest& req, const Environment& env, ObjectStore& store,
+BackfillResult backfill(const BackfillRequest& req, const probe::Environment& env, storage::ObjectStore& store,
                         const BackfillServices& svc) {
   if (req.best_of < 1) throw Error(ErrorKind::usage, "--best-of must be at least 1");
   if (req.max_commits && *req.max_commits < 1) throw Error(ErrorKind::usage, "--max-commits must be at least 1");
@@ -493,7 +484,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   std::filesystem::path prefix;
   {
     const std::string fail = "failed to resolve the selected project directory in " + base.string();
-    ProcessResult r;
+    probe::ProcessResult r;
     try {
       r = git(svc, base, {"rev-parse", "--show-prefix"});
     } catch (const Error& e) {
@@ -532,7 +523,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   if (svc.note) svc.note("created the worktree " + wt.string() + " at " + range[0].id);
 
   const auto project_dir = prefix.empty() ? wt : wt / prefix;
-  auto teardown = [&]() -> std::optional<ProcessResult> {
+  auto teardown = [&]() -> std::optional<probe::ProcessResult> {
     try {
       return git(svc, base, {"worktree", "remove", "--force", wt.string()});
     } catch (const Error&) {
@@ -550,7 +541,7 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
     // docs/backfill.md#the-run-step-by-step classification and the scan-outcome line.
     std::vector<const RangeEntry*> pending;
     for (const auto& e : range) {
-      if (!req.overwrite && recorded.count(sanitize_segment(e.id))) {
+      if (!req.overwrite && recorded.count(codec::sanitize_segment(e.id))) {
         result.outcomes.push_back({e.id, BackfillOutcomeKind::skipped_existing, true, 0, {}});
         ++result.skipped_existing;
         if (svc.note) svc.note("skipping " + short_id(e.id) + ": a clean result for it is already stored in this partition");
@@ -676,4 +667,4 @@ BackfillResult backfill(const BackfillRequest& req, const Environment& env, Obje
   return result;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

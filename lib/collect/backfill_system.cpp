@@ -10,10 +10,10 @@
 #include <cstring>
 
 #include "benchhist/collect/backfill.hpp"
-#include "benchhist/probe/hardware.hpp"
-#include "benchhist/probe/toolchain.hpp"
+#include "probe/hardware.hpp"
+#include "probe/toolchain.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 namespace {
 
 // The write end of the active guard's self-pipe. A signal handler can reach no object, so
@@ -69,33 +69,33 @@ int InterruptGuard::pending() {
   return received_;
 }
 
-BackfillServices BackfillServices::system(const Environment& env) {
+BackfillServices BackfillServices::system(const probe::Environment& env) {
   BackfillServices s;
   s.clock = [] {
     return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   };
-  s.run_command = [](const ProcessSpec& spec) { return run_process(spec); };
+  s.run_command = [](const probe::ProcessSpec& spec) { return probe::run_process(spec); };
   // docs/formats.md#toolchain: the worktree's own toolchain pin governs, not the launching one.
   s.probe_toolchain = [](const std::filesystem::path& dir) {
-    ToolchainProbeOptions o;
+    probe::ToolchainProbeOptions o;
     o.cwd = dir;
     o.isolate_from_launcher = true;
-    return benchhist::probe_toolchain(o);
+    return benchhist::probe::probe_toolchain(o);
   };
-  s.probe_cxx_target = [&env](const std::filesystem::path& dir) { return benchhist::probe_cxx_target(env, dir); };
-  s.machine_key = [] { return describe_hardware().fingerprint; };
-  s.collect_services = [](const std::filesystem::path& dir, const Environment& commit_env) {
+  s.probe_cxx_target = [&env](const std::filesystem::path& dir) { return benchhist::probe::probe_cxx_target(env, dir); };
+  s.machine_key = [] { return probe::describe_hardware().fingerprint; };
+  s.collect_services = [](const std::filesystem::path& dir, const probe::Environment& commit_env) {
     auto cs = CollectServices::system(commit_env);
     cs.probe_toolchain = [dir] {
-      ToolchainProbeOptions o;
+      probe::ToolchainProbeOptions o;
       o.cwd = dir;
       o.isolate_from_launcher = true;
-      return benchhist::probe_toolchain(o);
+      return benchhist::probe::probe_toolchain(o);
     };
     return cs;
   };
-  s.collect = [](const CollectRequest& r, const Environment& e, ObjectStore* st, const CollectServices& c) {
-    return benchhist::collect(r, e, st, c);
+  s.collect = [](const CollectRequest& r, const probe::Environment& e, storage::ObjectStore* st, const CollectServices& c) {
+    return collect::collect(r, e, st, c);
   };
   s.temp_dir = env.non_empty("TMPDIR").value_or("/tmp");
   s.pid = static_cast<long>(::getpid());
@@ -103,4 +103,4 @@ BackfillServices BackfillServices::system(const Environment& env) {
   return s;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

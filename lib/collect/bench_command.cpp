@@ -1,6 +1,6 @@
 #include "benchhist/collect/bench_command.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 
 std::vector<std::string> cargo_bench_argv(const BenchScope& scope, const std::string& cargo_program) {
   std::vector<std::string> argv{cargo_program, "bench"};
@@ -21,9 +21,9 @@ std::vector<std::string> cargo_bench_argv(const BenchScope& scope, const std::st
   return argv;
 }
 
-std::string cargo_program(const Environment& env) { return env.non_empty("CARGO").value_or("cargo"); }
+std::string cargo_program(const probe::Environment& env) { return env.non_empty("CARGO").value_or("cargo"); }
 
-std::filesystem::path target_root(const Environment& env, const std::filesystem::path& repo_dir) {
+std::filesystem::path target_root(const probe::Environment& env, const std::filesystem::path& repo_dir) {
   if (auto dir = env.non_empty("CARGO_TARGET_DIR")) {
     std::filesystem::path p(*dir);
     // Absolute because Cargo runs each bench binary with its package as working directory.
@@ -45,4 +45,4 @@ std::map<std::string, std::optional<std::string>> bench_environment(const std::f
   return env;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

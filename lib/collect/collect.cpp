@@ -11,25 +11,25 @@
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
-#include "benchhist/probe/hardware.hpp"
-#include "benchhist/probe/machine_key.hpp"
-#include "benchhist/storage/key.hpp"
+#include "probe/hardware.hpp"
+#include "probe/machine_key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/version.hpp"
 
 #include <cerrno>
 #include <cstring>
 
-namespace benchhist {
+namespace benchhist::collect {
 namespace {
 
 // `command` is `cargo bench` or the --bench-command text (docs/formats.md#error-messages wording).
-void check_exit(const ProcessResult& r, const std::string& command) {
+void check_exit(const probe::ProcessResult& r, const std::string& command) {
   if (!r.exited)
-    throw Error(ErrorKind::benchmark, "engine \"" + command + "\" terminated without an exit code", {},
+    throw Error(ErrorKind::benchmark_failed, "engine \"" + command + "\" terminated without an exit code", {},
                 "signal " + std::to_string(r.signal),
                 "the benchmark process was killed; rerun collect once the cause is fixed");
   if (r.exit_code != 0)
-    throw Error(ErrorKind::benchmark,
+    throw Error(ErrorKind::benchmark_failed,
                 "engine \"" + command + "\" failed with exit code " + std::to_string(r.exit_code), {}, {},
                 "fix the failing benchmark (its output is above) and run collect again; nothing was stored");
 }
@@ -37,9 +37,9 @@ void check_exit(const ProcessResult& r, const std::string& command) {
 std::string object_key(const std::string& project, Engine engine, const RunContext& ctx) {
   const std::string commit = ctx.git.commit.value_or("unknown");
   if (ctx.git.dirty)
-    return dirty_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit,
+    return codec::dirty_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit,
                      unix_seconds(ctx.observation));
-  return clean_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit);
+  return codec::clean_key(project, engine, ctx.toolchain.target_triple, ctx.machine->fingerprint, commit);
 }
 
 // A fresh, empty directory for one repetition's Google Benchmark reports (BENCHHIST_OUTPUT_DIR):
@@ -47,7 +47,7 @@ std::string object_key(const std::string& project, Engine engine, const RunConte
 // after the harvest, except when the harvest failed: the error names a file in it.
 class OutputDir {
  public:
-  explicit OutputDir(const Environment& env) {
+  explicit OutputDir(const probe::Environment& env) {
     const std::filesystem::path tmp = env.non_empty("TMPDIR").value_or("/tmp");
     std::string tmpl = (tmp / "benchhist-output-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
@@ -95,7 +95,7 @@ std::string RunTriple::describe() const {
 
 RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, bool bench_command,
                              const std::function<ToolchainInfo()>& rustc,
-                             const std::function<std::optional<CxxTarget>()>& cxx) {
+                             const std::function<std::optional<probe::CxxTarget>()>& cxx) {
   RunTriple t;
   if (explicit_triple) {
     t.triple = *explicit_triple;
@@ -121,7 +121,7 @@ RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, 
 }
 
 void store_results(const std::string& project, const std::vector<engines::EngineHarvest>& engines,
-                   const RunContext& ctx, CollisionPolicy policy, bool write, ObjectStore* store,
+                   const RunContext& ctx, storage::CollisionPolicy policy, bool write, storage::ObjectStore* store,
                    const std::function<void(std::string_view)>& note, CollectOutcome& out) {
   if (write && !store) throw Error(ErrorKind::internal, "collect was asked to store but has no store");
   std::vector<std::pair<Engine, const std::vector<BenchmarkResult>*>> engines_with_cases;
@@ -130,7 +130,7 @@ void store_results(const std::string& project, const std::vector<engines::Engine
 
   // Refuse is checked for every engine before anything is written, so a refused collection
   // leaves the store exactly as it was (a lost race is still caught by the write-once put).
-  if (write && policy == CollisionPolicy::refuse) {
+  if (write && policy == storage::CollisionPolicy::refuse) {
     for (const auto& [engine, results] : engines_with_cases) {
       const auto key = object_key(project, engine, ctx);
       const auto dir = key.substr(0, key.rfind('/') + 1);
@@ -143,7 +143,7 @@ void store_results(const std::string& project, const std::vector<engines::Engine
     StoredObject obj{engine, object_key(project, engine, ctx), results->size(), std::nullopt};
     if (write) {
       try {
-        obj.outcome = store->put(obj.key, encode_run(make_run(*results, ctx)), policy);
+        obj.outcome = store->put(obj.key, codec::encode_run(make_run(*results, ctx)), policy);
       } catch (const Error& e) {
         if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
         throw;
@@ -155,7 +155,7 @@ void store_results(const std::string& project, const std::vector<engines::Engine
   if (store) store->flush();
 }
 
-CollectOutcome collect(const CollectRequest& req, const Environment& env, ObjectStore* store,
+CollectOutcome collect(const CollectRequest& req, const probe::Environment& env, storage::ObjectStore* store,
                        const CollectServices& svc) {
   if (req.best_of < 1) throw Error(ErrorKind::usage, "--best-of must be at least 1");
   if (req.store && !store) throw Error(ErrorKind::internal, "collect was asked to store but has no store");
@@ -164,7 +164,7 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
                 "pass --bench-command '<shell command>' (or set [collect] bench_command), or drop it to run cargo bench");
 
   const auto root = target_root(env, req.repo_dir);
-  ProcessSpec spec;
+  probe::ProcessSpec spec;
   if (req.bench_command)
     spec.argv = {"/bin/sh", "-c", *req.bench_command};
   else
@@ -175,7 +175,7 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
   spec.capture_stdout = false;
   spec.capture_stderr = false;
   if (svc.note) {
-    svc.note("benchmark command: " + (req.bench_command ? "/bin/sh -c '" + *req.bench_command + "'" : describe_command(spec.argv)) +
+    svc.note("benchmark command: " + (req.bench_command ? "/bin/sh -c '" + *req.bench_command + "'" : probe::describe_command(spec.argv)) +
              " (in " + req.repo_dir.string() + ")");
     svc.note("injected environment: GUNGRAUN_SAVE_SUMMARY=pretty-json, CARGO_TARGET_DIR=" + root.string() +
              ", BENCHHIST_OUTPUT_DIR=<a fresh directory per repetition>" +
@@ -224,7 +224,7 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
   ctx.tool_version = std::string(tool_version);
   ctx.machine = svc.probe_hardware();
   ctx.best_of = req.best_of;
-  if (svc.note) svc.note("hardware fingerprint components: " + machine_key_components_line(machine_key_inputs(*ctx.machine)));
+  if (svc.note) svc.note("hardware fingerprint components: " + probe::machine_key_components_line(probe::machine_key_inputs(*ctx.machine)));
   svc.announce("collecting: target-triple=" + (ctx.toolchain.target_triple.empty() ? std::string("unknown") : ctx.toolchain.target_triple) +
                " (" + triple.describe() + "); machine-key=" + ctx.machine->fingerprint + " (auto-detected)");
 
@@ -243,7 +243,7 @@ CollectOutcome collect(const CollectRequest& req, const Environment& env, Object
   return out;
 }
 
-CollectOutcome import_results(const ImportRequest& req, ObjectStore& store,
+CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& store,
                               const std::function<void(std::string_view)>& note) {
   if (!req.target_dir && req.google_benchmark_paths.empty())
     throw Error(ErrorKind::usage, "import needs something to harvest", "--target-dir", {},
@@ -281,7 +281,7 @@ std::string CollectOutcome::message() const {
   std::size_t cases = 0, stored_sets = 0;
   for (const auto& o : objects) {
     cases += o.cases;
-    if (o.outcome && *o.outcome != PutOutcome::skipped_existing) ++stored_sets;
+    if (o.outcome && *o.outcome != storage::PutOutcome::skipped_existing) ++stored_sets;
   }
   std::string msg = stored ? "Stored " + plural(stored_sets, "result set") + " covering " +
                                  plural(cases, "benchmark case") + "."
@@ -294,7 +294,7 @@ std::string CollectOutcome::message() const {
       msg += std::string(to_string(o.engine)) + ": " + std::to_string(o.cases);
       if (!o.outcome)
         msg += " harvested (not stored)";
-      else if (*o.outcome == PutOutcome::skipped_existing)
+      else if (*o.outcome == storage::PutOutcome::skipped_existing)
         msg += " harvested (" + o.key + " already exists)";
       else
         msg += " stored";
@@ -304,4 +304,4 @@ std::string CollectOutcome::message() const {
   return msg;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

@@ -10,7 +10,7 @@ namespace benchhist::engines {
 namespace {
 
 [[noreturn]] void inconsistent(Engine engine, std::string cause) {
-  throw Error(ErrorKind::benchmark,
+  throw Error(ErrorKind::benchmark_inconsistent,
               "engine \"" + std::string(to_string(engine)) + "\" produced inconsistent results across --best-of runs",
               std::string(to_string(engine)), std::move(cause),
               "make every repetition run the same benchmarks with the same filters, features and "

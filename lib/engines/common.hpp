@@ -19,10 +19,10 @@ inline constexpr std::string_view default_parse_hint =
     "version; re-run the benchmarks (delete the file if it is left over from an old run) and "
     "collect again";
 
-// Error{decode, "failed to parse benchmark output: <path>", subject = path}.
+// Error{benchmark_output, "failed to parse benchmark output: <path>", subject = path}.
 [[noreturn]] inline void throw_parse_error(const std::filesystem::path& file, std::string cause,
                                            std::string hint = std::string(default_parse_hint)) {
-  throw Error(ErrorKind::decode, "failed to parse benchmark output: " + file.string(), file.string(),
+  throw Error(ErrorKind::benchmark_output, "failed to parse benchmark output: " + file.string(), file.string(),
               std::move(cause), std::move(hint));
 }
 

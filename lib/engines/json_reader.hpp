@@ -18,7 +18,7 @@
 namespace benchhist::engines::detail {
 
 // Thrown by parse_json and by the typed accessors below; the harvesters wrap it into
-// Error{decode, "failed to parse benchmark output: <path>", cause = what()}.
+// Error{benchmark_output, "failed to parse benchmark output: <path>", cause = what()}.
 class JsonProblem : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -163,7 +163,7 @@ bool carries(const Run& run, const BenchmarkId& id, MetricKind kind) {
 // first, then sibling sets' clean base runs fetched only when a finding lags.
 ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index, std::int64_t comparison_base,
                                  const analysis::Selection& sel, const analysis::LoadedSelection& loaded,
-                                 ObjectStore& store) {
+                                 storage::ObjectStore& store) {
   std::vector<detect::SiblingCleanPoint> evidence;
   for (std::size_t i = 0; i < sel.base_objects.size(); ++i) {
     const auto& o = sel.base_objects[i];
@@ -180,7 +180,7 @@ ComparisonBaseLag lag_of(const analysis::Series& s, std::int64_t base_ref_index,
       if (!detect::is_sibling_set(s.key.set, o.data.set())) continue;
       const auto body = store.get(o.key);
       if (!body) return std::nullopt;
-      fetched.push_back({o.data.set(), topo, carries(decode_run(*body, o.key), s.key.id, s.key.kind)});
+      fetched.push_back({o.data.set(), topo, carries(codec::decode_run(*body, o.key), s.key.id, s.key.kind)});
     }
     return fetched;
   };
@@ -207,7 +207,7 @@ report::FindingChart branch_chart(const analysis::Series& s, std::size_t base_re
 // against the current regime of the base branch's own history, per series; the report-wide
 // historical-turn comparison and the comparison-base lag per set.
 void judge_branch(const analysis::Reconstruction& recon, const analysis::Selection& sel,
-                  const analysis::LoadedSelection& loaded, ObjectStore& store, const AnalyzeRequest& req,
+                  const analysis::LoadedSelection& loaded, storage::ObjectStore& store, const AnalyzeRequest& req,
                   report::AnalysisReport& r, std::map<DiscriminantSet, report::SetReport>& sets) {
   r.mode = AnalysisMode::branch;
   const std::size_t n = recon.series.size();
@@ -325,7 +325,7 @@ report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filt
   return f;
 }
 
-AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks) {
   auto t0 = Clock::now();
   AnalyzeResult out;
@@ -346,7 +346,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   analysis::LoadedSelection loaded;
   const auto load = [&] {
     t0 = Clock::now();
-    if (sel.mode == analysis::AnalysisMode::history) {
+    if (sel.mode == AnalysisMode::history) {
       out.reconstruction =
           std::make_shared<const analysis::Reconstruction>(analysis::load_and_reconstruct(store, sel, ropt, req.threads));
       timing(hooks, "loading and reconstruction of " + objects, t0);
@@ -405,7 +405,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   }
 
   t0 = Clock::now();
-  if (sel.mode == analysis::AnalysisMode::history)
+  if (sel.mode == AnalysisMode::history)
     judge_history(recon, sel, req, r);
   else
     judge_branch(recon, sel, loaded, store, req, r, sets);

@@ -7,7 +7,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/model/text.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/version.hpp"
 
 namespace benchhist::pipeline {
@@ -37,12 +37,12 @@ analysis::ResolvedBase resolve_bless_base(const analysis::GitTopology& git, cons
 }
 
 // The clean run objects at `commit` in partitions the filters accept (warning 2).
-bool has_clean_run(ObjectStore& store, const std::string& project, const std::string& commit,
+bool has_clean_run(storage::ObjectStore& store, const std::string& project, const std::string& commit,
                    const analysis::DiscriminantFilters& filters) {
-  const std::string segment = sanitize_segment(commit);
-  for (const auto& key : store.list(project_data_prefix(project))) {
-    const auto data = parse_data_key(key);
-    if (data && data->kind == ObjectKind::clean && data->commit == segment && filters.accepts(data->set()))
+  const std::string segment = codec::sanitize_segment(commit);
+  for (const auto& key : store.list(codec::project_data_prefix(project))) {
+    const auto data = codec::parse_data_key(key);
+    if (data && data->kind == codec::ObjectKind::clean && data->commit == segment && filters.accepts(data->set()))
       return true;
   }
   return false;
@@ -79,7 +79,7 @@ BlessingScope scope_of(const analysis::DiscriminantFilters& filters) {
   return BlessingScope{axis_of(filters.engine), axis_of(filters.target_triple), axis_of(filters.machine_key)};
 }
 
-BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
+BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store, const Hooks& hooks) {
   validate_bless_prefixes(req);
   const std::string context_ref = req.context_ref.value_or("HEAD");
   BlessResult out;
@@ -115,9 +115,9 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, Obj
   // another acceptance, so the issue time moves on by one nanosecond and the put is retried.
   for (int attempt = 0;; ++attempt) {
     const auto nanos = static_cast<std::int64_t>(b.issued_at.time_since_epoch().count());
-    out.key = project_blessing_key(req.project, b.commit, nanos);
+    out.key = codec::project_blessing_key(req.project, b.commit, nanos);
     try {
-      store.put(out.key, encode_blessing(b), CollisionPolicy::refuse);
+      store.put(out.key, codec::encode_blessing(b), storage::CollisionPolicy::refuse);
       break;
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::already_exists || attempt >= 16) throw;
@@ -133,7 +133,7 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, Obj
   return out;
 }
 
-UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks) {
   const std::string context_ref = req.context_ref.value_or("HEAD");
   UnblessResult out;
@@ -141,25 +141,25 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
   const std::string short_ctx = short_id(out.context_commit);
   announce(hooks, analysis::selection_announcement(req.filters, std::nullopt,
                                                    analysis::AnnouncedContext{short_ctx, !req.context_ref}));
-  const std::string segment = sanitize_segment(out.context_commit);
+  const std::string segment = codec::sanitize_segment(out.context_commit);
 
   // Legacy sidecars: their scope is their own partition.
-  for (const auto& key : store.list(project_data_prefix(req.project))) {
-    const auto data = parse_data_key(key);
-    if (data && data->kind == ObjectKind::partition_blessing && data->commit == segment &&
+  for (const auto& key : store.list(codec::project_data_prefix(req.project))) {
+    const auto data = codec::parse_data_key(key);
+    if (data && data->kind == codec::ObjectKind::partition_blessing && data->commit == segment &&
         req.filters.accepts(data->set()))
       out.removed.push_back(key);
   }
   // Project-level records: only those the request's scope contains entirely
   // (docs/formats.md#blessing-scope, docs/blessings.md#unbless).
   const BlessingScope request_scope = scope_of(req.filters);
-  const std::string prefix = project_blessings_prefix(req.project) + segment + "/";
+  const std::string prefix = codec::project_blessings_prefix(req.project) + segment + "/";
   for (const auto& key : store.list(prefix)) {
-    const auto commit = parse_project_blessing_key(key);
+    const auto commit = codec::parse_project_blessing_key(key);
     if (!commit || *commit != segment) continue;
     const auto body = store.get(key);
     if (!body) continue;  // vanished between list and get: nothing left to revoke
-    const Blessing record = decode_blessing(*body, key);
+    const Blessing record = codec::decode_blessing(*body, key);
     if (record.scope && contains(request_scope, *record.scope)) {
       out.removed.push_back(key);
     } else if (hooks.note) {

@@ -13,7 +13,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/pipeline/bless.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::pipeline {
 namespace {
@@ -35,27 +35,27 @@ std::string md_escape(std::string_view s) {
 }
 
 
-void write_axis(json::Writer& j, std::string_view k, const std::vector<std::string>& axis) {
+void write_axis(codec::json::Writer& j, std::string_view k, const std::vector<std::string>& axis) {
   j.key(k).begin_array();
   for (const auto& v : axis) j.value(v);
   j.end_array();
 }
 
 // HEAD view (docs/formats.md#listings-and-command-messages, docs/blessings.md#list-blessings).
-BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                            const Hooks& hooks) {
   BlessingsListing out;
   out.listing.project = req.selection.project;
   out.listing.window = false;
   const std::string commit = analysis::resolve_context(git, req.selection.context_ref);
   out.listing.head_commit = commit;
-  const std::string segment = sanitize_segment(commit);
+  const std::string segment = codec::sanitize_segment(commit);
   const auto& filters = req.selection.filters;
 
-  std::vector<std::pair<std::string, DataKey>> sidecars;
-  for (const auto& key : store.list(project_data_prefix(req.selection.project))) {
-    auto data = parse_data_key(key);
-    if (data && data->kind == ObjectKind::partition_blessing && data->commit == segment && filters.accepts(data->set()))
+  std::vector<std::pair<std::string, codec::DataKey>> sidecars;
+  for (const auto& key : store.list(codec::project_data_prefix(req.selection.project))) {
+    auto data = codec::parse_data_key(key);
+    if (data && data->kind == codec::ObjectKind::partition_blessing && data->commit == segment && filters.accepts(data->set()))
       sidecars.emplace_back(key, std::move(*data));
   }
   // Group by set in set order, then by key (issue seconds) within a set.
@@ -66,17 +66,17 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
   for (const auto& [key, data] : sidecars) {
     auto body = store.get(key);
     if (!body) continue;  // removed since listing
-    const Blessing b = decode_blessing(*body, key);
+    const Blessing b = codec::decode_blessing(*body, key);
     out.listing.blessings.push_back({data.set(), std::nullopt, commit, std::nullopt, format_rfc3339(b.issued_at), b.prefixes});
   }
 
   const BlessingScope request_scope = scope_of(filters);
-  for (const auto& key : store.list(project_blessings_prefix(req.selection.project) + segment + "/")) {
-    const auto c = parse_project_blessing_key(key);
+  for (const auto& key : store.list(codec::project_blessings_prefix(req.selection.project) + segment + "/")) {
+    const auto c = codec::parse_project_blessing_key(key);
     if (!c || *c != segment) continue;
     auto body = store.get(key);
     if (!body) continue;
-    const Blessing b = decode_blessing(*body, key);
+    const Blessing b = codec::decode_blessing(*body, key);
     if (!b.scope || !intersects(*b.scope, request_scope)) {
       if (hooks.note) hooks.note("not listed " + key + ": its scope lies outside the selection");
       continue;
@@ -88,7 +88,7 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
 
 // Window view: the blessing reconstruction would apply to each benchmark
 // (docs/pipeline.md#reconstruction).
-BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                              const Hooks& hooks) {
   BlessingsListing out;
   out.listing.project = req.selection.project;
@@ -109,7 +109,7 @@ BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::Gi
       for (const auto& r : runs[i]->results) benchmarks[objects[i].data.set()].insert(r.id.qualified());
   };
   collect(sel.objects, loaded.runs);
-  if (sel.mode == analysis::AnalysisMode::branch) collect(sel.base_objects, loaded.base_runs);
+  if (sel.mode == AnalysisMode::branch) collect(sel.base_objects, loaded.base_runs);
 
   const auto& line = sel.evidence_line();
   for (const auto& [set, ids] : benchmarks) {
@@ -127,7 +127,7 @@ BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::Gi
 
 }  // namespace
 
-BlessingsListing list_blessings(const ListBlessingsRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+BlessingsListing list_blessings(const ListBlessingsRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                                 const Hooks& hooks) {
   return req.all ? window_view(req, git, store, hooks) : head_view(req, git, store, hooks);
 }
@@ -161,7 +161,7 @@ std::string BlessingsListing::markdown() const {
 std::string BlessingsListing::json() const {
   std::string doc = report::render_blessings_json(listing);
   if (scoped.empty()) return doc;
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_array();
   for (const auto& s : scoped) {
     j.begin_object();

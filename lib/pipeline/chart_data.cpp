@@ -21,7 +21,7 @@ report::ChartData chart_data(const AnalyzeResult& result) {
   report::ChartData data;
   const auto& sel = result.selection;
   const auto& r = result.report;
-  const bool branch = sel.mode == analysis::AnalysisMode::branch;
+  const bool branch = sel.mode == AnalysisMode::branch;
   if (branch) {
     for (const auto& c : sel.base_line) data.line.push_back(line_commit(c));
     if (!sel.line.empty()) data.line.push_back(line_commit(sel.line.back()));

@@ -11,7 +11,7 @@ namespace benchhist::pipeline {
 namespace {
 
 analysis::Selection select_and_announce(const analysis::SelectionRequest& req, const analysis::GitTopology& git,
-                                        ObjectStore& store, const Hooks& hooks) {
+                                        storage::ObjectStore& store, const Hooks& hooks) {
   auto sel = analysis::select_objects(req, git, store);
   announce_selection(hooks, req.filters, sel);
   return sel;
@@ -19,7 +19,7 @@ analysis::Selection select_and_announce(const analysis::SelectionRequest& req, c
 
 }  // namespace
 
-report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopology& git, ObjectStore& store,
+report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                             const Hooks& hooks) {
   auto sel = select_and_announce(req.selection, git, store, hooks);
   analysis::LoadedSelection loaded;
@@ -92,7 +92,7 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
 }
 
 report::RunListing list_runs(const analysis::SelectionRequest& req, const analysis::GitTopology& git,
-                             ObjectStore& store, unsigned threads, const Hooks& hooks) {
+                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks) {
   const auto sel = select_and_announce(req, git, store, hooks);
   const auto loaded = analysis::load_selection(store, sel, threads);
   const auto series = analysis::series_per_set(sel, loaded);

@@ -24,7 +24,7 @@ inline std::string append_member(std::string doc, std::string_view key, const st
   std::string head = doc.substr(0, close);
   while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
   const bool empty_object = !head.empty() && head.back() == '{';
-  return head + (empty_object ? "" : ",") + "\n  " + json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
+  return head + (empty_object ? "" : ",") + "\n  " + codec::json::quote(key) + ": " + indented + "\n}" + doc.substr(close + 1);
 }
 
 }  // namespace benchhist::pipeline::detail

@@ -14,7 +14,7 @@
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/pipeline/bless.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::pipeline {
 namespace {
@@ -27,7 +27,7 @@ const char* const no_scope_message =
 
 }  // namespace
 
-PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, ObjectStore& store, const Hooks& hooks) {
+PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store, const Hooks& hooks) {
   if (req.runs == PruneRuns::none && !req.include_blessings) throw Error(ErrorKind::usage, no_scope_message);
 
   // Topology exactly as the analysis family resolves it (docs/pipeline.md#selection).
@@ -64,7 +64,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
     if (!wanted.empty() &&
         std::none_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return id.starts_with(w); }))
       continue;
-    eligible.emplace(sanitize_segment(line[i].id), i);
+    eligible.emplace(codec::sanitize_segment(line[i].id), i);
   }
   if (hooks.note)
     for (const auto& w : wanted)
@@ -77,8 +77,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
 
   std::map<DiscriminantSet, std::map<std::size_t, report::PrunedCommit>> plan;
   PruneResult out;
-  for (const auto& key : store.list(project_data_prefix(req.project))) {
-    const auto data = parse_data_key(key);
+  for (const auto& key : store.list(codec::project_data_prefix(req.project))) {
+    const auto data = codec::parse_data_key(key);
     if (!data || !req.filters.accepts(data->set())) continue;
     const auto it = eligible.find(data->commit);
     if (it == eligible.end()) continue;
@@ -86,11 +86,11 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
     bool take = false;
     bool blessing = false;
     switch (data->kind) {
-      case ObjectKind::clean: take = req.runs == PruneRuns::clean || req.runs == PruneRuns::all; break;
-      case ObjectKind::dirty:
+      case codec::ObjectKind::clean: take = req.runs == PruneRuns::clean || req.runs == PruneRuns::all; break;
+      case codec::ObjectKind::dirty:
         take = req.runs == PruneRuns::all || (req.runs == PruneRuns::dirty && dirty_admitted(pos));
         break;
-      case ObjectKind::partition_blessing: take = blessing = req.include_blessings; break;
+      case codec::ObjectKind::partition_blessing: take = blessing = req.include_blessings; break;
     }
     if (!take) continue;
     auto& c = plan[data->set()][pos];
@@ -104,14 +104,14 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, Obj
   // within the filters.
   if (req.include_blessings) {
     const BlessingScope filter_scope = scope_of(req.filters);
-    for (const auto& key : store.list(project_blessings_prefix(req.project))) {
-      const auto commit = parse_project_blessing_key(key);
+    for (const auto& key : store.list(codec::project_blessings_prefix(req.project))) {
+      const auto commit = codec::parse_project_blessing_key(key);
       if (!commit) continue;
       const auto it = eligible.find(*commit);
       if (it == eligible.end()) continue;
       const auto body = store.get(key);
       if (!body) continue;
-      const Blessing record = decode_blessing(*body, key);
+      const Blessing record = codec::decode_blessing(*body, key);
       if (!record.scope || !contains(filter_scope, *record.scope)) {
         if (hooks.note) hooks.note("kept " + key + ": its scope reaches outside the selected discriminant sets");
         continue;
@@ -177,7 +177,7 @@ std::string PruneResult::markdown() const {
 std::string PruneResult::json() const {
   std::string doc = report::render_prune_json(plan);
   if (scoped.empty()) return doc;
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_array();
   for (const auto& s : scoped) {
     j.begin_object();

@@ -1,8 +1,8 @@
 // CI provider detection (docs/formats.md#ci-provider).
 
-#include "benchhist/probe/ci_provider.hpp"
+#include "probe/ci_provider.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 
 EnvContext detect_ci_provider(const Environment& env) {
   EnvContext ctx;
@@ -21,4 +21,4 @@ EnvContext detect_ci_provider(const Environment& env) {
   return ctx;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -6,7 +6,7 @@
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/probe/process.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 namespace {
 
 std::vector<std::string> split(std::string_view s, char sep) {
@@ -89,4 +89,4 @@ std::optional<CxxTarget> probe_cxx_target(const Environment& env, const std::fil
   return CxxTarget{normalize_target_triple(line), line, compiler};
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

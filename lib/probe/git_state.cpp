@@ -1,6 +1,6 @@
 // Git working-tree state through libgit2 (docs/formats.md#git-facts).
 
-#include "benchhist/probe/git_state.hpp"
+#include "probe/git_state.hpp"
 
 #include <git2.h>
 
@@ -8,7 +8,7 @@
 
 #include "benchhist/error.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 namespace {
 
 // libgit2's global state is reference counted; one guard per probe keeps it balanced
@@ -90,4 +90,4 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   return state;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -1,6 +1,6 @@
 // Linux hardware description (docs/formats.md#hardware).
 
-#include "benchhist/probe/hardware.hpp"
+#include "probe/hardware.hpp"
 
 #include <sched.h>
 
@@ -17,7 +17,7 @@
 
 #include "benchhist/model/ascii.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 namespace {
 
 namespace fs = std::filesystem;
@@ -246,4 +246,4 @@ MachineKeyInputs machine_key_inputs(const MachineDescription& machine) {
   return MachineKeyInputs{machine.processors, machine.memory_regions, machine.processor_models};
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -1,6 +1,6 @@
 // Machine key mk3 (docs/formats.md#machine-key) and its verbose components line.
 
-#include "benchhist/probe/machine_key.hpp"
+#include "probe/machine_key.hpp"
 
 #include <openssl/evp.h>
 
@@ -10,7 +10,7 @@
 
 #include "benchhist/error.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 namespace {
 
 // Decodes one UTF-8 sequence at s[i]; returns the code point and its length. Invalid bytes
@@ -120,4 +120,4 @@ std::string machine_key_components_line(const MachineKeyInputs& inputs) {
   return s;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

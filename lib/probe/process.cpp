@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace benchhist {
+namespace benchhist::probe {
 namespace {
 
 // Closes a descriptor once; keeps the error paths below leak-free.
@@ -225,4 +225,4 @@ std::string describe_command(const std::vector<std::string>& argv) {
   return s;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -1,12 +1,12 @@
 // `rustc -vV` probing (docs/formats.md#toolchain).
 
-#include "benchhist/probe/toolchain.hpp"
+#include "probe/toolchain.hpp"
 
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/probe/process.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 
 RustcVersionInfo parse_rustc_version_output(std::string_view text) {
   RustcVersionInfo info;
@@ -102,4 +102,4 @@ ToolchainInfo probe_toolchain(const ToolchainProbeOptions& options) {
   return info;
 }
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -116,7 +116,7 @@ boost::json::value parse_json(const std::string& body, const std::string& what, 
 }
 
 std::string body_document(std::string_view body) {
-  return "{\"body\":" + json::quote(body) + "}";
+  return "{\"body\":" + codec::json::quote(body) + "}";
 }
 
 }  // namespace
@@ -246,7 +246,7 @@ std::vector<GitHubIssue> GitHubClient::open_issues() {
 GitHubIssue GitHubClient::create_issue(std::string_view title, std::string_view body) {
   const std::string what = "opening an issue in " + target_.repository();
   const std::string url = target_.repository_url() + "/issues";
-  auto reply = call("POST", url, "{\"title\":" + json::quote(title) + ",\"body\":" + json::quote(body) + "}", what);
+  auto reply = call("POST", url, "{\"title\":" + codec::json::quote(title) + ",\"body\":" + codec::json::quote(body) + "}", what);
   return to_issue(parse_json(reply.body, what, url), what, url);
 }
 

@@ -11,7 +11,7 @@ std::string GitHubTarget::repository_url() const {
   return api_url + "/repos/" + azure::url_encode(owner) + "/" + azure::url_encode(name);
 }
 
-GitHubTarget GitHubTarget::from_environment(const Environment& env) {
+GitHubTarget GitHubTarget::from_environment(const probe::Environment& env) {
   GitHubTarget t;
   auto token = env.non_empty("GITHUB_TOKEN");
   if (!token)

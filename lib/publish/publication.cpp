@@ -7,7 +7,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/publish/body_fit.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
 namespace benchhist::publish {
 namespace {
@@ -136,13 +136,13 @@ std::string failure_issue_title(std::string_view project) {
   return "Benchmark history workflow failed for " + std::string(project);
 }
 std::string findings_issue_marker(std::string_view project) {
-  return "<!-- cargo-bench-history:findings-issue project=" + sanitize_segment(project) + " -->";
+  return "<!-- cargo-bench-history:findings-issue project=" + codec::sanitize_segment(project) + " -->";
 }
 std::string pr_comment_marker(std::string_view project) {
-  return "<!-- cargo-bench-history:pr-comment project=" + sanitize_segment(project) + " -->";
+  return "<!-- cargo-bench-history:pr-comment project=" + codec::sanitize_segment(project) + " -->";
 }
 std::string failure_issue_marker(std::string_view project) {
-  return "<!-- cargo-bench-history:failure-issue project=" + sanitize_segment(project) + " -->";
+  return "<!-- cargo-bench-history:failure-issue project=" + codec::sanitize_segment(project) + " -->";
 }
 
 PublicationResult publish_history(GitHubClient& github, const HistoryPublication& p) {

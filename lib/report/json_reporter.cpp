@@ -11,17 +11,17 @@ namespace benchhist::report {
 namespace {
 
 template <class T>
-void optional_member(json::Writer& j, std::string_view k, const std::optional<T>& v) {
+void optional_member(codec::json::Writer& j, std::string_view k, const std::optional<T>& v) {
   if (v) j.member(k, *v);
 }
 
-void set_identity(json::Writer& j, const DiscriminantSet& s) {
+void set_identity(codec::json::Writer& j, const DiscriminantSet& s) {
   j.member("engine", to_string(s.engine));
   j.member("target_triple", s.target_triple);
   j.member("machine_key", s.machine_key);
 }
 
-void finding(json::Writer& j, const Finding& f) {
+void finding(codec::json::Writer& j, const Finding& f) {
   j.begin_object();
   set_identity(j, f.set);
   j.key("segments").begin_array();
@@ -56,7 +56,7 @@ void finding(json::Writer& j, const Finding& f) {
 }  // namespace
 
 std::string JsonReporter::render(const AnalysisReport& r) const {
-  json::Writer j;
+  codec::json::Writer j;
   const auto& c = r.census;
   j.begin_object();
   j.member("project", r.project);

@@ -41,13 +41,13 @@ std::string md_cell(std::string_view s) {
   return out;
 }
 
-void set_identity(json::Writer& j, const DiscriminantSet& s) {
+void set_identity(codec::json::Writer& j, const DiscriminantSet& s) {
   j.member("engine", to_string(s.engine));
   j.member("target_triple", s.target_triple);
   j.member("machine_key", s.machine_key);
 }
 
-void optional_string(json::Writer& j, std::string_view k, const std::optional<std::string>& v) {
+void optional_string(codec::json::Writer& j, std::string_view k, const std::optional<std::string>& v) {
   if (v && !v->empty()) j.member(k, *v);
 }
 
@@ -124,7 +124,7 @@ std::string render_examine_markdown(const ExamineData& d) {
 }
 
 std::string render_examine_json(const ExamineData& d) {
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_object();
   j.member("project", d.project);
   j.member("benchmark", d.benchmark);
@@ -227,7 +227,7 @@ std::string render_runs_markdown(const RunListing& l) {
 }
 
 std::string render_runs_json(const RunListing& l) {
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_object();
   j.member("project", l.project);
   j.key("sets").begin_array();
@@ -278,7 +278,7 @@ std::string render_discriminants_markdown(const std::vector<DiscriminantSet>& se
 }
 
 std::string render_discriminants_json(const std::vector<DiscriminantSet>& sets) {
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_array();
   for (const auto& s : sets) {
     j.begin_object();
@@ -353,7 +353,7 @@ std::string render_blessings_markdown(const BlessingListing& l) {
 }
 
 std::string render_blessings_json(const BlessingListing& l) {
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_object();
   j.member("project", l.project);
   j.member("scope", l.window ? "window" : "head");
@@ -440,7 +440,7 @@ std::string render_prune_markdown(const PrunePlan& p) {
 }
 
 std::string render_prune_json(const PrunePlan& p) {
-  json::Writer j;
+  codec::json::Writer j;
   j.begin_object();
   j.member("project", p.project);
   j.member("target_ref", p.target_ref);

@@ -2,7 +2,7 @@
 // texts driven entirely by parameters.json, so the exported bundle and the one execution mode
 // runs are the same files (reviewable, diffable, re-runnable).
 
-#include "benchhist/setup/deployment_bundle.hpp"
+#include "setup/deployment_bundle.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>

@@ -1,6 +1,6 @@
 // `setup-azure` execution (docs/setup-azure.md, docs/formats.md#listings-and-command-messages).
 
-#include "benchhist/setup/setup_azure.hpp"
+#include "setup/setup_azure.hpp"
 
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 
 #include "benchhist/error.hpp"
 #include "benchhist/probe/process.hpp"
-#include "benchhist/setup/deployment_bundle.hpp"
-#include "benchhist/setup/setup_inputs.hpp"
+#include "setup/deployment_bundle.hpp"
+#include "setup/setup_inputs.hpp"
 
 namespace benchhist::setup {
 namespace {
@@ -114,8 +114,8 @@ std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& op
     return std::nullopt;
   }
 
-  ProcessEnvironment process_env;
-  const Environment& env = runtime.env ? *runtime.env : process_env;
+  probe::ProcessEnvironment process_env;
+  const probe::Environment& env = runtime.env ? *runtime.env : process_env;
   const std::string path_var = env.get("PATH").value_or("/usr/bin:/bin");
   if (!find_on_path("az", path_var))
     throw Error(ErrorKind::io, "the Azure CLI (az) was not found on PATH", "az", {},
@@ -133,7 +133,7 @@ std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& op
   TempDir temp(temp_root);
   write_bundle(temp.path(), bundle);
 
-  ProcessSpec spec;
+  probe::ProcessSpec spec;
   spec.argv = {bash->string(), (temp.path() / deploy_script_name).string(), "--parameters-file",
                (temp.path() / parameters_file_name).string()};
   if (inputs.current_user) spec.argv.emplace_back("--current-user");
@@ -142,7 +142,7 @@ std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& op
   spec.env_changes["PATH"] = path_var;  // the child finds the same `az` we checked
   spec.capture_stdout = true;
   spec.capture_stderr = true;
-  const ProcessResult result = run_process(spec);
+  const probe::ProcessResult result = probe::run_process(spec);
 
   // docs/formats.md#listings-and-command-messages: the script's stdout, then its stderr; the four
   // values are printed last, once.

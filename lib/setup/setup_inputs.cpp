@@ -4,7 +4,7 @@
 // reject anyway are checked here, so the failure names the option instead of surfacing from a
 // half-finished deployment.
 
-#include "benchhist/setup/setup_inputs.hpp"
+#include "setup/setup_inputs.hpp"
 
 #include <cctype>
 

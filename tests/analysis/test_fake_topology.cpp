@@ -15,7 +15,7 @@
 #include "benchhist/codec/blessing_json.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 using namespace benchhist;
@@ -86,12 +86,12 @@ class FakeTopology final : public GitTopology {
   }
 };
 
-class MemoryStore final : public ObjectStore {
+class MemoryStore final : public storage::ObjectStore {
  public:
-  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy) override {
+  storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy) override {
     std::lock_guard lock(mutex_);
     objects_[std::string(key)] = std::string(json);
-    return PutOutcome::stored;
+    return storage::PutOutcome::stored;
   }
   std::optional<std::string> get(std::string_view key) override {
     std::lock_guard lock(mutex_);
@@ -163,15 +163,15 @@ TEST_CASE("selection never fetches an object and loading fetches each selected k
   std::string f = g.add("f0", {main.back()}, 40);
   g.refs = {{"main", main.back()}, {"HEAD", f}};
   MemoryStore store;
-  for (const auto& c : main) store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", c), encode_run(run_with(3, 10)), CollisionPolicy::refuse);
-  store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", f), encode_run(run_with(3, 11)), CollisionPolicy::refuse);
+  for (const auto& c : main) store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", c), codec::encode_run(run_with(3, 10)), storage::CollisionPolicy::refuse);
+  store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "Rack:7", f), codec::encode_run(run_with(3, 11)), storage::CollisionPolicy::refuse);
   // A scoped blessing whose raw scope values only match after sanitization + case folding.
   Blessing b;
   b.commit = main[20];
   b.prefixes = {"pkg/bench1"};
   b.tool_version = "0.9.0";
   b.scope = BlessingScope{{}, {"X86_64-Unknown-Linux-GNU"}, {"RACK:7"}};  // key segment: rack_7
-  store.put(project_blessing_key("p", b.commit, 5), encode_blessing(b), CollisionPolicy::refuse);
+  store.put(codec::project_blessing_key("p", b.commit, 5), codec::encode_blessing(b), storage::CollisionPolicy::refuse);
   auto request = req("HEAD");
   request.filters = resolve_filters({}, {}, {"rack:7"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
   const Selection sel = select_objects(request, g, store);
@@ -202,9 +202,9 @@ TEST_CASE("selection, loading and reconstruction throughput", "[analysis][.perf]
   for (int i = 1; i < 2000; ++i) main.push_back(g.add("a" + std::to_string(i), {main.back()}, i / 10));
   g.refs = {{"main", main.back()}, {"HEAD", main.back()}};
   MemoryStore store;
-  const std::string body = encode_run(run_with(100, 1000));
+  const std::string body = codec::encode_run(run_with(100, 1000));
   for (const auto& c : main)
-    for (const char* m : {"m1", "m2"}) store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", m, c), body, CollisionPolicy::refuse);
+    for (const char* m : {"m1", "m2"}) store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", m, c), body, storage::CollisionPolicy::refuse);
   auto r = req("HEAD");
   r.filters = resolve_filters({}, {}, {"all"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
   r.since = "P10Y";
@@ -233,8 +233,8 @@ TEST_CASE("analyze prefixes keep matching benchmarks and a context without runs 
   MemoryStore store;
   for (std::size_t i = 0; i < main.size(); ++i) {
     if (i == 11) break;  // no run at the context
-    store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", main[i]), encode_run(run_with(12, 10)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", "m1", main[i]), codec::encode_run(run_with(12, 10)),
+              storage::CollisionPolicy::refuse);
   }
   auto r = req("HEAD");
   r.since = "P10Y";  // the commits are ~400 days old: beyond the default six months
@@ -271,8 +271,8 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
       Run run = run_with(8 + i % 5, 10.0 + double(i) * (machine[1] == '2' ? 2 : 1));
       std::rotate(run.results.begin(), run.results.begin() + static_cast<std::ptrdiff_t>(i % run.results.size()),
                   run.results.end());
-      store.put(clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", machine, main[i]), encode_run(run),
-                CollisionPolicy::refuse);
+      store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", machine, main[i]), codec::encode_run(run),
+                storage::CollisionPolicy::refuse);
     }
   }
   auto r = req("HEAD");
@@ -303,8 +303,8 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
   std::vector<std::string> keys;
   for (const auto& o : sel.objects) keys.push_back(o.key);
   std::sort(keys.begin(), keys.end());
-  store.put(keys[40], "not gzip at all", CollisionPolicy::overwrite);
-  store.put(keys[7], "not gzip either", CollisionPolicy::overwrite);
+  store.put(keys[40], "not gzip at all", storage::CollisionPolicy::overwrite);
+  store.put(keys[7], "not gzip either", storage::CollisionPolicy::overwrite);
   for (unsigned threads : {1u, 2u}) {
     try {
       load_and_reconstruct(store, sel, opt, threads);

@@ -22,7 +22,7 @@
 #include "benchhist/codec/gzip.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 
 using namespace benchhist;
@@ -118,12 +118,12 @@ Run make_run(const std::string& commit, bool dirty, Engine engine, const std::ma
   return run;
 }
 
-void put_run(LocalStore& store, Engine engine, const char* triple, const char* machine, const std::string& commit,
+void put_run(storage::LocalStore& store, Engine engine, const char* triple, const char* machine, const std::string& commit,
              std::optional<std::int64_t> dirty_at, const std::map<std::string, double>& benches) {
   const Run run = make_run(commit, dirty_at.has_value(), engine, benches, day(0));
-  const std::string key = dirty_at ? dirty_key(kProject, engine, triple, machine, commit, *dirty_at)
-                                   : clean_key(kProject, engine, triple, machine, commit);
-  store.put(key, encode_run(run), CollisionPolicy::refuse);
+  const std::string key = dirty_at ? codec::dirty_key(kProject, engine, triple, machine, commit, *dirty_at)
+                                   : codec::clean_key(kProject, engine, triple, machine, commit);
+  store.put(key, codec::encode_run(run), storage::CollisionPolicy::refuse);
 }
 
 // Built once for the whole suite (the repository is only read afterwards, except by the
@@ -157,7 +157,7 @@ const Repo& fixture() {
     r.commit("o0"), r.commit("o1");
     r.git("checkout -q main");
 
-    LocalStore store(r.store_dir);
+    storage::LocalStore store(r.store_dir);
     for (const auto& name : r.main_line) {
       if (name == "c10") continue;  // a commit without runs
       const double level = name == "c44" || name == "c43" ? 150.0 : 100.0;
@@ -186,13 +186,13 @@ const Repo& fixture() {
     b.prefixes = {"grp/fast"};
     b.tool_version = "0.9.0";
     b.scope = BlessingScope{};
-    store.put(project_blessing_key(kProject, b.commit, unix_nanos(b.issued_at)), encode_blessing(b), CollisionPolicy::refuse);
+    store.put(codec::project_blessing_key(kProject, b.commit, unix_nanos(b.issued_at)), codec::encode_blessing(b), storage::CollisionPolicy::refuse);
     Blessing legacy = b;
     legacy.commit = r.ids.at("c40");
     legacy.scope.reset();
     legacy.prefixes = {};
-    store.put(partition_blessing_key(kProject, Engine::callgrind, kTriple, kHost, legacy.commit, 1800000000),
-              encode_blessing(legacy), CollisionPolicy::refuse);
+    store.put(codec::partition_blessing_key(kProject, Engine::callgrind, kTriple, kHost, legacy.commit, 1800000000),
+              codec::encode_blessing(legacy), storage::CollisionPolicy::refuse);
     return r;
   }();
   return r;
@@ -263,7 +263,7 @@ TEST_CASE("libgit2 topology answers the §4.1 queries on a real repository", "[a
 TEST_CASE("history mode at the base tip runs the key-only funnel in order", "[analysis][git]") {
   const Repo& r = fixture();
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   const Selection sel = select_objects(request(), *git, store);
   CHECK(sel.mode == AnalysisMode::history);
   CHECK(sel.context_is_merge_base);
@@ -312,7 +312,7 @@ TEST_CASE("history mode at the base tip runs the key-only funnel in order", "[an
 TEST_CASE("an explicit --since drops runs of commits committed before it", "[analysis][git]") {
   const Repo& r = fixture();
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   auto req = request();
   req.since = format_rfc3339(day(20));  // commit c20 was made on day 20
   const Selection sel = select_objects(req, *git, store);
@@ -328,7 +328,7 @@ TEST_CASE("an explicit --since drops runs of commits committed before it", "[ana
 TEST_CASE("a feature branch is analysed in branch mode with its dirty snapshots", "[analysis][git]") {
   const Repo& r = fixture();
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   const Selection sel = select_objects(request("feature"), *git, store);
   CHECK(sel.mode == AnalysisMode::branch);
   CHECK_FALSE(sel.context_is_merge_base);
@@ -384,7 +384,7 @@ TEST_CASE("a feature branch is analysed in branch mode with its dirty snapshots"
 TEST_CASE("a base merged into the branch puts the split at the newest shared commit", "[analysis][git]") {
   const Repo& r = fixture();
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   const Selection sel = select_objects(request("topic"), *git, store);
   CHECK(sel.merge_base == r.ids.at("c44"));  // off the topic's first-parent line
   CHECK(sel.line[sel.split].id == r.ids.at("c25"));
@@ -399,7 +399,7 @@ TEST_CASE("a dirty working tree at the base tip admits its dirty run and switche
     std::ofstream(r.repo / "c0.txt", std::ios::app) << "uncommitted\n";
   }
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   Selection sel;
   Selection no_dirty_sel;
   auto no_dirty = request();
@@ -427,7 +427,7 @@ TEST_CASE("a dirty working tree at the base tip admits its dirty run and switche
 TEST_CASE("history reconstruction removes ghosts, ignores prefixes and applies blessings", "[analysis][git]") {
   const Repo& r = fixture();
   auto git = open_git_topology(r.repo);
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   const Selection sel = select_objects(request(), *git, store);
   const auto loaded = load_selection(store, sel, 4);
   REQUIRE(loaded.runs.size() == sel.objects.size());
@@ -504,7 +504,7 @@ TEST_CASE("unresolvable refs fail with the exact messages", "[analysis][git]") {
   CHECK(resolve_base(*git, std::nullopt, std::string("feature"), "HEAD").origin == ResolvedBase::Origin::configured);
   auto req = request();
   req.base_ref = "nope";
-  LocalStore store(r.store_dir);
+  storage::LocalStore store(r.store_dir);
   CHECK_THROWS_AS(select_objects(req, *git, store), Error);
 }
 
@@ -544,7 +544,7 @@ TEST_CASE("loading a corrupt object fails naming its key", "[analysis][git]") {
   const fs::path dir = r.root / "corrupt-store";
   fs::remove_all(dir);
   fs::copy(r.store_dir, dir, fs::copy_options::recursive);
-  LocalStore store(dir);
+  storage::LocalStore store(dir);
   auto git = open_git_topology(r.repo);
   const Selection sel = select_objects(request(), *git, store);
   REQUIRE(sel.objects.size() > 10);
@@ -569,9 +569,9 @@ TEST_CASE("loading a corrupt object fails naming its key", "[analysis][git]") {
   }
   SECTION("wrong schema") {
     const std::string key = sel.objects[3].key;
-    store.put(key, "{\"schema_version\": 5, \"results\": 3}", CollisionPolicy::overwrite);
+    store.put(key, "{\"schema_version\": 5, \"results\": 3}", storage::CollisionPolicy::overwrite);
     const std::string later = sel.objects[9].key;
-    store.put(later, "not json", CollisionPolicy::overwrite);
+    store.put(later, "not json", storage::CollisionPolicy::overwrite);
     try {
       load_selection(store, sel, 3);
       FAIL("loaded");

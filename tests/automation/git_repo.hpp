@@ -38,7 +38,7 @@ class TempRepo {
 
   // git in the repository; `when` (Unix seconds) pins author and committer dates.
   std::string git(const std::vector<std::string>& args, std::optional<long long> when = std::nullopt) const {
-    benchhist::ProcessSpec spec;
+    benchhist::probe::ProcessSpec spec;
     spec.argv = {"git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.cwd = dir_;
@@ -53,7 +53,7 @@ class TempRepo {
       spec.env_changes["GIT_AUTHOR_DATE"] = d;
       spec.env_changes["GIT_COMMITTER_DATE"] = d;
     }
-    auto r = benchhist::run_process(spec);
+    auto r = benchhist::probe::run_process(spec);
     if (!r.success()) {
       std::string joined;
       for (const auto& a : args) joined += " " + a;

@@ -12,8 +12,8 @@
 #include "benchhist/probe/process.hpp"
 
 namespace fs = std::filesystem;
-using benchhist::ProcessResult;
-using benchhist::ProcessSpec;
+using benchhist::probe::ProcessResult;
+using benchhist::probe::ProcessSpec;
 
 namespace {
 
@@ -36,15 +36,15 @@ fs::path validator() {
   return v;
 }
 
-ProcessResult run(std::vector<std::string> argv, std::map<std::string, std::optional<std::string>> env = {},
+benchhist::probe::ProcessResult run(std::vector<std::string> argv, std::map<std::string, std::optional<std::string>> env = {},
                   fs::path cwd = source) {
-  ProcessSpec spec;
+  benchhist::probe::ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.cwd = std::move(cwd);
   spec.env_changes = std::move(env);
   spec.capture_stdout = true;
   spec.capture_stderr = true;
-  return benchhist::run_process(spec);
+  return benchhist::probe::run_process(spec);
 }
 
 const std::vector<std::string> yaml_files = {

@@ -126,7 +126,8 @@ function tokenServer() {
 }
 
 function faultProxy() {
-  const settings = { drop_before: 0, drop_after: 0, busy: 0, delay: 0, delay_ms: 200, retry_after: '1', seed: 1 };
+  const settings = { drop_before: 0, drop_after: 0, busy: 0, delay: 0, delay_ms: 200, retry_after: '1', seed: 1,
+                     refuse_container_create: false };
   let stats, rng;
   const reset = () => {
     stats = { requests: 0, forwarded: 0, dropped_before: 0, dropped_after: 0, busy: 0, delayed: 0, created: {} };
@@ -150,6 +151,9 @@ function faultProxy() {
     const body = await readBody(req);
     if (req.url.startsWith('/__control/')) return control(req, res, body, settings, stats, reset);
     stats.requests += 1;
+    // An identity that may write blobs but not create containers: Azure's answer to it.
+    if (settings.refuse_container_create && req.method === 'PUT' && req.url.includes('restype=container'))
+      return sendJson(res, 403, { code: 'AuthorizationPermissionMismatch' }, { 'x-ms-error-code': 'AuthorizationPermissionMismatch' });
     const roll = random();
     let edge = settings.drop_before;
     if (roll < edge) { stats.dropped_before += 1; return req.socket.destroy(); }

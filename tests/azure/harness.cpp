@@ -182,8 +182,8 @@ std::string Harness::proxy_endpoint() const {
 }
 std::string Harness::token_origin() const { return "https://127.0.0.1:" + std::to_string(token_port); }
 
-benchhist::MapEnvironment Harness::oidc_env() const {
-  benchhist::MapEnvironment env;
+benchhist::probe::MapEnvironment Harness::oidc_env() const {
+  benchhist::probe::MapEnvironment env;
   env.set("ACTIONS_ID_TOKEN_REQUEST_URL", token_origin() + "/oidc?api-version=2.0");
   env.set("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "test-request-token");
   env.set("AZURE_CLIENT_ID", "test-client-id");

@@ -33,7 +33,7 @@ struct Harness {
   std::string token_origin() const;    // https://127.0.0.1:<token>
 
   // GitHub OIDC variables pointing at the token server.
-  benchhist::MapEnvironment oidc_env() const;
+  benchhist::probe::MapEnvironment oidc_env() const;
   // POST /__control/config with a JSON object to a fixture (token server or proxy).
   std::string configure(std::uint16_t port, const std::string& json) const;
   std::string stats(std::uint16_t port) const;

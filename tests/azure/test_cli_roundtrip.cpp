@@ -67,10 +67,10 @@ struct Project {
   // Report files go beside the repository: an untracked file inside would make it dirty.
   std::string out(const std::string& name) const { return (dir / name).string(); }
 
-  static benchhist::ProcessResult run(std::vector<std::string> argv) {
-    benchhist::ProcessSpec spec;
+  static benchhist::probe::ProcessResult run(std::vector<std::string> argv) {
+    benchhist::probe::ProcessSpec spec;
     spec.argv = std::move(argv);
-    return benchhist::run_process(spec);
+    return benchhist::probe::run_process(spec);
   }
 
   void git(std::vector<std::string> args) const {
@@ -79,13 +79,13 @@ struct Project {
   }
 
   Cli cli(std::vector<std::string> args) const {
-    benchhist::ProcessSpec spec;
+    benchhist::probe::ProcessSpec spec;
     spec.argv = {BH_CLI};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.cwd = repo();
     spec.env_changes = env;
     spec.capture_stderr = true;
-    const auto r = benchhist::run_process(spec);
+    const auto r = benchhist::probe::run_process(spec);
     return {r.exited ? r.exit_code : -1, r.out, r.err};
   }
 

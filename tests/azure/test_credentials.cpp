@@ -44,7 +44,7 @@ std::string mint_jwt(long long lifetime) {
   return b64url("{\"alg\":\"RS256\",\"typ\":\"JWT\"}") + "." + b64url(claims) + ".c2ln";
 }
 
-std::unique_ptr<AzureBlobStore> store_with(const Environment& env, const std::string& container,
+std::unique_ptr<AzureBlobStore> store_with(const probe::Environment& env, const std::string& container,
                                            CredentialOptions co = {}) {
   AzureStoreOptions options;
   options.credential = std::move(co);
@@ -66,7 +66,7 @@ TEST_CASE("GitHub OIDC federation exchanges a fresh ID token, and a burst of req
   auto& h = harness();
   h.reset(h.token_port);
   auto store = bhtest::make_store(bhtest::unique_container("burst"));
-  store->put(kKey, "{}", CollisionPolicy::refuse);
+  store->put(kKey, "{}", storage::CollisionPolicy::refuse);
   bhtest::parallel_for(48, 16, [&](std::size_t) { CHECK(store->get(kKey) == std::string("{}")); });
   auto stats = h.stats(h.token_port);
   CHECK(bhtest::json_int(stats, "oidc") == 1);
@@ -82,7 +82,7 @@ TEST_CASE("a token reaching its refresh margin is renewed transparently mid-comm
   h.configure(h.token_port, R"({"lifetime":302})");
   h.reset(h.token_port);
   auto store = bhtest::make_store(bhtest::unique_container("renew"));
-  store->put(kKey, "{}", CollisionPolicy::refuse);
+  store->put(kKey, "{}", storage::CollisionPolicy::refuse);
   CHECK(store->get(kKey) == std::string("{}"));
   CHECK(bhtest::json_int(h.stats(h.token_port), "exchange") == 1);
   std::this_thread::sleep_for(2500ms);
@@ -167,7 +167,7 @@ TEST_CASE("transient token-service failures are retried within a bounded budget"
 TEST_CASE("the OIDC flow needs all four variables, otherwise the developer chain is used", "[azure][credential]") {
   auto env = harness().oidc_env();
   CHECK(make_github_oidc_credential(env, {}) != nullptr);
-  MapEnvironment partial = env;
+  probe::MapEnvironment partial = env;
   partial.set("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "");
   CHECK(make_github_oidc_credential(partial, {}) == nullptr);
   CHECK(make_workload_identity_credential(partial, {}) == nullptr);
@@ -179,25 +179,25 @@ TEST_CASE("a workload identity federated token file is exchanged like the GitHub
   {
     std::ofstream(dir / "token") << "federated-assertion\n";
   }
-  MapEnvironment env;
+  probe::MapEnvironment env;
   env.set("AZURE_FEDERATED_TOKEN_FILE", (dir / "token").string());
   env.set("AZURE_CLIENT_ID", "test-client-id");
   env.set("AZURE_TENANT_ID", "wi-tenant");
   env.set("AZURE_AUTHORITY_HOST", h.token_origin() + "/");
   auto store = store_with(env, bhtest::unique_container("wi"));
-  CHECK(store->put(kKey, "{}", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(store->put(kKey, "{}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
 }
 
 TEST_CASE("a managed identity endpoint named by IDENTITY_ENDPOINT provides tokens", "[azure][credential]") {
   auto& h = harness();
   h.reset(h.token_port);
-  MapEnvironment env;
+  probe::MapEnvironment env;
   env.set("IDENTITY_ENDPOINT", h.token_origin() + "/msi");
   env.set("IDENTITY_HEADER", "test-identity-header");
   CredentialOptions co;
   co.try_azure_cli = false;
   auto store = store_with(env, bhtest::unique_container("msi"), co);
-  CHECK(store->put(kKey, "{}", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(store->put(kKey, "{}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
   CHECK(bhtest::json_int(h.stats(h.token_port), "msi") == 1);
 }
 
@@ -211,12 +211,12 @@ TEST_CASE("the Azure CLI is the fallback when no managed identity answers", "[az
         << ",\"tokenType\":\"Bearer\"}'\n";
   }
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
-  MapEnvironment env;  // nothing federated configured
+  probe::MapEnvironment env;  // nothing federated configured
   CredentialOptions co;
   co.imds_endpoint = "http://127.0.0.1:1/metadata/identity/oauth2/token";  // refused at once
   co.az_program = script.string();
   auto store = store_with(env, bhtest::unique_container("cli"), co);
-  CHECK(store->put(kKey, "{}", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(store->put(kKey, "{}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
   std::ifstream args(dir / "args");
   std::string line;
   std::getline(args, line);

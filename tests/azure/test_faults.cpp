@@ -21,7 +21,8 @@ struct ProxyFaults {
     harness().reset(harness().proxy_port);
   }
   ~ProxyFaults() {
-    harness().configure(harness().proxy_port, R"({"drop_before":0,"drop_after":0,"busy":0,"delay":0})");
+    harness().configure(harness().proxy_port,
+                        R"({"drop_before":0,"drop_after":0,"busy":0,"delay":0,"refuse_container_create":false})");
   }
 };
 
@@ -50,7 +51,7 @@ TEST_CASE("operations succeed through dropped, delayed and throttled requests an
   for (int i = 0; i < n; ++i) keys.push_back(key_for(i));
   bhtest::parallel_for(keys.size(), 8, [&](std::size_t i) {
     // refuse: a retried create that finds its own earlier write must not report a collision.
-    CHECK(store->put(keys[i], "{\"i\":" + std::to_string(i) + "}", CollisionPolicy::refuse) == PutOutcome::stored);
+    CHECK(store->put(keys[i], "{\"i\":" + std::to_string(i) + "}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
   });
   bhtest::parallel_for(keys.size(), 8, [&](std::size_t i) {
     CHECK(store->get(keys[i]) == "{\"i\":" + std::to_string(i) + "}");
@@ -92,7 +93,7 @@ TEST_CASE("an exhausted retry budget fails with a message naming the key and the
     CHECK(e.cause().find("HTTP 503 ServerBusy") != std::string::npos);
   }
   try {
-    store->put(k, "{}", CollisionPolicy::refuse);
+    store->put(k, "{}", storage::CollisionPolicy::refuse);
     FAIL("a permanently busy service accepted a write");
   } catch (const Error& e) {
     CHECK(e.message() == "could not conditionally create Azure blob \"" + k + "\"");
@@ -119,6 +120,25 @@ TEST_CASE("authentication rejections are not retried", "[azure][faults]") {
   }
   h.configure(h.token_port, R"({"aud":"https://storage.azure.com"})");
   CHECK(bhtest::json_int(h.stats(h.proxy_port), "requests") == 1);
+}
+
+TEST_CASE("a container that cannot be created is reported as such, not as the upload", "[azure][faults]") {
+  ProxyFaults faults(R"({"refuse_container_create":true})");
+  const auto container = bhtest::unique_container("nocreate");
+  auto store = bhtest::make_store(container, "proj", /*through_proxy=*/true, bhtest::fast_retry(3));
+  const auto k = key_for(3);
+  try {
+    store->put(k, "{}", storage::CollisionPolicy::refuse);
+    FAIL("a put into a container that could not be created succeeded");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::auth);
+    CHECK(e.message() == "could not create Azure blob container");
+    CHECK(e.subject() == container);
+    CHECK(e.cause().find("HTTP 403") != std::string::npos);
+    CHECK(e.hint().find("create \"" + container + "\" yourself") != std::string::npos);
+  }
+  // Nothing was created: the blob PUT found no container, creation was refused.
+  CHECK_FALSE(store->get(k).has_value());
 }
 
 TEST_CASE("TLS is verified against the host name, never skipped", "[azure][faults]") {
@@ -150,13 +170,13 @@ TEST_CASE("the cache's write path: uploads through a faulty network are stored o
   const auto body = [](std::size_t i) { return "{\"i\":" + std::to_string(i) + "}"; };
   {
     ProxyFaults faults(R"({"drop_before":0.15,"drop_after":0.15,"busy":0.1,"delay":0,"seed":16})");
-    std::shared_ptr<ObjectStore> cloud =
+    std::shared_ptr<storage::ObjectStore> cloud =
         bhtest::make_store(container, "proj", /*through_proxy=*/true, bhtest::fast_retry(12));
-    CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+    storage::CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
     store.synchronize();
     bhtest::parallel_for(keys.size(), 6, [&](std::size_t i) {
       // An upload whose reply was lost is retried; its own earlier write is not a collision.
-      CHECK(store.put(keys[i], body(i), CollisionPolicy::refuse) == PutOutcome::stored);
+      CHECK(store.put(keys[i], body(i), storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
     });
     store.flush();
     bhtest::parallel_for(keys.size(), 6, [&](std::size_t i) { CHECK(store.get(keys[i]) == body(i)); });
@@ -167,14 +187,14 @@ TEST_CASE("the cache's write path: uploads through a faulty network are stored o
       CHECK(stats.find("\"/devstoreaccount1/" + container + "/" + k + "\":1") != std::string::npos);
     }
   }
-  const auto root = CachedStore::mirror_root(cache_dir, "devstoreaccount1", container);
+  const auto root = storage::CachedStore::mirror_root(cache_dir, "devstoreaccount1", container);
   // A mirror write cut short (a killed process): its temp file, and a file truncated by a
   // full disk. Neither is ever served; the next read repairs the mirror from the cloud.
   std::ofstream(root / keys[0], std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
   std::ofstream((root / keys[1]).parent_path() / ".cbh-tmp-1-2-3", std::ios::binary) << "\x1f\x8b";
-  std::shared_ptr<ObjectStore> cloud = bhtest::make_store(container, "proj");
+  std::shared_ptr<storage::ObjectStore> cloud = bhtest::make_store(container, "proj");
   {
-    CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+    storage::CachedStore store(cloud, cache_dir, "devstoreaccount1", container, "proj");
     store.synchronize();
     for (std::size_t i = 0; i < keys.size(); ++i) CHECK(store.get(keys[i]) == body(i));
     CHECK(store.tally().misses == 1);  // only the truncated one
@@ -185,7 +205,7 @@ TEST_CASE("the cache's write path: uploads through a faulty network are stored o
   {
     const auto ro = bhtest::scratch_dir("cachefaults-blocked");
     std::ofstream(ro / "devstoreaccount1") << "a file where the mirror's directory belongs";
-    CachedStore store(cloud, ro, "devstoreaccount1", container, "proj");
+    storage::CachedStore store(cloud, ro, "devstoreaccount1", container, "proj");
     for (std::size_t i = 0; i < 3; ++i) CHECK(store.get(keys[i]) == body(i));
     CHECK(store.tally().mirror_write_failures == 3);
     CHECK_THAT(store.activity(), Catch::Contains("3 not mirrored"));

@@ -37,7 +37,7 @@ TEST_CASE("put, get, list and remove follow the object-store contract", "[azure]
     CHECK_FALSE(store->remove(k1));
   }
   SECTION("objects round-trip as plain JSON, stored as gzip with Content-Encoding gzip") {
-    CHECK(store->put(k1, body_for(1), CollisionPolicy::refuse) == PutOutcome::stored);
+    CHECK(store->put(k1, body_for(1), storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
     CHECK(store->get(k1) == body_for(1));
     auto raw = store->client().get_blob(k1);
     REQUIRE(raw.ok());
@@ -50,16 +50,16 @@ TEST_CASE("put, get, list and remove follow the object-store contract", "[azure]
     CHECK_FALSE(store->invalidation_pending());  // creating a new key never arms it
   }
   SECTION("listing is by prefix, sorted, and respects the trailing separator") {
-    store->put(k3, body_for(3), CollisionPolicy::refuse);
-    store->put(k2, body_for(2), CollisionPolicy::refuse);
-    store->put(k1, body_for(1), CollisionPolicy::refuse);
+    store->put(k3, body_for(3), storage::CollisionPolicy::refuse);
+    store->put(k2, body_for(2), storage::CollisionPolicy::refuse);
+    store->put(k1, body_for(1), storage::CollisionPolicy::refuse);
     CHECK(store->list("v1/proj/objects/criterion/x86_64-unknown-linux-gnu/ci/") == std::vector<std::string>{k1, k2});
     // Byte order: "ci-pool/" sorts before "ci/" ('-' < '/').
     CHECK(store->list("v1/proj/objects/") == std::vector<std::string>{k3, k1, k2});
     CHECK(store->list("v1/other/").empty());
   }
   SECTION("remove deletes, reports absence, and arms the invalidation flag") {
-    store->put(k1, body_for(1), CollisionPolicy::refuse);
+    store->put(k1, body_for(1), storage::CollisionPolicy::refuse);
     CHECK(store->remove(k1));
     CHECK(store->invalidation_pending());
     CHECK(store->get(k1) == std::nullopt);
@@ -68,7 +68,7 @@ TEST_CASE("put, get, list and remove follow the object-store contract", "[azure]
   SECTION("keys that violate the grammar are refused before any request") {
     for (std::string bad : {"v1//x", "v1/../x", "/v1/x", "v1/./x", ""}) {
       try {
-        store->put(bad, "{}", CollisionPolicy::refuse);
+        store->put(bad, "{}", storage::CollisionPolicy::refuse);
         FAIL("accepted " << bad);
       } catch (const Error& e) {
         CHECK(e.kind() == ErrorKind::invalid_key);
@@ -81,27 +81,27 @@ TEST_CASE("put, get, list and remove follow the object-store contract", "[azure]
 TEST_CASE("collision policies refuse, skip or overwrite an existing object", "[azure][store]") {
   auto store = bhtest::make_store(bhtest::unique_container("policy"));
   const auto k = key_for("proj", "ci", 7);
-  REQUIRE(store->put(k, body_for(7, "first"), CollisionPolicy::refuse) == PutOutcome::stored);
+  REQUIRE(store->put(k, body_for(7, "first"), storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
 
   try {
-    store->put(k, body_for(7, "second"), CollisionPolicy::refuse);
+    store->put(k, body_for(7, "second"), storage::CollisionPolicy::refuse);
     FAIL("a second write-once put succeeded");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::already_exists);
     CHECK(e.message() == "object already exists: " + k);
     CHECK(e.subject() == k);
   }
-  CHECK(store->put(k, body_for(7, "second"), CollisionPolicy::skip_existing) == PutOutcome::skipped_existing);
+  CHECK(store->put(k, body_for(7, "second"), storage::CollisionPolicy::skip_existing) == storage::PutOutcome::skipped_existing);
   CHECK(store->get(k) == body_for(7, "first"));
   CHECK_FALSE(store->invalidation_pending());
 
-  CHECK(store->put(k, body_for(7, "third"), CollisionPolicy::overwrite) == PutOutcome::replaced);
+  CHECK(store->put(k, body_for(7, "third"), storage::CollisionPolicy::overwrite) == storage::PutOutcome::replaced);
   CHECK(store->get(k) == body_for(7, "third"));
   CHECK(store->invalidation_pending());
   // A new key under the overwrite policy is a plain create and stays unarmed... but the flag
   // is already armed from above, so check with a fresh store instance.
   auto other = bhtest::make_store(store->container());
-  CHECK(other->put(key_for("proj", "ci", 8), "{}", CollisionPolicy::overwrite) == PutOutcome::stored);
+  CHECK(other->put(key_for("proj", "ci", 8), "{}", storage::CollisionPolicy::overwrite) == storage::PutOutcome::stored);
   CHECK_FALSE(other->invalidation_pending());
   other->flush();
   CHECK(other->get(other->marker_key()) == std::nullopt);  // nothing armed: no marker
@@ -122,8 +122,8 @@ TEST_CASE("collision policies refuse, skip or overwrite an existing object", "[a
 TEST_CASE("a conditional create answered BlobAlreadyExists is the collision signal", "[azure][store]") {
   auto store = bhtest::make_store(bhtest::unique_container("conflict"));
   const auto k = key_for("proj", "ci", 1);
-  store->put(k, "{}", CollisionPolicy::refuse);
-  auto reply = store->client().put_block_blob(k, gzip_compress("{}"), /*if_none_match=*/true);
+  store->put(k, "{}", storage::CollisionPolicy::refuse);
+  auto reply = store->client().put_block_blob(k, codec::gzip_compress("{}"), /*if_none_match=*/true);
   CHECK(reply.status == 409);
   CHECK(reply.error_code == "BlobAlreadyExists");
   // Concurrent write-once puts of one new key: exactly one wins.
@@ -131,7 +131,7 @@ TEST_CASE("a conditional create answered BlobAlreadyExists is the collision sign
   std::atomic<int> stored{0}, collided{0};
   bhtest::parallel_for(8, 8, [&](std::size_t i) {
     try {
-      store->put(fresh, body_for(static_cast<int>(i)), CollisionPolicy::refuse);
+      store->put(fresh, body_for(static_cast<int>(i)), storage::CollisionPolicy::refuse);
       ++stored;
     } catch (const Error& e) {
       if (e.kind() == ErrorKind::already_exists) ++collided;
@@ -161,7 +161,7 @@ TEST_CASE("listing follows every page when there are more blobs than one page ho
   auto store = bhtest::make_store(bhtest::unique_container("pages"), "proj", false, {}, options);
   std::vector<std::string> expected;
   for (int i = 0; i < 30; ++i) expected.push_back(key_for("proj", "ci", i));
-  bhtest::parallel_for(expected.size(), 8, [&](std::size_t i) { store->put(expected[i], "{}", CollisionPolicy::refuse); });
+  bhtest::parallel_for(expected.size(), 8, [&](std::size_t i) { store->put(expected[i], "{}", storage::CollisionPolicy::refuse); });
   std::sort(expected.begin(), expected.end());
   CHECK(store->list("v1/proj/") == expected);
   CHECK(store->list("v1/proj/objects/criterion/x86_64-unknown-linux-gnu/ci/c1").size() == 11);  // c1, c10..c19
@@ -172,7 +172,7 @@ TEST_CASE("the first upload creates the missing container", "[azure][store]") {
   auto store = bhtest::make_store(container);
   auto probe = store->client().get_blob("x");
   CHECK(probe.error_code == "ContainerNotFound");
-  CHECK(store->put(key_for("proj", "ci", 1), "{}", CollisionPolicy::refuse) == PutOutcome::stored);
+  CHECK(store->put(key_for("proj", "ci", 1), "{}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
   CHECK(store->list("v1/").size() == 1);
   // Creating it again is a success (ContainerAlreadyExists).
   CHECK(store->client().create_container().ok());
@@ -184,17 +184,17 @@ TEST_CASE("the read-through cache serves hits locally and is invalidated by anot
   const auto cache_dir = bhtest::scratch_dir("cache-dir");
   auto writer = bhtest::make_store(container, "Proj");  // raw project id; sanitized to "proj"
   const auto k1 = key_for("proj", "ci", 1), k2 = key_for("proj", "ci", 2);
-  writer->put(k1, body_for(1), CollisionPolicy::refuse);
-  writer->put(k2, body_for(2), CollisionPolicy::refuse);
+  writer->put(k1, body_for(1), storage::CollisionPolicy::refuse);
+  writer->put(k2, body_for(2), storage::CollisionPolicy::refuse);
   // Another project's mirrored objects must survive this project's invalidation.
   const auto other_key = key_for("other", "ci", 1);
-  writer->put(other_key, body_for(9), CollisionPolicy::refuse);
+  writer->put(other_key, body_for(9), storage::CollisionPolicy::refuse);
 
   auto open_reader = [&](const std::string& project) {
-    std::shared_ptr<ObjectStore> cloud = bhtest::make_store(container, project);
-    return std::make_unique<CachedStore>(cloud, cache_dir, "devstoreaccount1", container, project);
+    std::shared_ptr<storage::ObjectStore> cloud = bhtest::make_store(container, project);
+    return std::make_unique<storage::CachedStore>(cloud, cache_dir, "devstoreaccount1", container, project);
   };
-  const auto root = CachedStore::mirror_root(cache_dir, "devstoreaccount1", container);
+  const auto root = storage::CachedStore::mirror_root(cache_dir, "devstoreaccount1", container);
   CHECK(root == cache_dir / "devstoreaccount1" / container);
 
   {
@@ -226,7 +226,7 @@ TEST_CASE("the read-through cache serves hits locally and is invalidated by anot
   CHECK(again->tally().hits == 1);
 
   // Another machine (no cache) overwrites k1 and deletes k2; its flush bumps the marker.
-  writer->put(k1, body_for(1, "remeasured"), CollisionPolicy::overwrite);
+  writer->put(k1, body_for(1, "remeasured"), storage::CollisionPolicy::overwrite);
   writer->remove(k2);
   writer->flush();
 
@@ -256,9 +256,9 @@ TEST_CASE("a warm cache loads 2,000 small objects much faster than the cloud", "
   constexpr std::size_t n = 2000;
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < n; ++i) keys.push_back(key_for("proj", "m" + std::to_string(i % 10), static_cast<int>(i)));
-  bhtest::parallel_for(n, 16, [&](std::size_t i) { writer->put(keys[i], body_for(static_cast<int>(i)), CollisionPolicy::refuse); });
+  bhtest::parallel_for(n, 16, [&](std::size_t i) { writer->put(keys[i], body_for(static_cast<int>(i)), storage::CollisionPolicy::refuse); });
 
-  auto load = [&](CachedStore& store) {
+  auto load = [&](storage::CachedStore& store) {
     auto start = std::chrono::steady_clock::now();
     store.synchronize();
     auto listed = store.list("v1/proj/objects/");
@@ -270,11 +270,11 @@ TEST_CASE("a warm cache loads 2,000 small objects much faster than the cloud", "
     REQUIRE(found == n);
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  std::shared_ptr<ObjectStore> cloud = bhtest::make_store(container);
-  CachedStore cold_store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+  std::shared_ptr<storage::ObjectStore> cloud = bhtest::make_store(container);
+  storage::CachedStore cold_store(cloud, cache_dir, "devstoreaccount1", container, "proj");
   double cold = load(cold_store);
   CHECK(cold_store.tally().misses == n);
-  CachedStore warm_store(cloud, cache_dir, "devstoreaccount1", container, "proj");
+  storage::CachedStore warm_store(cloud, cache_dir, "devstoreaccount1", container, "proj");
   double warm = load(warm_store);
   CHECK(warm_store.tally().hits == n);
   CHECK(warm_store.tally().misses == 0);

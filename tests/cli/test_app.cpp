@@ -4,14 +4,14 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "benchhist/app/commands.hpp"
-#include "benchhist/app/list_discriminants.hpp"
+#include "app/commands.hpp"
+#include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
-#include "benchhist/app/options.hpp"
-#include "benchhist/app/storage_selection.hpp"
+#include "app/options.hpp"
+#include "app/storage_selection.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/probe/machine_key.hpp"
-#include "benchhist/storage/key.hpp"
+#include "probe/machine_key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "cli_support.hpp"
 
@@ -119,9 +119,9 @@ TEST_CASE("Relative paths of write commands resolve against --repo, of query com
 }
 
 TEST_CASE("Storage selection precedence and its error messages", "[app][storage]") {
-  MapEnvironment env;
+  probe::MapEnvironment env;
   const std::filesystem::path base = "/base";
-  AzureStorageConfig azure{"acct", "cont", std::nullopt};
+  config::AzureStorageConfig azure{"acct", "cont", std::nullopt};
 
   auto explicit_local = select_storage(OptionalPathFlag::with("s"), {}, &azure, env, base);
   REQUIRE(explicit_local.is_local());
@@ -129,7 +129,7 @@ TEST_CASE("Storage selection precedence and its error messages", "[app][storage]
   CHECK_FALSE(std::get<LocalStorageChoice>(explicit_local.backend).from_environment);
 
   auto check_error = [&](const OptionalPathFlag& local, const OptionalPathFlag& cache,
-                         const AzureStorageConfig* az, const std::string& message) {
+                         const config::AzureStorageConfig* az, const std::string& message) {
     try {
       select_storage(local, cache, az, env, base);
       FAIL("expected: " << message);
@@ -167,19 +167,8 @@ TEST_CASE("Storage selection precedence and its error messages", "[app][storage]
   check_error(OptionalPathFlag::with("s"), OptionalPathFlag::with("c"), nullptr,
               "the argument '--cache[=<PATH>]' cannot be used with '--local[=<PATH>]'");
 
-#if !BH_APP_WITH_AZURE
-  CHECK_FALSE(azure_backend_available());
-  try {
-    open_store(cloud, "p", env);
-    FAIL("the Azure backend is not linked into this build");
-  } catch (const Error& e) {
-    CHECK(e.message() == "the Azure backend is not available in this build yet");
-    CHECK(e.subject() == "acct/cont");
-  }
-#else
-  CHECK(azure_backend_available());
   // The Azure store validates its endpoint before any credential or network use.
-  AzureStorageConfig plain_http{"acct", "cont", std::string("http://127.0.0.1:9")};
+  config::AzureStorageConfig plain_http{"acct", "cont", std::string("http://127.0.0.1:9")};
   auto insecure = select_storage({}, {}, &plain_http, env, base);
   CHECK(std::get<AzureStorageChoice>(insecure.backend).endpoint == "http://127.0.0.1:9");
   try {
@@ -188,33 +177,32 @@ TEST_CASE("Storage selection precedence and its error messages", "[app][storage]
   } catch (const Error& e) {
     CHECK(e.message() == "Azure Entra ID authentication requires an https endpoint");
   }
-#endif
 }
 
 TEST_CASE("open_store opens a working LocalStore for a local choice", "[app][storage]") {
   bhtest::TempDir dir;
-  MapEnvironment env;
+  probe::MapEnvironment env;
   auto choice = select_storage(OptionalPathFlag::with("store"), {}, nullptr, env, dir.path());
   CHECK(choice.describe() == "local storage at " + (dir.path() / "store").string());
   auto store = open_store(choice, "p", env);
-  const auto key = clean_key("p", Engine::criterion, "t", "m", "c");
-  CHECK(store->put(key, "{\"a\":1}", CollisionPolicy::refuse) == PutOutcome::stored);
+  const auto key = codec::clean_key("p", Engine::criterion, "t", "m", "c");
+  CHECK(store->put(key, "{\"a\":1}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
   CHECK(store->get(key) == std::optional<std::string>("{\"a\":1}"));
   CHECK(std::filesystem::exists(dir.path() / "store" / key));
 }
 
 TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips non-data keys", "[app][list]") {
   bhtest::TempDir dir;
-  LocalStore store(dir.path());
+  storage::LocalStore store(dir.path());
   const std::string commit = "abc";
-  store.put(clean_key("p", Engine::criterion, "t1", "m1", commit), "{}", CollisionPolicy::refuse);
-  store.put(dirty_key("p", Engine::criterion, "t1", "m1", commit, 5), "{}", CollisionPolicy::refuse);
-  store.put(partition_blessing_key("p", Engine::alloc_tracker, "T2", "m2", commit, 7), "{}", CollisionPolicy::refuse);
-  store.put(clean_key("p", Engine::all_the_time, "t1", "m1", commit), "{}", CollisionPolicy::refuse);
-  store.put(cache_epoch_key("p"), "{}", CollisionPolicy::refuse);
-  store.put(project_blessing_key("p", commit, 9), "{}", CollisionPolicy::refuse);
-  store.put("v1/p/objects/criterion/t1/m1/abc/notes.txt", "{}", CollisionPolicy::refuse);
-  store.put(clean_key("p2", Engine::callgrind, "t1", "m1", commit), "{}", CollisionPolicy::refuse);
+  store.put(codec::clean_key("p", Engine::criterion, "t1", "m1", commit), "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::dirty_key("p", Engine::criterion, "t1", "m1", commit, 5), "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::partition_blessing_key("p", Engine::alloc_tracker, "T2", "m2", commit, 7), "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::clean_key("p", Engine::all_the_time, "t1", "m1", commit), "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::cache_epoch_key("p"), "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::project_blessing_key("p", commit, 9), "{}", storage::CollisionPolicy::refuse);
+  store.put("v1/p/objects/criterion/t1/m1/abc/notes.txt", "{}", storage::CollisionPolicy::refuse);
+  store.put(codec::clean_key("p2", Engine::callgrind, "t1", "m1", commit), "{}", storage::CollisionPolicy::refuse);
 
   auto sets = list_discriminant_sets(store, "p", {});
   REQUIRE(sets.size() == 3);
@@ -264,7 +252,7 @@ TEST_CASE("Discriminant listings render the text, Markdown and JSON forms of the
 
 TEST_CASE("Commands run through the library write to the given streams", "[app][commands]") {
   bhtest::TempDir dir;
-  MapEnvironment env;
+  probe::MapEnvironment env;
   std::ostringstream out, err;
   Invocation inv{env, dir.path(), out, err, "/", std::nullopt, false};
 
@@ -281,8 +269,8 @@ TEST_CASE("Commands run through the library write to the given streams", "[app][
     CHECK(out.str().rfind("Configuration already exists at ", 0) == 0);
   }
   SECTION("list discriminants with a bare --local reads the invocation's environment") {
-    LocalStore store(dir.path() / "s");
-    store.put(clean_key(dir.path().filename().string(), Engine::criterion, "t", "m", "c"), "{}", CollisionPolicy::refuse);
+    storage::LocalStore store(dir.path() / "s");
+    store.put(codec::clean_key(dir.path().filename().string(), Engine::criterion, "t", "m", "c"), "{}", storage::CollisionPolicy::refuse);
     env.set("CARGO_BENCH_HISTORY_STORAGE", (dir.path() / "s").string());
     ListOptions l;
     l.subject = ListSubject::discriminants;

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "cli_support.hpp"
 
@@ -270,22 +270,22 @@ namespace {
 // A store holding runs of three partitions plus keys a data listing must skip.
 void fill_store(const std::filesystem::path& root, const std::string& project) {
   using benchhist::Engine;
-  benchhist::LocalStore store(root);
+  benchhist::storage::LocalStore store(root);
   const std::string body = "{}";
   const std::string c1 = "4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", c2 = "0123456789abcdef0123456789abcdef01234567";
-  store.put(benchhist::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c1), body,
-            benchhist::CollisionPolicy::refuse);
-  store.put(benchhist::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c2), body,
-            benchhist::CollisionPolicy::refuse);
-  store.put(benchhist::dirty_key(project, Engine::callgrind, "X86_64-PC-Windows-MSVC", "ffff000011112222", c1, 1700000000),
-            body, benchhist::CollisionPolicy::refuse);
-  store.put(benchhist::clean_key(project, Engine::all_the_time, "aarch64-apple-darwin", "a1b2c3d4e5f60718", c2), body,
-            benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::codec::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c1), body,
+            benchhist::storage::CollisionPolicy::refuse);
+  store.put(benchhist::codec::clean_key(project, Engine::criterion, "x86_64-unknown-linux-gnu", "a1b2c3d4e5f60718", c2), body,
+            benchhist::storage::CollisionPolicy::refuse);
+  store.put(benchhist::codec::dirty_key(project, Engine::callgrind, "X86_64-PC-Windows-MSVC", "ffff000011112222", c1, 1700000000),
+            body, benchhist::storage::CollisionPolicy::refuse);
+  store.put(benchhist::codec::clean_key(project, Engine::all_the_time, "aarch64-apple-darwin", "a1b2c3d4e5f60718", c2), body,
+            benchhist::storage::CollisionPolicy::refuse);
   // Not data: cache marker and a project-level blessing; and another project's run.
-  store.put(benchhist::cache_epoch_key(project), "\"2026-01-01T00:00:00Z\"", benchhist::CollisionPolicy::refuse);
-  store.put(benchhist::project_blessing_key(project, c1, 1700000000000000000), body, benchhist::CollisionPolicy::refuse);
-  store.put(benchhist::clean_key("other", Engine::alloc_tracker, "x86_64-unknown-linux-gnu", "k", c1), body,
-            benchhist::CollisionPolicy::refuse);
+  store.put(benchhist::codec::cache_epoch_key(project), "\"2026-01-01T00:00:00Z\"", benchhist::storage::CollisionPolicy::refuse);
+  store.put(benchhist::codec::project_blessing_key(project, c1, 1700000000000000000), body, benchhist::storage::CollisionPolicy::refuse);
+  store.put(benchhist::codec::clean_key("other", Engine::alloc_tracker, "x86_64-unknown-linux-gnu", "k", c1), body,
+            benchhist::storage::CollisionPolicy::refuse);
 }
 
 const std::string all_sets_text =
@@ -405,11 +405,7 @@ TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the
                        "[project]\nid = \"p\"\n[storage.azure]\naccount = \"acct\"\ncontainer = \"bench\"\n"
                        "endpoint = \"http://127.0.0.1:9\"\n");
     auto azure = run_cli({"list", "discriminants"}, d);
-#if BH_APP_WITH_AZURE
     require_runtime_error(azure, "Azure Entra ID authentication requires an https endpoint");
-#else
-    require_runtime_error(azure, "the Azure backend is not available in this build yet");
-#endif
     auto bare_cache = run_cli({"list", "discriminants", "--cache"}, d);
     require_runtime_error(bare_cache, "--cache was given without a path and CARGO_BENCH_HISTORY_CACHE is unset or empty");
     auto local = run_cli({"list", "discriminants", "--local=explicit"}, d);

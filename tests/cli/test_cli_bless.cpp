@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "benchhist/codec/run_json.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 #include "cli_support.hpp"
@@ -38,7 +38,7 @@ std::vector<std::string> make_history(const std::filesystem::path& repo, const s
   git_out(repo, "config user.name t");
   bhtest::write_file(repo / ".cargo" / "bench_history.toml", "[project]\nid = \"blessdemo\"\n");
   git_out(repo, "add -A");
-  LocalStore store(store_dir);
+  storage::LocalStore store(store_dir);
   std::vector<std::string> commits;
   for (int i = 0; i < 30; ++i) {
     git_out(repo, "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
@@ -49,8 +49,8 @@ std::vector<std::string> make_history(const std::filesystem::path& repo, const s
     run.context.tool_version = std::string(tool_version);
     const double v = (i < 15 ? 100.0 : 140.0) + (i % 4) * 0.3;
     run.results.push_back(BenchmarkResult{BenchmarkId({"parse", "step"}), {MetricValue{MetricKind::wall_time, v, {}, {}}}});
-    store.put(clean_key("blessdemo", Engine::criterion, "x86_64-unknown-linux-gnu", "mk-a", commits.back()),
-              encode_run(run), CollisionPolicy::refuse);
+    store.put(codec::clean_key("blessdemo", Engine::criterion, "x86_64-unknown-linux-gnu", "mk-a", commits.back()),
+              codec::encode_run(run), storage::CollisionPolicy::refuse);
   }
   return commits;
 }

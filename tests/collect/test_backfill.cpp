@@ -18,8 +18,8 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/collect/backfill.hpp"
 #include "benchhist/probe/process.hpp"
-#include "benchhist/probe/toolchain.hpp"
-#include "benchhist/storage/key.hpp"
+#include "probe/toolchain.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 
 namespace fs = std::filesystem;
@@ -29,14 +29,14 @@ namespace {
 
 std::string run_ok(const std::vector<std::string>& argv, const fs::path& cwd = {},
                    std::map<std::string, std::optional<std::string>> env = {}) {
-  ProcessSpec s;
+  probe::ProcessSpec s;
   s.argv = argv;
   s.cwd = cwd;
   s.env_changes = std::move(env);
   s.capture_stdout = true;
   s.capture_stderr = true;
-  auto r = run_process(s);
-  INFO(describe_command(argv) << " in " << cwd << "\n" << r.out << r.err);
+  auto r = probe::run_process(s);
+  INFO(probe::describe_command(argv) << " in " << cwd << "\n" << r.out << r.err);
   REQUIRE(r.success());
   return r.out;
 }
@@ -110,38 +110,38 @@ constexpr const char* fake_mk = "0123456789abcdef";
 struct Fake {
   fs::path tmp;
   std::vector<std::string> announcements, notes;
-  std::vector<BackfillProgress> progress;
+  std::vector<collect::BackfillProgress> progress;
   struct Call {
-    CollectRequest request;
+    collect::CollectRequest request;
     std::string head;        // HEAD of the worktree when collect ran
     std::string target_dir;  // CARGO_TARGET_DIR collect saw
   };
   std::vector<Call> calls;
   std::vector<std::string> toolchain_dirs;
   // What collect does for its n-th call (0-based) at `head`; default: store 7 cases.
-  std::function<CollectOutcome(const CollectRequest&, ObjectStore*, std::size_t, const std::string&)> behaviour;
+  std::function<collect::CollectOutcome(const collect::CollectRequest&, storage::ObjectStore*, std::size_t, const std::string&)> behaviour;
 
   explicit Fake(fs::path t) : tmp(std::move(t)) {}
 
-  static CollectOutcome store_cases(const CollectRequest& r, ObjectStore* st, const std::string& head, std::size_t cases) {
-    CollectOutcome out;
-    auto key = clean_key(r.project, Engine::criterion, fake_triple, fake_mk, head);
+  static collect::CollectOutcome store_cases(const collect::CollectRequest& r, storage::ObjectStore* st, const std::string& head, std::size_t cases) {
+    collect::CollectOutcome out;
+    auto key = codec::clean_key(r.project, Engine::criterion, fake_triple, fake_mk, head);
     st->put(key, "{}", r.policy);
-    out.objects.push_back(StoredObject{Engine::criterion, key, cases, PutOutcome::stored});
+    out.objects.push_back(collect::StoredObject{Engine::criterion, key, cases, storage::PutOutcome::stored});
     return out;
   }
 
-  BackfillServices services() {
-    BackfillServices s;
+  collect::BackfillServices services() {
+    collect::BackfillServices s;
     s.clock = [] { return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()); };
-    s.run_command = [](const ProcessSpec& spec) { return run_process(spec); };
+    s.run_command = [](const probe::ProcessSpec& spec) { return probe::run_process(spec); };
     s.probe_toolchain = [this](const fs::path& dir) {
       toolchain_dirs.push_back(dir.string());
       return ToolchainInfo{fake_triple, "1.95.0"};
     };
     s.machine_key = [] { return std::string(fake_mk); };
-    s.collect_services = [](const fs::path&, const Environment&) { return CollectServices{}; };
-    s.collect = [this](const CollectRequest& r, const Environment& env, ObjectStore* st, const CollectServices&) {
+    s.collect_services = [](const fs::path&, const probe::Environment&) { return collect::CollectServices{}; };
+    s.collect = [this](const collect::CollectRequest& r, const probe::Environment& env, storage::ObjectStore* st, const collect::CollectServices&) {
       auto head = trimmed(run_ok({"git", "-C", r.repo_dir.string(), "rev-parse", "HEAD"}));
       calls.push_back({r, head, env.get("CARGO_TARGET_DIR").value_or("")});
       if (behaviour) return behaviour(r, st, calls.size() - 1, head);
@@ -151,7 +151,7 @@ struct Fake {
     s.pid = ::getpid();
     s.announce = [this](std::string_view t) { announcements.emplace_back(t); };
     s.note = [this](std::string_view t) { notes.emplace_back(t); };
-    s.progress = [this](const BackfillProgress& p) { progress.push_back(p); };
+    s.progress = [this](const collect::BackfillProgress& p) { progress.push_back(p); };
     return s;
   }
 };
@@ -177,8 +177,8 @@ struct AbcdRepo {
     write_file(repo / "file.txt", "a\n");
     a = commit_all(repo, "commit A");
   }
-  BackfillRequest request() const {
-    BackfillRequest r;
+  collect::BackfillRequest request() const {
+    collect::BackfillRequest r;
     r.base_dir = repo;
     r.project = "demo";
     r.from = d;
@@ -188,12 +188,12 @@ struct AbcdRepo {
   }
 };
 
-void put_clean(ObjectStore& st, Engine e, const std::string& triple, const std::string& mk, const std::string& commit) {
-  st.put(clean_key("demo", e, triple, mk, commit), "{}", CollisionPolicy::refuse);
+void put_clean(storage::ObjectStore& st, Engine e, const std::string& triple, const std::string& mk, const std::string& commit) {
+  st.put(codec::clean_key("demo", e, triple, mk, commit), "{}", storage::CollisionPolicy::refuse);
 }
 
 Error bench_failure(int code) {
-  return Error(ErrorKind::benchmark, "engine \"cargo bench\" failed with exit code " + std::to_string(code));
+  return Error(ErrorKind::benchmark_failed, "engine \"cargo bench\" failed with exit code " + std::to_string(code));
 }
 
 }  // namespace
@@ -223,13 +223,13 @@ TEST_CASE("the range is TO's first-parent history from FROM to TO, newest first"
 
   Fake fake(root);
   auto svc = fake.services();
-  CHECK(plan_backfill_range(repo, c1, "main", svc) == std::vector<std::string>{c4, m, c3, c2, c1});
-  CHECK(plan_backfill_range(repo, short12(c2), c2, svc) == std::vector<std::string>{c2});
-  CHECK(plan_backfill_range(repo, "main~1", "main", svc) == std::vector<std::string>{c4, m});
+  CHECK(collect::plan_backfill_range(repo, c1, "main", svc) == std::vector<std::string>{c4, m, c3, c2, c1});
+  CHECK(collect::plan_backfill_range(repo, short12(c2), c2, svc) == std::vector<std::string>{c2});
+  CHECK(collect::plan_backfill_range(repo, "main~1", "main", svc) == std::vector<std::string>{c4, m});
 
   auto message_of = [&](std::string from, std::string to) -> std::string {
     try {
-      plan_backfill_range(repo, from, to, svc);
+      collect::plan_backfill_range(repo, from, to, svc);
     } catch (const Error& e) {
       return e.message();
     }
@@ -243,15 +243,15 @@ TEST_CASE("the range is TO's first-parent history from FROM to TO, newest first"
 }
 
 TEST_CASE("the project prefix strips exactly one line ending and must be a relative normal path", "[backfill][plan]") {
-  CHECK(parse_project_prefix("") == fs::path());
-  CHECK(parse_project_prefix("\n") == fs::path());
-  CHECK(parse_project_prefix("crates/demo/\n") == fs::path("crates/demo"));
-  CHECK(parse_project_prefix("crates/demo/\r\n") == fs::path("crates/demo"));
-  CHECK(parse_project_prefix(" spaced dir /\n") == fs::path(" spaced dir "));
+  CHECK(collect::parse_project_prefix("") == fs::path());
+  CHECK(collect::parse_project_prefix("\n") == fs::path());
+  CHECK(collect::parse_project_prefix("crates/demo/\n") == fs::path("crates/demo"));
+  CHECK(collect::parse_project_prefix("crates/demo/\r\n") == fs::path("crates/demo"));
+  CHECK(collect::parse_project_prefix(" spaced dir /\n") == fs::path(" spaced dir "));
   for (std::string bad : {"../up/\n", "/abs/\n", "a/../b/\n", "./a/\n", "C:/x/\n", "a//b/\n"}) {
     INFO(bad);
     try {
-      parse_project_prefix(bad);
+      collect::parse_project_prefix(bad);
       FAIL("accepted");
     } catch (const Error& e) {
       auto shown = bad.substr(0, bad.size() - 1);
@@ -266,15 +266,15 @@ TEST_CASE("backfill outside a git repository fails before any worktree exists", 
   fs::remove_all(root);
   fs::create_directories(root);
   Fake fake(root);
-  BackfillRequest r;
+  collect::BackfillRequest r;
   r.base_dir = root;
   r.project = "demo";
   r.from = "HEAD";
   r.to = "HEAD";
   r.handle_interrupts = false;
-  LocalStore st(root / "store");
+  storage::LocalStore st(root / "store");
   try {
-    backfill(r, MapEnvironment{}, st, fake.services());
+    collect::backfill(r, probe::MapEnvironment{}, st, fake.services());
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.message() == "failed to resolve the selected project directory in " + root.string());
@@ -289,19 +289,19 @@ TEST_CASE("backfill outside a git repository fails before any worktree exists", 
 
 TEST_CASE("the pre-check unions engines in this partition only and --max-commits counts attempts", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   put_clean(st, Engine::criterion, fake_triple, fake_mk, t.a);   // A recorded by criterion
   put_clean(st, Engine::callgrind, fake_triple, fake_mk, t.d);   // D recorded by callgrind only
-  st.put(dirty_key("demo", Engine::criterion, fake_triple, fake_mk, t.b, 1700000000), "{}", CollisionPolicy::refuse);
+  st.put(codec::dirty_key("demo", Engine::criterion, fake_triple, fake_mk, t.b, 1700000000), "{}", storage::CollisionPolicy::refuse);
   put_clean(st, Engine::criterion, fake_triple, "ffffffffffffffff", t.b);       // another machine
   put_clean(st, Engine::criterion, "aarch64-apple-darwin", fake_mk, t.c);       // another triple
-  st.put(partition_blessing_key("demo", Engine::criterion, fake_triple, fake_mk, t.c, 1700000000), "{}",
-         CollisionPolicy::refuse);
+  st.put(codec::partition_blessing_key("demo", Engine::criterion, fake_triple, fake_mk, t.c, 1700000000), "{}",
+         storage::CollisionPolicy::refuse);
 
   Fake fake(t.tmp);
   auto req = t.request();
   req.max_commits = 1;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
 
   REQUIRE(fake.announcements.size() >= 2);
   CHECK(fake.announcements[0] ==
@@ -313,7 +313,7 @@ TEST_CASE("the pre-check unions engines in this partition only and --max-commits
         "invocation");
   REQUIRE(fake.calls.size() == 1);
   CHECK(fake.calls[0].head == t.b);
-  CHECK(fake.calls[0].request.policy == CollisionPolicy::refuse);
+  CHECK(fake.calls[0].request.policy == storage::CollisionPolicy::refuse);
   CHECK(fake.calls[0].request.strip_toolchain_overrides);
   CHECK(fake.calls[0].request.repo_dir.parent_path() == t.tmp);
   CHECK(fake.calls[0].target_dir == (fake.calls[0].request.repo_dir / "target").string());
@@ -322,7 +322,7 @@ TEST_CASE("the pre-check unions engines in this partition only and --max-commits
   CHECK(fake.toolchain_dirs[0] == fake.calls[0].request.repo_dir.string());
 
   CHECK(res.exit_status == 0);
-  CHECK(res.stop == BackfillStop::commit_limit);
+  CHECK(res.stop == collect::BackfillStop::commit_limit);
   CHECK(res.summary ==
         "Backfill range of 4 commits: 1 stored, 2 skipped (existing), 0 skipped (empty), 0 failed, 1 deferred. "
         "Commit limit reached.\n"
@@ -336,18 +336,18 @@ TEST_CASE("the pre-check unions engines in this partition only and --max-commits
 TEST_CASE("a benchmark failure stops at the newest failing commit and exits 1 with the summary as the error",
           "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   put_clean(st, Engine::criterion, fake_triple, fake_mk, t.a);
   put_clean(st, Engine::criterion, fake_triple, fake_mk, t.d);
   Fake fake(t.tmp);
-  fake.behaviour = [&](const CollectRequest& r, ObjectStore* s, std::size_t, const std::string& head) -> CollectOutcome {
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t, const std::string& head) -> collect::CollectOutcome {
     if (head == t.b) throw bench_failure(101);
     return Fake::store_cases(r, s, head, 7);
   };
-  auto res = backfill(t.request(), MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
   CHECK(fake.calls.size() == 1);  // C is never attempted
   CHECK(res.exit_status == 1);
-  CHECK(res.stop == BackfillStop::benchmark_failure);
+  CHECK(res.stop == collect::BackfillStop::benchmark_failure);
   const std::string expected =
       "Backfill range of 4 commits: 0 stored, 2 skipped (existing), 0 skipped (empty), 1 failed, 1 deferred. "
       "Stopped on benchmark failure.\n"
@@ -363,18 +363,18 @@ TEST_CASE("a benchmark failure stops at the newest failing commit and exits 1 wi
 
 TEST_CASE("--ignore-errors lists every failed commit and exits 0", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   Fake fake(t.tmp);
-  fake.behaviour = [&](const CollectRequest& r, ObjectStore* s, std::size_t, const std::string& head) -> CollectOutcome {
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t, const std::string& head) -> collect::CollectOutcome {
     if (head == t.b) throw bench_failure(101);
     if (head == t.c)
-      throw Error(ErrorKind::decode, "failed to parse benchmark output: /x/target/criterion/a/new/estimates.json");
-    if (head == t.d) throw Error(ErrorKind::benchmark, "engine \"cargo bench\" terminated without an exit code");
+      throw Error(ErrorKind::benchmark_output, "failed to parse benchmark output: /x/target/criterion/a/new/estimates.json");
+    if (head == t.d) throw Error(ErrorKind::benchmark_failed, "engine \"cargo bench\" terminated without an exit code");
     return Fake::store_cases(r, s, head, 1);
   };
   auto req = t.request();
   req.ignore_errors = true;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
   CHECK(fake.calls.size() == 4);
   CHECK(res.exit_status == 0);
   CHECK(res.summary ==
@@ -388,19 +388,19 @@ TEST_CASE("--ignore-errors lists every failed commit and exits 0", "[backfill][p
 
 TEST_CASE("infrastructure errors abort even with --ignore-errors and still remove the worktree", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
-  for (auto err : {Error(ErrorKind::benchmark, "failed to run the benchmark command \"cargo bench --workspace\""),
+  storage::LocalStore st(t.store_dir);
+  for (auto err : {Error(ErrorKind::benchmark_not_started, "failed to run the benchmark command \"cargo bench --workspace\""),
                    Error(ErrorKind::io, "could not write local storage object at /x"),
-                   Error(ErrorKind::benchmark, "engine \"criterion\" produced inconsistent results across --best-of runs")}) {
+                   Error(ErrorKind::benchmark_inconsistent, "engine \"criterion\" produced inconsistent results across --best-of runs")}) {
     Fake fake(t.tmp);
-    fake.behaviour = [&](const CollectRequest&, ObjectStore*, std::size_t n, const std::string&) -> CollectOutcome {
+    fake.behaviour = [&](const collect::CollectRequest&, storage::ObjectStore*, std::size_t n, const std::string&) -> collect::CollectOutcome {
       if (n == 1) throw err;
       return {};
     };
     auto req = t.request();
     req.ignore_errors = true;
     try {
-      backfill(req, MapEnvironment{}, st, fake.services());
+      collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
       FAIL("no error");
     } catch (const Error& e) {
       CHECK(e.message() == err.message());
@@ -414,10 +414,10 @@ TEST_CASE("infrastructure errors abort even with --ignore-errors and still remov
 TEST_CASE("write-time duplicates and empty results count as attempts and are summarised after pre-check skips",
           "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   put_clean(st, Engine::all_the_time, fake_triple, fake_mk, t.d);
   Fake fake(t.tmp);
-  fake.behaviour = [&](const CollectRequest& r, ObjectStore* s, std::size_t, const std::string& head) -> CollectOutcome {
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t, const std::string& head) -> collect::CollectOutcome {
     if (head == t.a)
       throw Error(ErrorKind::already_exists, "a result is already stored for this run at v1/demo/objects/x; pass "
                                              "--overwrite to replace it");
@@ -426,7 +426,7 @@ TEST_CASE("write-time duplicates and empty results count as attempts and are sum
   };
   auto req = t.request();
   req.max_commits = 2;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
   CHECK(fake.calls.size() == 2);
   CHECK(res.exit_status == 0);
   CHECK(res.summary ==
@@ -440,12 +440,12 @@ TEST_CASE("write-time duplicates and empty results count as attempts and are sum
 
 TEST_CASE("a fully recorded range benchmarks nothing but still creates and removes the worktree", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   for (const auto& c : {t.a, t.b, t.c, t.d}) put_clean(st, Engine::criterion, fake_triple, fake_mk, c);
   Fake fake(t.tmp);
   auto req = t.request();
   req.max_commits = 1;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
   CHECK(fake.calls.empty());
   REQUIRE(fake.announcements.size() == 2);
   CHECK(fake.announcements[1] ==
@@ -467,7 +467,7 @@ TEST_CASE("a fully recorded range benchmarks nothing but still creates and remov
 
 TEST_CASE("--overwrite skips the pre-check and replaces, newest first", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   for (const auto& c : {t.a, t.b, t.c, t.d}) put_clean(st, Engine::criterion, fake_triple, fake_mk, c);
   Fake fake(t.tmp);
   auto req = t.request();
@@ -475,7 +475,7 @@ TEST_CASE("--overwrite skips the pre-check and replaces, newest first", "[backfi
   req.max_commits = 1;
   for (int round = 0; round < 2; ++round) {
     fake.announcements.clear();
-    auto res = backfill(req, MapEnvironment{}, st, fake.services());
+    auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
     REQUIRE(fake.announcements.size() == 1);
     CHECK(fake.announcements[0] ==
           "backfilling 4 commits, newest first: --overwrite disables the skip pre-check, so every commit is eligible "
@@ -486,16 +486,16 @@ TEST_CASE("--overwrite skips the pre-check and replaces, newest first", "[backfi
   REQUIRE(fake.calls.size() == 2);
   CHECK(fake.calls[0].head == t.a);
   CHECK(fake.calls[1].head == t.a);
-  CHECK(fake.calls[0].request.policy == CollisionPolicy::overwrite);
+  CHECK(fake.calls[0].request.policy == storage::CollisionPolicy::overwrite);
   CHECK(fake.toolchain_dirs.empty());
 }
 
 TEST_CASE("flush runs once after the loop, not once per commit", "[backfill][plan]") {
-  struct CountingStore final : ObjectStore {
-    LocalStore inner;
+  struct CountingStore final : storage::ObjectStore {
+    storage::LocalStore inner;
     int flushes = 0;
     explicit CountingStore(fs::path p) : inner(std::move(p)) {}
-    PutOutcome put(std::string_view k, std::string_view j, CollisionPolicy p) override { return inner.put(k, j, p); }
+    storage::PutOutcome put(std::string_view k, std::string_view j, storage::CollisionPolicy p) override { return inner.put(k, j, p); }
     std::optional<std::string> get(std::string_view k) override { return inner.get(k); }
     std::vector<std::string> list(std::string_view p) override { return inner.list(p); }
     bool remove(std::string_view k) override { return inner.remove(k); }
@@ -505,7 +505,7 @@ TEST_CASE("flush runs once after the loop, not once per commit", "[backfill][pla
   AbcdRepo t;
   CountingStore st(t.store_dir);
   Fake fake(t.tmp);
-  auto res = backfill(t.request(), MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
   CHECK(res.stored == 4);
   CHECK(st.flushes == 1);
 }
@@ -516,9 +516,9 @@ TEST_CASE("the user's dirty checkout is untouched and the worktree keeps ignored
   write_file(t.repo / "file.txt", "uncommitted edit\n");
   write_file(t.repo / "scratch.txt", "untracked\n");
   sh("git checkout -q -b feature", t.repo);
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   Fake fake(t.tmp);
-  fake.behaviour = [&](const CollectRequest& r, ObjectStore* s, std::size_t n, const std::string& head) -> CollectOutcome {
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t n, const std::string& head) -> collect::CollectOutcome {
     const auto wt = r.repo_dir;
     CHECK(read_file(wt / "file.txt") == (head == t.a ? "a\n" : head == t.b ? "b\n" : head == t.c ? "c\n" : "d\n"));
     if (n == 0) {
@@ -531,7 +531,7 @@ TEST_CASE("the user's dirty checkout is untouched and the worktree keeps ignored
     }
     return Fake::store_cases(r, s, head, 1);
   };
-  auto res = backfill(t.request(), MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
   CHECK(res.stored == 4);
   CHECK(read_file(t.repo / "file.txt") == "uncommitted edit\n");
   CHECK(read_file(t.repo / "scratch.txt") == "untracked\n");
@@ -551,16 +551,16 @@ TEST_CASE("a project sub-directory is built inside the worktree and its absence 
   auto c1 = commit_all(repo, "add the crate");
   write_file(repo / "crates" / "demo" / "Cargo.toml", "[package]\nname = \"demo\"\n");
   auto c2 = commit_all(repo, "name the crate");
-  LocalStore st(root / "store");
+  storage::LocalStore st(root / "store");
   Fake fake(root);
-  BackfillRequest req;
+  collect::BackfillRequest req;
   req.base_dir = repo / "crates" / "demo";
   req.project = "demo";
   req.from = c0;
   req.to = "HEAD";
   req.ignore_errors = true;
   req.handle_interrupts = false;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
   REQUIRE(fake.calls.size() == 2);
   for (const auto& call : fake.calls) {
     CHECK(call.request.repo_dir.filename() == "demo");
@@ -576,21 +576,21 @@ TEST_CASE("a project sub-directory is built inside the worktree and its absence 
   CHECK(c1 != c2);
 
   // Without --ignore-errors the missing directory stops the run like a benchmark failure.
-  auto st2 = LocalStore(root / "store2");
+  auto st2 = storage::LocalStore(root / "store2");
   req.ignore_errors = false;
   req.overwrite = true;
   Fake fake2(root);
-  auto res2 = backfill(req, MapEnvironment{}, st2, fake2.services());
+  auto res2 = collect::backfill(req, probe::MapEnvironment{}, st2, fake2.services());
   CHECK(res2.exit_status == 1);
   CHECK(res2.stopped_at == c0);
 }
 
 TEST_CASE("progress reports commit k of n with the title, elapsed and estimated remaining time", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   put_clean(st, Engine::criterion, fake_triple, fake_mk, t.c);
   Fake fake(t.tmp);
-  auto res = backfill(t.request(), MapEnvironment{}, st, fake.services());
+  auto res = collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
   REQUIRE(fake.progress.size() == 3);
   CHECK(fake.progress[0].index == 1);
   CHECK(fake.progress[0].total == 3);
@@ -602,30 +602,30 @@ TEST_CASE("progress reports commit k of n with the title, elapsed and estimated 
   CHECK(fake.progress[2].remaining_seconds.has_value());
   CHECK(fake.progress[2].elapsed_seconds >= fake.progress[1].elapsed_seconds);
 
-  BackfillProgress p;
+  collect::BackfillProgress p;
   p.index = 3;
   p.total = 12;
   p.short_id = "0123456789ab";
   p.title = "Make checksum slower";
   p.elapsed_seconds = 65;
   p.remaining_seconds = 190;
-  CHECK(format_progress(p) == "commit 3 of 12: 0123456789ab Make checksum slower (elapsed 1m05s, about 3m10s remaining)");
+  CHECK(collect::format_progress(p) == "commit 3 of 12: 0123456789ab Make checksum slower (elapsed 1m05s, about 3m10s remaining)");
   p.remaining_seconds.reset();
   p.elapsed_seconds = 3;
-  CHECK(format_progress(p) == "commit 3 of 12: 0123456789ab Make checksum slower (elapsed 3s, remaining time not yet known)");
+  CHECK(collect::format_progress(p) == "commit 3 of 12: 0123456789ab Make checksum slower (elapsed 3s, remaining time not yet known)");
 }
 
 TEST_CASE("the interrupt guard turns SIGINT into a pending flag and restores the previous handler", "[backfill][signal]") {
   struct sigaction before {};
   sigaction(SIGINT, nullptr, &before);
   {
-    InterruptGuard guard;
+    collect::InterruptGuard guard;
     CHECK(guard.pending() == 0);
     ::raise(SIGINT);
     CHECK(guard.pending() == SIGINT);
     ::raise(SIGTERM);
     CHECK(guard.pending() == SIGINT);  // the first signal is the one reported
-    CHECK_THROWS_AS(InterruptGuard(), Error);  // one guard at a time
+    CHECK_THROWS_AS(collect::InterruptGuard(), Error);  // one guard at a time
   }
   struct sigaction after {};
   sigaction(SIGINT, nullptr, &after);
@@ -634,19 +634,19 @@ TEST_CASE("the interrupt guard turns SIGINT into a pending flag and restores the
 
 TEST_CASE("a signal during a commit ends the run as interrupted and removes the worktree", "[backfill][signal]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   Fake fake(t.tmp);
-  fake.behaviour = [&](const CollectRequest& r, ObjectStore* s, std::size_t n, const std::string& head) -> CollectOutcome {
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t n, const std::string& head) -> collect::CollectOutcome {
     if (n == 1) {
       ::raise(SIGTERM);  // as if the benchmark's process group was terminated
-      throw Error(ErrorKind::benchmark, "engine \"cargo bench\" terminated without an exit code");
+      throw Error(ErrorKind::benchmark_failed, "engine \"cargo bench\" terminated without an exit code");
     }
     return Fake::store_cases(r, s, head, 2);
   };
   auto req = t.request();
   req.handle_interrupts = true;
-  auto res = backfill(req, MapEnvironment{}, st, fake.services());
-  CHECK(res.stop == BackfillStop::interrupted);
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, fake.services());
+  CHECK(res.stop == collect::BackfillStop::interrupted);
   CHECK(res.exit_status == 128 + SIGTERM);
   CHECK(res.summary ==
         "Backfill range of 4 commits: 1 stored, 0 skipped (existing), 0 skipped (empty), 0 failed, 3 deferred. "
@@ -747,19 +747,19 @@ struct RealRun {
 };
 
 // The real services, with benchmark output captured (and counted) instead of streamed.
-BackfillServices real_services(const Environment& env, RealRun& run) {
-  auto s = BackfillServices::system(env);
+collect::BackfillServices real_services(const probe::Environment& env, RealRun& run) {
+  auto s = collect::BackfillServices::system(env);
   s.temp_dir = run.tmp;
   auto counter = run.bench_runs;
   auto base = s.collect_services;
-  s.collect_services = [base, counter](const fs::path& dir, const Environment& e) {
+  s.collect_services = [base, counter](const fs::path& dir, const probe::Environment& e) {
     auto cs = base(dir, e);
-    cs.run_benchmarks = [counter](const ProcessSpec& spec) {
+    cs.run_benchmarks = [counter](const probe::ProcessSpec& spec) {
       ++*counter;
       auto quiet = spec;
       quiet.capture_stdout = true;
       quiet.capture_stderr = true;
-      return run_process(quiet);
+      return probe::run_process(quiet);
     };
     return cs;
   };
@@ -767,8 +767,8 @@ BackfillServices real_services(const Environment& env, RealRun& run) {
   return s;
 }
 
-BackfillRequest real_request(const CrateRepo& cr, std::string from, std::string to) {
-  BackfillRequest r;
+collect::BackfillRequest real_request(const CrateRepo& cr, std::string from, std::string to) {
+  collect::BackfillRequest r;
   r.base_dir = cr.repo;
   r.project = "wordcount";
   r.from = std::move(from);
@@ -779,19 +779,19 @@ BackfillRequest real_request(const CrateRepo& cr, std::string from, std::string 
   return r;
 }
 
-std::map<std::string, std::string> criterion_objects(LocalStore& st) {
+std::map<std::string, std::string> criterion_objects(storage::LocalStore& st) {
   std::map<std::string, std::string> by_commit;  // commit -> key
   for (const auto& k : st.list("v1/wordcount/objects/criterion/")) {
-    auto dk = parse_data_key(k);
+    auto dk = codec::parse_data_key(k);
     REQUIRE(dk);
-    CHECK(dk->kind == ObjectKind::clean);
+    CHECK(dk->kind == codec::ObjectKind::clean);
     CHECK(by_commit.emplace(dk->commit, k).second);
   }
   return by_commit;
 }
 
-double checksum_value(LocalStore& st, const std::string& key) {
-  auto run = decode_run(*st.get(key), key);
+double checksum_value(storage::LocalStore& st, const std::string& key) {
+  auto run = codec::decode_run(*st.get(key), key);
   for (const auto& res : run.results)
     if (res.id.qualified() == "checksum/4096") return res.metrics.at(0).value;
   FAIL("no checksum/4096 in " << key);
@@ -805,9 +805,9 @@ TEST_CASE("backfilling 13 real commits stores one criterion object per commit me
   const auto& cr = crate_repo();
   RealRun run(scratch("real13") / "tmp");
   fs::create_directories(run.tmp);
-  LocalStore st(run.tmp.parent_path() / "store");
-  ProcessEnvironment env;
-  auto res = backfill(real_request(cr, cr.main_ids.front(), "main"), env, st, real_services(env, run));
+  storage::LocalStore st(run.tmp.parent_path() / "store");
+  probe::ProcessEnvironment env;
+  auto res = collect::backfill(real_request(cr, cr.main_ids.front(), "main"), env, st, real_services(env, run));
   INFO(res.summary);
   CHECK(res.exit_status == 0);
   CHECK(res.stored == 13);
@@ -828,7 +828,7 @@ TEST_CASE("backfilling 13 real commits stores one criterion object per commit me
   INFO("fastest slow-commit value " << min_slow << " ns, slowest fast-commit value " << max_fast << " ns");
   CHECK(min_slow >= 2.5 * max_fast);
   // The run record names the commit and the worktree's toolchain.
-  auto rec = decode_run(*st.get(objs[cr.main_ids.back()]), objs[cr.main_ids.back()]);
+  auto rec = codec::decode_run(*st.get(objs[cr.main_ids.back()]), objs[cr.main_ids.back()]);
   CHECK(rec.context.git.commit == cr.main_ids.back());
   CHECK_FALSE(rec.context.git.dirty);
   CHECK(rec.context.toolchain.rustc_version.has_value());
@@ -851,16 +851,16 @@ TEST_CASE("an interrupted backfill removes its worktree and a rerun measures not
       ::setpgid(0, 0);
       int code = 99;
       try {
-        ProcessEnvironment env;
-        LocalStore st(store_dir);
+        probe::ProcessEnvironment env;
+        storage::LocalStore st(store_dir);
         RealRun child_run(run.tmp);
-        code = backfill(req, env, st, real_services(env, child_run)).exit_status;
+        code = collect::backfill(req, env, st, real_services(env, child_run)).exit_status;
       } catch (...) {
       }
       ::_exit(code);
     }
     ::setpgid(child, child);
-    LocalStore st(store_dir);
+    storage::LocalStore st(store_dir);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
     int status = 0;
     while (st.list("v1/wordcount/objects/criterion/").size() < objects) {
@@ -883,7 +883,7 @@ TEST_CASE("an interrupted backfill removes its worktree and a rerun measures not
   CHECK(WEXITSTATUS(status) == 128 + SIGINT);
   CHECK(worktree_dirs(run.tmp).empty());
   CHECK(worktree_count(cr.repo) == 1);
-  LocalStore st(store_dir);
+  storage::LocalStore st(store_dir);
   const auto after_sigint = criterion_objects(st).size();
   CHECK(after_sigint >= 2);
   CHECK(after_sigint < 7);
@@ -897,9 +897,9 @@ TEST_CASE("an interrupted backfill removes its worktree and a rerun measures not
   for (const auto& [commit, key] : before_rerun) mtimes[key] = fs::last_write_time(st.path_of(key));
 
   // 3. The rerun measures exactly the missing commits and leaves stored objects alone.
-  ProcessEnvironment env;
+  probe::ProcessEnvironment env;
   RealRun rerun(run.tmp);
-  auto res = backfill(req, env, st, real_services(env, rerun));
+  auto res = collect::backfill(req, env, st, real_services(env, rerun));
   INFO(res.summary);
   CHECK(res.exit_status == 0);
   CHECK(res.skipped_existing == before_rerun.size());
@@ -914,11 +914,11 @@ TEST_CASE("--max-commits bounds each pass and later passes resume where the last
   const auto& cr = crate_repo();
   RealRun run(scratch("maxc") / "tmp");
   fs::create_directories(run.tmp);
-  LocalStore st(run.tmp.parent_path() / "store");
-  ProcessEnvironment env;
+  storage::LocalStore st(run.tmp.parent_path() / "store");
+  probe::ProcessEnvironment env;
   auto req = real_request(cr, cr.main_ids[10], cr.main_ids[12]);
   req.max_commits = 2;
-  auto first = backfill(req, env, st, real_services(env, run));
+  auto first = collect::backfill(req, env, st, real_services(env, run));
   CHECK(first.exit_status == 0);
   CHECK(first.stored == 2);
   CHECK(first.deferred == 1);
@@ -926,7 +926,7 @@ TEST_CASE("--max-commits bounds each pass and later passes resume where the last
   CHECK(criterion_objects(st).count(cr.main_ids[12]) == 1);
   CHECK(criterion_objects(st).count(cr.main_ids[11]) == 1);
 
-  auto second = backfill(req, env, st, real_services(env, run));
+  auto second = collect::backfill(req, env, st, real_services(env, run));
   CHECK(second.exit_status == 0);
   CHECK(second.stored == 1);
   CHECK(second.skipped_existing == 2);
@@ -939,11 +939,11 @@ TEST_CASE("a commit whose bench does not compile stops the run unless --ignore-e
   const auto& cr = crate_repo();
   RealRun run(scratch("broken") / "tmp");
   fs::create_directories(run.tmp);
-  LocalStore st(run.tmp.parent_path() / "store");
-  ProcessEnvironment env;
+  storage::LocalStore st(run.tmp.parent_path() / "store");
+  probe::ProcessEnvironment env;
   // Range newest first: fix, note-while-broken, break, main tip.
   auto req = real_request(cr, cr.main_ids.back(), "broken");
-  auto stopped = backfill(req, env, st, real_services(env, run));
+  auto stopped = collect::backfill(req, env, st, real_services(env, run));
   INFO(stopped.summary);
   CHECK(stopped.exit_status == 1);
   CHECK(stopped.stored == 1);
@@ -954,7 +954,7 @@ TEST_CASE("a commit whose bench does not compile stops the run unless --ignore-e
         std::string::npos);
 
   req.ignore_errors = true;
-  auto resumed = backfill(req, env, st, real_services(env, run));
+  auto resumed = collect::backfill(req, env, st, real_services(env, run));
   INFO(resumed.summary);
   CHECK(resumed.exit_status == 0);
   CHECK(resumed.skipped_existing == 1);
@@ -990,11 +990,11 @@ TEST_CASE("a seeded build cache written after the checkout never stands in for t
 
   RealRun run(root / "tmp");
   fs::create_directories(run.tmp);
-  LocalStore st(root / "store");
-  ProcessEnvironment env;
+  storage::LocalStore st(root / "store");
+  probe::ProcessEnvironment env;
   auto req = real_request(cr, cr.main_ids[cr.slow_index - 1], cr.main_ids[cr.slow_index]);
   req.seed_target_dir = seed;
-  auto res = backfill(req, env, st, real_services(env, run));
+  auto res = collect::backfill(req, env, st, real_services(env, run));
   INFO(res.summary);
   REQUIRE(res.stored == 2);
   auto objs = criterion_objects(st);
@@ -1006,13 +1006,13 @@ TEST_CASE("a seeded build cache written after the checkout never stands in for t
 
 TEST_CASE("worktree set-up and teardown failures name the worktree and the commit", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   {
     // The temp "directory" is a regular file, so `git worktree add` cannot create the path.
     write_file(t.root / "not-a-dir", "x");
     Fake fake(t.root / "not-a-dir");
     try {
-      backfill(t.request(), MapEnvironment{}, st, fake.services());
+      collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
       FAIL("no error");
     } catch (const Error& e) {
       CHECK(e.message().rfind("failed to add a git worktree at " + (t.root / "not-a-dir").string() +
@@ -1022,11 +1022,11 @@ TEST_CASE("worktree set-up and teardown failures name the worktree and the commi
     }
     CHECK(fake.calls.empty());
   }
-  auto failing_remove = [](BackfillServices s) {
+  auto failing_remove = [](collect::BackfillServices s) {
     auto inner = s.run_command;
-    s.run_command = [inner](const ProcessSpec& spec) {
+    s.run_command = [inner](const probe::ProcessSpec& spec) {
       for (const auto& a : spec.argv)
-        if (a == "remove") return ProcessResult{128, true, "", "fatal: simulated", 0};
+        if (a == "remove") return probe::ProcessResult{128, true, "", "fatal: simulated", 0};
       return inner(spec);
     };
     return s;
@@ -1034,7 +1034,7 @@ TEST_CASE("worktree set-up and teardown failures name the worktree and the commi
   {
     Fake fake(t.tmp);
     try {
-      backfill(t.request(), MapEnvironment{}, st, failing_remove(fake.services()));
+      collect::backfill(t.request(), probe::MapEnvironment{}, st, failing_remove(fake.services()));
       FAIL("no error");
     } catch (const Error& e) {
       CHECK(e.message().rfind("failed to remove the git worktree at " + t.tmp.string(), 0) == 0);
@@ -1044,13 +1044,13 @@ TEST_CASE("worktree set-up and teardown failures name the worktree and the commi
   {
     // An infrastructure error wins over the teardown failure.
     Fake fake(t.tmp);
-    fake.behaviour = [](const CollectRequest&, ObjectStore*, std::size_t, const std::string&) -> CollectOutcome {
+    fake.behaviour = [](const collect::CollectRequest&, storage::ObjectStore*, std::size_t, const std::string&) -> collect::CollectOutcome {
       throw Error(ErrorKind::io, "could not write local storage object at /x");
     };
     auto req = t.request();
     req.overwrite = true;
     try {
-      backfill(req, MapEnvironment{}, st, failing_remove(fake.services()));
+      collect::backfill(req, probe::MapEnvironment{}, st, failing_remove(fake.services()));
       FAIL("no error");
     } catch (const Error& e) {
       CHECK(e.message() == "could not write local storage object at /x");
@@ -1063,23 +1063,23 @@ TEST_CASE("worktree set-up and teardown failures name the worktree and the commi
 TEST_CASE("a git reset killed by the interrupt ends the run as interrupted, not as an infrastructure error",
           "[backfill][signal]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   Fake fake(t.tmp);
   auto svc = fake.services();
   auto inner = svc.run_command;
   int resets = 0;
-  svc.run_command = [&](const ProcessSpec& spec) {
+  svc.run_command = [&](const probe::ProcessSpec& spec) {
     for (const auto& a : spec.argv)
       if (a == "reset" && ++resets == 2) {
         ::raise(SIGINT);  // Ctrl-C reached git's process group too
-        return ProcessResult{-1, false, "", "", SIGINT};
+        return probe::ProcessResult{-1, false, "", "", SIGINT};
       }
     return inner(spec);
   };
   auto req = t.request();
   req.handle_interrupts = true;
-  auto res = backfill(req, MapEnvironment{}, st, svc);
-  CHECK(res.stop == BackfillStop::interrupted);
+  auto res = collect::backfill(req, probe::MapEnvironment{}, st, svc);
+  CHECK(res.stop == collect::BackfillStop::interrupted);
   CHECK(res.exit_status == 128 + SIGINT);
   CHECK(res.stored == 1);
   CHECK(res.deferred == 3);
@@ -1091,14 +1091,14 @@ TEST_CASE("a git reset killed by the interrupt ends the run as interrupted, not 
 
 TEST_CASE("--max-commits 0 and --best-of 0 are refused before touching the repository", "[backfill][plan]") {
   AbcdRepo t;
-  LocalStore st(t.store_dir);
+  storage::LocalStore st(t.store_dir);
   Fake fake(t.tmp);
   auto req = t.request();
   req.max_commits = 0;
-  CHECK_THROWS_WITH(backfill(req, MapEnvironment{}, st, fake.services()), "--max-commits must be at least 1");
+  CHECK_THROWS_WITH(collect::backfill(req, probe::MapEnvironment{}, st, fake.services()), "--max-commits must be at least 1");
   req.max_commits.reset();
   req.best_of = 0;
-  CHECK_THROWS_WITH(backfill(req, MapEnvironment{}, st, fake.services()), "--best-of must be at least 1");
+  CHECK_THROWS_WITH(collect::backfill(req, probe::MapEnvironment{}, st, fake.services()), "--best-of must be at least 1");
   CHECK(worktree_dirs(t.tmp).empty());
 }
 
@@ -1119,12 +1119,12 @@ TEST_CASE("a crate that neither commits nor ignores Cargo.lock stores clean runs
 
   RealRun run(root / "tmp");
   fs::create_directories(run.tmp);
-  LocalStore st(root / "store");
-  ProcessEnvironment env;
+  storage::LocalStore st(root / "store");
+  probe::ProcessEnvironment env;
   CrateRepo lockless = cr;
   lockless.repo = repo;
   auto req = real_request(lockless, first, "main");
-  auto res = backfill(req, env, st, real_services(env, run));
+  auto res = collect::backfill(req, env, st, real_services(env, run));
   INFO(res.summary);
   CHECK(res.exit_status == 0);
   CHECK(res.stored == 2);
@@ -1132,7 +1132,7 @@ TEST_CASE("a crate that neither commits nor ignores Cargo.lock stores clean runs
   REQUIRE(objs.size() == 2);
   for (const auto& commit : {first, second}) {
     REQUIRE(objs.count(commit));
-    auto rec = decode_run(*st.get(objs[commit]), objs[commit]);
+    auto rec = codec::decode_run(*st.get(objs[commit]), objs[commit]);
     CHECK(rec.context.git.commit == commit);
     CHECK_FALSE(rec.context.git.dirty);
   }

@@ -16,7 +16,7 @@
 #include "benchhist/collect/backfill.hpp"
 #include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "common/files.hpp"
 
@@ -47,24 +47,24 @@ std::string report(const std::string& name, double real_ns) {
 struct Rig {
   fs::path repo = temp_dir("repo");
   fs::path tmp = temp_dir("tmp");
-  MapEnvironment env;
-  LocalStore store{temp_dir("store")};
+  probe::MapEnvironment env;
+  storage::LocalStore store{temp_dir("store")};
   GitState git{std::string("4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39"), std::string("main"), false};
   std::vector<double> values{100.0};
   std::vector<fs::path> output_dirs;   // BENCHHIST_OUTPUT_DIR of each run
   std::vector<bool> empty_at_start;    // was it empty when the command started?
   std::vector<std::vector<std::string>> argvs;
-  std::optional<CxxTarget> cxx = CxxTarget{"x86_64-unknown-linux-gnu", "x86_64-linux-gnu", "g++"};
+  std::optional<probe::CxxTarget> cxx = probe::CxxTarget{"x86_64-unknown-linux-gnu", "x86_64-linux-gnu", "g++"};
   std::string extra_file;  // written into the output dir as well (text), if set
   int exit_code = 0;
   std::vector<std::string> announcements;
 
   Rig() { env.set("TMPDIR", tmp.string()); }
 
-  CollectServices services() {
-    CollectServices s;
+  collect::CollectServices services() {
+    collect::CollectServices s;
     s.clock = [] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
-    s.run_benchmarks = [this](const ProcessSpec& spec) {
+    s.run_benchmarks = [this](const probe::ProcessSpec& spec) {
       argvs.push_back(spec.argv);
       const fs::path out = *spec.env_changes.at("BENCHHIST_OUTPUT_DIR");
       output_dirs.push_back(out);
@@ -73,7 +73,7 @@ struct Rig {
       write_file(out / "a.json", report("BM_A/8", v));
       write_file(out / "sub" / "b.json", report("BM_B", 2 * v));
       if (!extra_file.empty()) write_file(out / "extra.json", extra_file);
-      ProcessResult r;
+      probe::ProcessResult r;
       r.exited = true;
       r.exit_code = exit_code;
       return r;
@@ -87,8 +87,8 @@ struct Rig {
     return s;
   }
 
-  CollectRequest request() {
-    CollectRequest r;
+  collect::CollectRequest request() {
+    collect::CollectRequest r;
     r.repo_dir = repo;
     r.project = "textstats";
     r.bench_command = "./bench.sh --fast";
@@ -96,7 +96,7 @@ struct Rig {
   }
 
   std::string key(const std::string& triple) const {
-    return clean_key("textstats", Engine::google_benchmark, triple, "4ffd697efb295d32", *git.commit);
+    return codec::clean_key("textstats", Engine::google_benchmark, triple, "4ffd697efb295d32", *git.commit);
   }
 };
 
@@ -108,7 +108,7 @@ TEST_CASE("collect --bench-command runs the command through sh with a fresh outp
   auto req = rig.request();
   req.best_of = 3;
   rig.values = {100.0, 90.0, 95.0};
-  const auto out = collect(req, rig.env, &rig.store, rig.services());
+  const auto out = collect::collect(req, rig.env, &rig.store, rig.services());
 
   REQUIRE(rig.argvs.size() == 3);
   CHECK(rig.argvs[0] == std::vector<std::string>{"/bin/sh", "-c", "./bench.sh --fast"});
@@ -124,7 +124,7 @@ TEST_CASE("collect --bench-command runs the command through sh with a fresh outp
   REQUIRE(out.objects.size() == 1);
   CHECK(out.objects[0].engine == Engine::google_benchmark);
   CHECK(out.objects[0].cases == 2);
-  const Run run = decode_run(*rig.store.get(rig.key("x86_64-unknown-linux-gnu")), "k");
+  const Run run = codec::decode_run(*rig.store.get(rig.key("x86_64-unknown-linux-gnu")), "k");
   CHECK(run.context.best_of == 3u);
   REQUIRE(run.results.size() == 2);
   CHECK(run.results[0].id.segments() == std::vector<std::string>{"BM_A", "8"});
@@ -142,25 +142,25 @@ TEST_CASE("the run's triple: --target-triple, else the C++ compiler, else rustc'
   SECTION("no C++ compiler answers: the toolchain host") {
     Rig rig;
     rig.cxx.reset();
-    collect(rig.request(), rig.env, &rig.store, rig.services());
+    collect::collect(rig.request(), rig.env, &rig.store, rig.services());
     CHECK(rig.announcements.at(0).starts_with("collecting: target-triple=aarch64-unknown-linux-gnu (toolchain host); "));
-    CHECK(decode_run(*rig.store.get(rig.key("aarch64-unknown-linux-gnu")), "k").context.toolchain.rustc_version == "1.91.0");
+    CHECK(codec::decode_run(*rig.store.get(rig.key("aarch64-unknown-linux-gnu")), "k").context.toolchain.rustc_version == "1.91.0");
   }
   SECTION("--target-triple wins") {
     Rig rig;
     auto req = rig.request();
     req.target_triple = "riscv64gc-unknown-linux-gnu";
-    collect(req, rig.env, &rig.store, rig.services());
+    collect::collect(req, rig.env, &rig.store, rig.services());
     CHECK(rig.announcements.at(0).starts_with("collecting: target-triple=riscv64gc-unknown-linux-gnu (--target-triple); "));
     CHECK(rig.store.get(rig.key("riscv64gc-unknown-linux-gnu")));
   }
   SECTION("cargo bench never asks the C++ compiler") {
-    const RunTriple t = resolve_run_triple(std::nullopt, false, [] { return ToolchainInfo{"x86_64-unknown-linux-gnu", {}}; },
-                                           []() -> std::optional<CxxTarget> {
+    const collect::RunTriple t = collect::resolve_run_triple(std::nullopt, false, [] { return ToolchainInfo{"x86_64-unknown-linux-gnu", {}}; },
+                                           []() -> std::optional<probe::CxxTarget> {
                                              FAIL("the C++ compiler was asked for a cargo bench run");
                                              return std::nullopt;
                                            });
-    CHECK(t.source == TripleSource::toolchain_host);
+    CHECK(t.source == collect::TripleSource::toolchain_host);
     CHECK(t.describe() == "toolchain host");
   }
 }
@@ -171,12 +171,12 @@ TEST_CASE("collect --bench-command failures: the command's exit, a broken report
     Rig rig;
     rig.exit_code = 2;
     try {
-      collect(rig.request(), rig.env, &rig.store, rig.services());
+      collect::collect(rig.request(), rig.env, &rig.store, rig.services());
       FAIL("a failing command was accepted");
     } catch (const Error& e) {
       CHECK(e.message() == "engine \"./bench.sh --fast\" failed with exit code 2");
       // backfill counts it against the commit, like a failing cargo bench.
-      CHECK(backfill_failure_reason(e) == e.message());
+      CHECK(collect::backfill_failure_reason(e) == e.message());
     }
     CHECK(rig.store.list("v1/").empty());
     CHECK_FALSE(fs::exists(rig.output_dirs.at(0)));
@@ -185,11 +185,11 @@ TEST_CASE("collect --bench-command failures: the command's exit, a broken report
     Rig rig;
     rig.extra_file = R"({"context": {}, "benchmarks": [{"name": )";
     try {
-      collect(rig.request(), rig.env, &rig.store, rig.services());
+      collect::collect(rig.request(), rig.env, &rig.store, rig.services());
       FAIL("a truncated report was accepted");
     } catch (const Error& e) {
       CHECK(e.message() == "failed to parse benchmark output: " + (rig.output_dirs.at(0) / "extra.json").string());
-      CHECK(backfill_failure_reason(e));
+      CHECK(collect::backfill_failure_reason(e));
     }
     CHECK(fs::exists(rig.output_dirs.at(0) / "extra.json"));
     CHECK(rig.store.list("v1/").empty());
@@ -199,13 +199,27 @@ TEST_CASE("collect --bench-command failures: the command's exit, a broken report
     Rig rig;
     auto req = rig.request();
     req.bench_command = "  ";
-    CHECK_THROWS_WITH(collect(req, rig.env, &rig.store, rig.services()), Catch::Contains("the benchmark command is empty"));
+    CHECK_THROWS_WITH(collect::collect(req, rig.env, &rig.store, rig.services()), Catch::Contains("the benchmark command is empty"));
     CHECK(rig.argvs.empty());
   }
   SECTION("best-of inconsistencies stay infrastructure errors in backfill") {
-    CHECK_FALSE(backfill_failure_reason(
-        Error(ErrorKind::benchmark, "engine \"google_benchmark\" produced inconsistent results across --best-of runs")));
+    CHECK_FALSE(collect::backfill_failure_reason(
+        Error(ErrorKind::benchmark_inconsistent, "engine \"google_benchmark\" produced inconsistent results across --best-of runs")));
   }
+}
+
+TEST_CASE("backfill classifies a commit's failure by its kind, never by its wording", "[bench_command][backfill]") {
+  // The commit's own failures: the command ran and failed, or what it wrote does not parse.
+  CHECK(collect::backfill_failure_reason(Error(ErrorKind::benchmark_failed, "any words")) == "any words");
+  CHECK(collect::backfill_failure_reason(Error(ErrorKind::benchmark_output, "other words")) == "other words");
+  // Everything else stops the run, whatever the message says.
+  CHECK_FALSE(collect::backfill_failure_reason(Error(ErrorKind::io, "failed to parse benchmark output: /x")));
+  CHECK_FALSE(collect::backfill_failure_reason(
+      Error(ErrorKind::benchmark_not_started, "engine \"cargo bench\" failed with exit code 101")));
+  CHECK_FALSE(collect::backfill_failure_reason(Error(ErrorKind::benchmark_inconsistent, "x")));
+  CHECK_FALSE(collect::backfill_failure_reason(Error(ErrorKind::decode, "failed to parse benchmark output: /x")));
+  CHECK(collect::is_duplicate_result_error(Error(ErrorKind::already_exists, "object already exists: k")));
+  CHECK_FALSE(collect::is_duplicate_result_error(Error(ErrorKind::io, "a result is already stored for this run at k")));
 }
 
 TEST_CASE("import_results stores reports without a freshness gate, with the collision policies", "[collect][import]") {
@@ -214,7 +228,7 @@ TEST_CASE("import_results stores reports without a freshness gate, with the coll
   write_file(dir / "a.json", report("BM_A/8", 42.0));
   fs::last_write_time(dir / "a.json", fs::file_time_type::clock::now() - std::chrono::hours(24 * 30));  // a month old
 
-  ImportRequest req;
+  collect::ImportRequest req;
   req.project = "textstats";
   req.google_benchmark_paths = {dir / "a.json"};
   req.context.git = rig.git;
@@ -223,24 +237,24 @@ TEST_CASE("import_results stores reports without a freshness gate, with the coll
   req.context.machine = MachineDescription{8, 1, {"Test CPU 3000"}, {{9867, 8}}, "4ffd697efb295d32"};
   req.context.observation = *parse_rfc3339("2026-12-03T12:00:00Z");
   std::vector<std::string> notes;
-  const auto out = import_results(req, rig.store, [&](std::string_view n) { notes.emplace_back(n); });
+  const auto out = collect::import_results(req, rig.store, [&](std::string_view n) { notes.emplace_back(n); });
   CHECK(out.message() == "Stored 1 result set covering 1 benchmark case. [google_benchmark: 1 stored]");
-  const Run run = decode_run(*rig.store.get(rig.key("x86_64-unknown-linux-gnu")), "k");
+  const Run run = codec::decode_run(*rig.store.get(rig.key("x86_64-unknown-linux-gnu")), "k");
   CHECK(run.context.best_of == 1u);
   CHECK(run.results.at(0).find(MetricKind::wall_time)->value == 42.0);
   CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("google_benchmark: included "); }));
 
-  CHECK_THROWS_WITH(import_results(req, rig.store, {}), Catch::Contains("a result is already stored for this run at "));
-  req.policy = CollisionPolicy::skip_existing;
-  CHECK(import_results(req, rig.store, {}).message() ==
+  CHECK_THROWS_WITH(collect::import_results(req, rig.store, {}), Catch::Contains("a result is already stored for this run at "));
+  req.policy = storage::CollisionPolicy::skip_existing;
+  CHECK(collect::import_results(req, rig.store, {}).message() ==
         "Stored 0 result sets covering 1 benchmark case. [google_benchmark: 1 harvested (" + rig.key("x86_64-unknown-linux-gnu") +
             " already exists)]");
   req.context.git.dirty = true;
-  req.policy = CollisionPolicy::refuse;
-  import_results(req, rig.store, {});
-  CHECK(rig.store.get(dirty_key("textstats", Engine::google_benchmark, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+  req.policy = storage::CollisionPolicy::refuse;
+  collect::import_results(req, rig.store, {});
+  CHECK(rig.store.get(codec::dirty_key("textstats", Engine::google_benchmark, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
                                 *rig.git.commit, unix_seconds(req.context.observation))));
 
-  ImportRequest empty;
-  CHECK_THROWS_WITH(import_results(empty, rig.store, {}), Catch::Contains("import needs something to harvest"));
+  collect::ImportRequest empty;
+  CHECK_THROWS_WITH(collect::import_results(empty, rig.store, {}), Catch::Contains("import needs something to harvest"));
 }

@@ -20,7 +20,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "common/files.hpp"
 
@@ -54,8 +54,8 @@ std::string all_the_time_json(double slope) {
 struct Rig {
   fs::path repo = temp_dir("repo");
   fs::path store_dir = temp_dir("store");
-  MapEnvironment env;
-  LocalStore store{store_dir};
+  probe::MapEnvironment env;
+  storage::LocalStore store{store_dir};
   GitState git{std::string("4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39"), std::string("main"), false};
   std::vector<double> slopes{20.0};  // all_the_time value written by repetition k
   int runs = 0;
@@ -63,10 +63,10 @@ struct Rig {
   std::vector<std::string> announcements;
   Timestamp now = *parse_rfc3339("2026-08-20T09:14:03.512Z");
 
-  CollectServices services() {
-    CollectServices s;
+  collect::CollectServices services() {
+    collect::CollectServices s;
     s.clock = [this] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
-    s.run_benchmarks = [this](const ProcessSpec& spec) {
+    s.run_benchmarks = [this](const probe::ProcessSpec& spec) {
       const auto& changes = spec.env_changes;
       REQUIRE(changes.at("GUNGRAUN_SAVE_SUMMARY") == std::optional<std::string>("pretty-json"));
       const fs::path root = *changes.at("CARGO_TARGET_DIR");
@@ -79,7 +79,7 @@ struct Rig {
                  read_file(fixtures / "callgrind" / "single_unparametrized.summary.json"));
       write_file(root / "alloc_tracker" / "allocate_vec.json", read_file(fixtures / "alloc_tracker" / "allocate_vec.json"));
       write_file(root / "all_the_time" / "read_cell.json", all_the_time_json(slope));
-      ProcessResult r;
+      probe::ProcessResult r;
       r.exited = true;
       r.exit_code = exit_code;
       return r;
@@ -94,8 +94,8 @@ struct Rig {
     return s;
   }
 
-  CollectRequest request() {
-    CollectRequest r;
+  collect::CollectRequest request() {
+    collect::CollectRequest r;
     r.repo_dir = repo;
     r.project = "Word Count";
     return r;
@@ -107,19 +107,19 @@ struct Rig {
 TEST_CASE("collect stores one object per engine under the clean key with schema-5 records", "[collect]") {
   Rig rig;
   rig.env.set("CARGO_TARGET_DIR", (rig.repo / "target").string());
-  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
+  auto out = collect::collect(rig.request(), rig.env, &rig.store, rig.services());
 
   REQUIRE(out.objects.size() == 4);
   CHECK(rig.announcements == std::vector<std::string>{
                                  "collecting: target-triple=x86_64-unknown-linux-gnu (toolchain host); "
                                  "machine-key=4ffd697efb295d32 (auto-detected)"});
-  const auto key = clean_key("Word Count", Engine::criterion, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+  const auto key = codec::clean_key("Word Count", Engine::criterion, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
                              *rig.git.commit);
   CHECK(key == "v1/word_count/objects/criterion/x86_64-unknown-linux-gnu/4ffd697efb295d32/"
                "4f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39/clean.json");
   const auto body = rig.store.get(key);
   REQUIRE(body);
-  const Run run = decode_run(*body, key);
+  const Run run = codec::decode_run(*body, key);
   CHECK(run.schema_version == 5);
   CHECK(run.context.best_of == 1u);
   CHECK(run.context.git == rig.git);
@@ -138,14 +138,14 @@ TEST_CASE("collect stores one object per engine under the clean key with schema-
 
 TEST_CASE("a second clean collect is refused and stores nothing; skip-existing and overwrite behave", "[collect]") {
   Rig rig;
-  collect(rig.request(), rig.env, &rig.store, rig.services());
-  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+  collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+  const auto key = codec::clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
                              *rig.git.commit);
   const auto before = rig.store.get(key);
 
   rig.slopes = {99.0};
   try {
-    collect(rig.request(), rig.env, &rig.store, rig.services());
+    collect::collect(rig.request(), rig.env, &rig.store, rig.services());
     FAIL("the second collect should be refused");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::already_exists);
@@ -155,25 +155,25 @@ TEST_CASE("a second clean collect is refused and stores nothing; skip-existing a
   CHECK(rig.store.get(key) == before);
 
   auto req = rig.request();
-  req.policy = CollisionPolicy::skip_existing;
-  auto skipped = collect(req, rig.env, &rig.store, rig.services());
+  req.policy = storage::CollisionPolicy::skip_existing;
+  auto skipped = collect::collect(req, rig.env, &rig.store, rig.services());
   CHECK(rig.store.get(key) == before);
   CHECK_THAT(skipped.message(), Catch::Contains("all_the_time: 1 harvested (" + key + " already exists)"));
   CHECK_THAT(skipped.message(), Catch::StartsWith("Stored 0 result sets covering 4 benchmark cases."));
 
-  req.policy = CollisionPolicy::overwrite;
-  collect(req, rig.env, &rig.store, rig.services());
-  CHECK(decode_run(*rig.store.get(key), key).results[0].metrics[0].value == 99.0);
+  req.policy = storage::CollisionPolicy::overwrite;
+  collect::collect(req, rig.env, &rig.store, rig.services());
+  CHECK(codec::decode_run(*rig.store.get(key), key).results[0].metrics[0].value == 99.0);
 }
 
 TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
   Rig rig;
   rig.git.dirty = true;
-  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
+  auto out = collect::collect(rig.request(), rig.env, &rig.store, rig.services());
   REQUIRE(!out.objects.empty());
-  const auto parsed = parse_data_key(out.objects[0].key);
+  const auto parsed = codec::parse_data_key(out.objects[0].key);
   REQUIRE(parsed);
-  CHECK(parsed->kind == ObjectKind::dirty);
+  CHECK(parsed->kind == codec::ObjectKind::dirty);
   CHECK(parsed->timestamp == unix_seconds(out.observation));
 }
 
@@ -182,11 +182,11 @@ TEST_CASE("best-of keeps the per-metric minimum and records the repetition count
   rig.slopes = {30.0, 10.0, 20.0};
   auto req = rig.request();
   req.best_of = 3;
-  collect(req, rig.env, &rig.store, rig.services());
+  collect::collect(req, rig.env, &rig.store, rig.services());
   CHECK(rig.runs == 3);
-  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+  const auto key = codec::clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
                              *rig.git.commit);
-  const Run run = decode_run(*rig.store.get(key), key);
+  const Run run = codec::decode_run(*rig.store.get(key), key);
   CHECK(run.context.best_of == 3u);
   CHECK(run.results[0].metrics[0].value == 10.0);
 }
@@ -197,10 +197,10 @@ TEST_CASE("files left by an earlier run are stale and never harvested", "[collec
   write_file(root / "all_the_time" / "old_op.json",
              "{\"operation\":\"old_op\",\"span_count\":1,\"slope_processor_time_nanos\":5.0}");
   fs::last_write_time(root / "all_the_time" / "old_op.json", fs::file_time_type::clock::now() - std::chrono::hours(1));
-  auto out = collect(rig.request(), rig.env, &rig.store, rig.services());
-  const auto key = clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+  auto out = collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+  const auto key = codec::clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
                              *rig.git.commit);
-  const Run run = decode_run(*rig.store.get(key), key);
+  const Run run = codec::decode_run(*rig.store.get(key), key);
   REQUIRE(run.results.size() == 1);
   CHECK(run.results[0].id.qualified() == "read_cell");
 }
@@ -208,7 +208,7 @@ TEST_CASE("files left by an earlier run are stale and never harvested", "[collec
 TEST_CASE("a failing benchmark command stores nothing and says what failed", "[collect]") {
   Rig rig;
   rig.exit_code = 101;
-  CHECK_THROWS_WITH(collect(rig.request(), rig.env, &rig.store, rig.services()),
+  CHECK_THROWS_WITH(collect::collect(rig.request(), rig.env, &rig.store, rig.services()),
                     "engine \"cargo bench\" failed with exit code 101");
   CHECK(rig.store.list("v1/").empty());
 }
@@ -217,13 +217,13 @@ TEST_CASE("a malformed engine file aborts the collection naming the file, nothin
   Rig rig;
   auto svc = rig.services();
   auto inner = svc.run_benchmarks;
-  svc.run_benchmarks = [&](const ProcessSpec& spec) {
+  svc.run_benchmarks = [&](const probe::ProcessSpec& spec) {
     auto r = inner(spec);
     write_file(fs::path(*spec.env_changes.at("CARGO_TARGET_DIR")) / "alloc_tracker" / "broken.json", "{\"operation\":");
     return r;
   };
   try {
-    collect(rig.request(), rig.env, &rig.store, svc);
+    collect::collect(rig.request(), rig.env, &rig.store, svc);
     FAIL("expected a parse error");
   } catch (const Error& e) {
     CHECK_THAT(e.message(), Catch::Contains("failed to parse benchmark output: ") && Catch::Contains("broken.json"));
@@ -235,7 +235,7 @@ TEST_CASE("--no-store harvests and reports without a store", "[collect]") {
   Rig rig;
   auto req = rig.request();
   req.store = false;
-  auto out = collect(req, rig.env, nullptr, rig.services());
+  auto out = collect::collect(req, rig.env, nullptr, rig.services());
   CHECK(out.message() ==
         "Harvested 4 benchmark cases; nothing stored (--no-store). [callgrind: 1 harvested (not stored); "
         "criterion: 1 harvested (not stored); alloc_tracker: 1 harvested (not stored); all_the_time: 1 "
@@ -243,24 +243,24 @@ TEST_CASE("--no-store harvests and reports without a store", "[collect]") {
 }
 
 TEST_CASE("the cargo bench command line follows the scope order of formats.md 3.1", "[collect]") {
-  BenchScope s;
+  collect::BenchScope s;
   s.excludes = {"x"};
   s.benches = {"b"};
   s.features = {"f1 f2"};
   s.all_features = true;
   s.passthrough = {"--noplot"};
-  CHECK(cargo_bench_argv(s) == std::vector<std::string>{"cargo", "bench", "--workspace", "--exclude", "x", "--bench",
+  CHECK(collect::cargo_bench_argv(s) == std::vector<std::string>{"cargo", "bench", "--workspace", "--exclude", "x", "--bench",
                                                         "b", "--features", "f1 f2", "--all-features", "--", "--noplot"});
-  BenchScope p;
+  collect::BenchScope p;
   p.packages = {"a", "b"};
   p.no_default_features = true;
-  CHECK(cargo_bench_argv(p, "/opt/cargo") ==
+  CHECK(collect::cargo_bench_argv(p, "/opt/cargo") ==
         std::vector<std::string>{"/opt/cargo", "bench", "--package", "a", "--package", "b", "--no-default-features"});
-  MapEnvironment env;
-  CHECK(target_root(env, "/r") == fs::path("/r/target"));
+  probe::MapEnvironment env;
+  CHECK(collect::target_root(env, "/r") == fs::path("/r/target"));
   env.set("CARGO_TARGET_DIR", "t/x");
-  CHECK(target_root(env, "/r") == fs::path("/r/t/x"));
-  CHECK(bench_environment("/t", true).at("CARGO") == std::nullopt);
+  CHECK(collect::target_root(env, "/r") == fs::path("/r/t/x"));
+  CHECK(collect::bench_environment("/t", true).at("CARGO") == std::nullopt);
 }
 
 TEST_CASE("the git state is probed before the benchmark command runs, so files it creates never make the run dirty",
@@ -270,7 +270,7 @@ TEST_CASE("the git state is probed before the benchmark command runs, so files i
   auto s = rig.services();
   std::vector<std::string> order;
   auto run = s.run_benchmarks;
-  s.run_benchmarks = [&order, run](const ProcessSpec& spec) {
+  s.run_benchmarks = [&order, run](const probe::ProcessSpec& spec) {
     order.push_back("run");
     return run(spec);
   };
@@ -283,10 +283,10 @@ TEST_CASE("the git state is probed before the benchmark command runs, so files i
   };
   auto req = rig.request();
   req.best_of = 2;
-  auto out = collect(req, rig.env, &rig.store, s);
+  auto out = collect::collect(req, rig.env, &rig.store, s);
   CHECK(order == std::vector<std::string>{"probe_git", "run", "run"});
   CHECK_FALSE(out.git.dirty);
-  for (const auto& o : out.objects) CHECK(parse_data_key(o.key)->kind == ObjectKind::clean);
+  for (const auto& o : out.objects) CHECK(codec::parse_data_key(o.key)->kind == codec::ObjectKind::clean);
 }
 
 TEST_CASE("collect killed at random instants while storing four engines leaves only whole objects; a re-run completes",
@@ -299,7 +299,7 @@ TEST_CASE("collect killed at random instants while storing four engines leaves o
   const auto expected_keys = [](const Rig& rig) {
     std::vector<std::string> keys;
     for (auto e : {Engine::criterion, Engine::callgrind, Engine::alloc_tracker, Engine::all_the_time})
-      keys.push_back(clean_key("Word Count", e, "x86_64-unknown-linux-gnu", "4ffd697efb295d32", *rig.git.commit));
+      keys.push_back(codec::clean_key("Word Count", e, "x86_64-unknown-linux-gnu", "4ffd697efb295d32", *rig.git.commit));
     std::sort(keys.begin(), keys.end());
     return keys;
   };
@@ -307,7 +307,7 @@ TEST_CASE("collect killed at random instants while storing four engines leaves o
     const pid_t pid = ::fork();
     if (pid == 0) {
       try {
-        collect(rig.request(), rig.env, &rig.store, rig.services());
+        collect::collect(rig.request(), rig.env, &rig.store, rig.services());
       } catch (...) {
         ::_exit(3);
       }
@@ -344,7 +344,7 @@ TEST_CASE("collect killed at random instants while storing four engines leaves o
     for (const auto& e : fs::recursive_directory_iterator(rig.store_dir)) {
       if (!e.is_regular_file()) continue;
       ++regular;
-      if (e.path().filename().string().starts_with(LocalStore::temp_prefix)) ++temps;
+      if (e.path().filename().string().starts_with(storage::LocalStore::temp_prefix)) ++temps;
     }
     CHECK(regular == listed.size() + temps);
     std::map<std::string, std::string> survivors;
@@ -353,16 +353,16 @@ TEST_CASE("collect killed at random instants while storing four engines leaves o
       REQUIRE(std::binary_search(keys.begin(), keys.end(), key));
       const auto body = rig.store.get(key);  // throws on a partial gzip body
       REQUIRE(body);
-      CHECK(decode_run(*body, key).results.size() == 1);
+      CHECK(codec::decode_run(*body, key).results.size() == 1);
       survivors[key] = *body;
     }
     if (!listed.empty() && listed.size() < keys.size()) ++partial_rounds;
 
     auto req = rig.request();
-    req.policy = CollisionPolicy::skip_existing;
-    collect(req, rig.env, &rig.store, rig.services());
+    req.policy = storage::CollisionPolicy::skip_existing;
+    collect::collect(req, rig.env, &rig.store, rig.services());
     CHECK(rig.store.list("") == keys);
-    for (const auto& key : keys) CHECK_NOTHROW(decode_run(*rig.store.get(key), key));
+    for (const auto& key : keys) CHECK_NOTHROW(codec::decode_run(*rig.store.get(key), key));
     for (const auto& [key, body] : survivors) CHECK(rig.store.get(key) == body);
   }
   INFO("rounds: " << rounds << ", killed between the first and the last object: " << partial_rounds

@@ -12,7 +12,7 @@
 
 #include "benchhist/codec/gzip.hpp"
 #include "benchhist/codec/run_json.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "e2e_support.hpp"
 
@@ -72,8 +72,8 @@ struct History {
   std::vector<std::string> side;     // side-branch commits (not on the first-parent line)
 
   void put(const std::string& key, const bh::Run& run) {
-    bh::LocalStore s(store);
-    s.put(key, bh::encode_run(run), bh::CollisionPolicy::refuse);
+    bh::storage::LocalStore s(store);
+    s.put(key, bh::codec::encode_run(run), bh::storage::CollisionPolicy::refuse);
   }
 
   void commit(const std::string& subject, long long when) {
@@ -111,21 +111,21 @@ struct History {
       std::vector<bh::BenchmarkResult> a{result({"parse", "big"}, MetricKind::wall_time, big),
                                          result({"parse", "small"}, MetricKind::wall_time, 50.0 + noise(i))};
       if (i >= n_commits - 2) a.push_back(result({"fresh", "bench"}, MetricKind::wall_time, 10.0 + noise(i)));
-      put(bh::clean_key(project, Engine::criterion, triple, "m-a", commits[i]), make_run(commits[i], when, false, a));
-      put(bh::clean_key(project, Engine::criterion, triple, "m-b", commits[i]),
+      put(bh::codec::clean_key(project, Engine::criterion, triple, "m-a", commits[i]), make_run(commits[i], when, false, a));
+      put(bh::codec::clean_key(project, Engine::criterion, triple, "m-b", commits[i]),
           make_run(commits[i], when, false, {result({"parse", "big"}, MetricKind::wall_time, 100.0 + noise(i + 3))}));
-      put(bh::clean_key(project, Engine::callgrind, triple, "m-a", commits[i]),
+      put(bh::codec::clean_key(project, Engine::callgrind, triple, "m-a", commits[i]),
           make_run(commits[i], when, false,
                    {result({"cg", "insn"}, MetricKind::instruction_count, 1000.0 + (i % 3))}));
     }
     // A wild dirty snapshot on the base side and wild runs on the side branch: neither may
     // appear in any finding, examine row or run count.
-    put(bh::dirty_key(project, Engine::criterion, triple, "m-a", commits[dirty_at], t0 + dirty_at * 3600 + 90),
+    put(bh::codec::dirty_key(project, Engine::criterion, triple, "m-a", commits[dirty_at], t0 + dirty_at * 3600 + 90),
         make_run(commits[dirty_at], t0 + dirty_at * 3600 + 30, true,
                  {result({"parse", "big"}, MetricKind::wall_time, 500.0),
                   result({"parse", "small"}, MetricKind::wall_time, 500.0)}));
     for (std::size_t k = 0; k < side.size(); ++k)
-      put(bh::clean_key(project, Engine::criterion, triple, "m-a", side[k]),
+      put(bh::codec::clean_key(project, Engine::criterion, triple, "m-a", side[k]),
           make_run(side[k], t0, false,
                    {result({"parse", "big"}, MetricKind::wall_time, 999.0),
                     result({"parse", "small"}, MetricKind::wall_time, 999.0)}));
@@ -360,14 +360,14 @@ TEST_CASE("A corrupt stored object fails the analysis with a message naming it",
     CHECK(e2e::read_file(path) == body.substr(0, body.size() / 2));  // never repaired or removed
   }
   SECTION("a plaintext JSON object (no gzip)") {
-    e2e::write_file(path, bh::gunzip(body));
+    e2e::write_file(path, bh::codec::gunzip(body));
     auto r = analyze();
     INFO("stderr:\n" << r.err);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, key));
   }
   SECTION("a gzip body that is not a result set") {
-    e2e::write_file(path, bh::gzip_compress("{\"schema_version\": 5, \"context\": 7}"));
+    e2e::write_file(path, bh::codec::gzip_compress("{\"schema_version\": 5, \"context\": 7}"));
     auto r = analyze();
     INFO("stderr:\n" << r.err);
     CHECK(r.exit_code == 1);
@@ -376,11 +376,11 @@ TEST_CASE("A corrupt stored object fails the analysis with a message naming it",
   SECTION("a record of a newer schema_version") {
     // docs/formats.md#read-compatibility says "reads are not gated on" schema_version; the library
     // refuses versions newer than 5 naming the key (what this suite's brief asks for). Reported.
-    auto text = bh::gunzip(body);
+    auto text = bh::codec::gunzip(body);
     const auto pos = text.find("\"schema_version\": 5");
     REQUIRE(pos != std::string::npos);
     text.replace(pos, 19, "\"schema_version\": 99");
-    e2e::write_file(path, bh::gzip_compress(text));
+    e2e::write_file(path, bh::codec::gzip_compress(text));
     auto r = analyze();
     INFO("stderr:\n" << r.err);
     CHECK(r.exit_code == 1);
@@ -413,7 +413,7 @@ TEST_CASE("A dirty snapshot at the base tip is admitted only while the working t
           "[e2e][analyze]") {
   History h;
   const int tip = n_commits - 1;
-  h.put(bh::dirty_key(project, bh::Engine::criterion, triple, "m-a", h.commits[tip], t0 + tip * 3600 + 600),
+  h.put(bh::codec::dirty_key(project, bh::Engine::criterion, triple, "m-a", h.commits[tip], t0 + tip * 3600 + 600),
         make_run(h.commits[tip], t0 + tip * 3600 + 540, true,
                  {result({"parse", "big"}, bh::MetricKind::wall_time, 131.0),
                   result({"parse", "small"}, bh::MetricKind::wall_time, 50.0)}));
@@ -468,12 +468,12 @@ TEST_CASE("analyze on a feature branch reports a branch excursion and admits bra
     const long long when = t0 + 200 * 3600 + k * 3600;
     h.commit("feature " + std::to_string(k), when);
     feature.push_back(e2e::git(h.repo, {"rev-parse", "HEAD"}));
-    h.put(bh::clean_key(project, bh::Engine::criterion, triple, "m-a", feature.back()),
+    h.put(bh::codec::clean_key(project, bh::Engine::criterion, triple, "m-a", feature.back()),
           make_run(feature.back(), when, false,
                    {result({"parse", "big"}, bh::MetricKind::wall_time, 130.0 + noise(k)),
                     result({"parse", "small"}, bh::MetricKind::wall_time, 80.0 + noise(k))}));
   }
-  h.put(bh::dirty_key(project, bh::Engine::criterion, triple, "m-a", feature.back(), t0 + 300 * 3600),
+  h.put(bh::codec::dirty_key(project, bh::Engine::criterion, triple, "m-a", feature.back(), t0 + 300 * 3600),
         make_run(feature.back(), t0 + 300 * 3600, true,
                  {result({"parse", "big"}, bh::MetricKind::wall_time, 130.0),
                   result({"parse", "small"}, bh::MetricKind::wall_time, 80.0)}));

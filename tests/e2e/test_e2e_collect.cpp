@@ -96,7 +96,7 @@ std::string clean_key(const DemoRepo& r) {
 
 json::object stored_record(const fs::path& file) {
   const auto body = e2e::read_file(file);
-  return json::parse(benchhist::gunzip(body)).as_object();
+  return json::parse(benchhist::codec::gunzip(body)).as_object();
 }
 
 std::string qualified(const json::value& result) {
@@ -186,9 +186,9 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
   // docs/formats.md#records: 2-space pretty JSON in the listed member order;
   // docs/formats.md#gzip-body-encoding: the body is a pure function of the plaintext
   // (re-compressing it yields the same bytes).
-  const auto plain = benchhist::gunzip(body);
+  const auto plain = benchhist::codec::gunzip(body);
   CHECK(plain.rfind("{\n  \"schema_version\": 5,\n  \"context\": {\n    \"observation\": \"", 0) == 0);
-  CHECK(benchhist::gzip_compress(plain) == body);
+  CHECK(benchhist::codec::gzip_compress(plain) == body);
 
   const auto rec = stored_record(store.path() / clean_key(repo));
   CHECK(rec.at("schema_version").as_int64() == 5);

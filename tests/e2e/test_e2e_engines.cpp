@@ -70,7 +70,7 @@ struct Fixture {
   }
 
   json::object record(const std::string& key) const {
-    return json::parse(benchhist::gunzip(e2e::read_file(store / key))).as_object();
+    return json::parse(benchhist::codec::gunzip(e2e::read_file(store / key))).as_object();
   }
 
   // Snapshot of the store: path -> bytes.
@@ -84,7 +84,7 @@ struct Fixture {
 // "kind value [low high] sd s" lines of one case, in stored order. Values come from the
 // library's decoder, which is exact (Boost.JSON's own parser rounds some doubles one ULP off).
 std::vector<std::string> metric_lines(const Fixture& fx, const std::string& key, const std::string& id) {
-  const auto run = benchhist::decode_run(benchhist::gunzip(e2e::read_file(fx.store / key)), key);
+  const auto run = benchhist::codec::decode_run(benchhist::codec::gunzip(e2e::read_file(fx.store / key)), key);
   for (const auto& c : run.results) {
     if (c.id.qualified() != id) continue;
     std::vector<std::string> out;

@@ -98,7 +98,7 @@ const Repo& repo() {
   return r;
 }
 
-json::object stored(const fs::path& file) { return json::parse(benchhist::gunzip(e2e::read_file(file))).as_object(); }
+json::object stored(const fs::path& file) { return json::parse(benchhist::codec::gunzip(e2e::read_file(file))).as_object(); }
 
 fs::path object_dir(const fs::path& store, const std::string& commit) {
   return store / "v1" / "gbench-repo" / "objects" / "google_benchmark" / host_triple() / repo().machine_key / commit;

@@ -11,7 +11,7 @@
 
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/report/html_reporter.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "e2e_support.hpp"
 #include "report/html_check.hpp"
@@ -69,8 +69,8 @@ struct Repo {
   std::vector<std::string> commits;
 
   void put(const std::string& key, const bh::Run& run) {
-    bh::LocalStore s(store);
-    s.put(key, bh::encode_run(run), bh::CollisionPolicy::refuse);
+    bh::storage::LocalStore s(store);
+    s.put(key, bh::codec::encode_run(run), bh::storage::CollisionPolicy::refuse);
   }
   void commit(const std::string& subject, long long when) {
     e2e::write_file(repo / "log.txt", subject + "\n");
@@ -92,7 +92,7 @@ struct Repo {
                                          result({"scan", "blessed"}, (i >= 30 ? 330.0 : i >= 6 ? 260.0 : 200.0) + noise(i))};
       if (i >= n_commits - 3) r.push_back(result({"fresh", "new"}, 10.0 + noise(i)));
       if (i <= 30) r.push_back(result({"old", "gone"}, 20.0 + noise(i)));
-      put(bh::clean_key(project, bh::Engine::criterion, triple, "m-a", commits[i]),
+      put(bh::codec::clean_key(project, bh::Engine::criterion, triple, "m-a", commits[i]),
           make_run(commits[i], t0 + i * 3600, false, r));
     }
     auto b = run_cli({"bless", "--local=" + store.string(), "--context", commits[8], "--engine", "all",
@@ -278,13 +278,13 @@ TEST_CASE("the branch HTML report shows the base window's observed range and the
     const long long when = t0 + 100 * 3600 + k * 3600;
     h.commit("feature " + std::to_string(k), when);
     feature.push_back(e2e::git(h.repo, {"rev-parse", "HEAD"}));
-    h.put(bh::clean_key(project, bh::Engine::criterion, triple, "m-a", feature.back()),
+    h.put(bh::codec::clean_key(project, bh::Engine::criterion, triple, "m-a", feature.back()),
           make_run(feature.back(), when, false,
                    {result(weird, 130.0 + noise(k)), result({"parse", "small"}, 80.0 + noise(k)),
                     result({"scan", "blessed"}, 330.0 + noise(k))}));
   }
   // A dirty snapshot at the branch tip: the context value is taken from it and marked dirty.
-  h.put(bh::dirty_key(project, bh::Engine::criterion, triple, "m-a", feature.back(), t0 + 200 * 3600),
+  h.put(bh::codec::dirty_key(project, bh::Engine::criterion, triple, "m-a", feature.back(), t0 + 200 * 3600),
         make_run(feature.back(), t0 + 200 * 3600, true,
                  {result(weird, 130.0), result({"parse", "small"}, 81.0), result({"scan", "blessed"}, 330.0)}));
   const auto out = h.tmp.path() / "out";

@@ -30,7 +30,7 @@ void require_inconsistent(Engine e, const std::vector<std::vector<BenchmarkResul
     reduce_best_of(e, reps);
     FAIL("expected an inconsistency error");
   } catch (const Error& err) {
-    CHECK(err.kind() == ErrorKind::benchmark);
+    CHECK(err.kind() == ErrorKind::benchmark_inconsistent);
     CHECK(err.message() == "engine \"" + std::string(to_string(e)) + "\" produced inconsistent results across --best-of runs");
     CHECK(err.cause() == cause);
     CHECK_FALSE(err.hint().empty());

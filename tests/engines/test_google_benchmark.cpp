@@ -32,13 +32,13 @@ namespace {
 
 // Runs a real benchmark binary; its JSON report goes to `out` (the console output is captured).
 void run_binary(const std::string& binary, const fs::path& out, std::vector<std::string> args) {
-  ProcessSpec spec;
+  probe::ProcessSpec spec;
   spec.argv = {binary, "--benchmark_min_time=0.005", "--benchmark_out=" + out.string(), "--benchmark_out_format=json"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.capture_stdout = true;
   spec.capture_stderr = true;
   fs::create_directories(out.parent_path());  // the reporter does not create directories
-  const ProcessResult r = run_process(spec);
+  const probe::ProcessResult r = probe::run_process(spec);
   INFO(r.err);
   REQUIRE(r.success());
   REQUIRE(fs::exists(out));
@@ -243,7 +243,7 @@ TEST_CASE("google_benchmark: malformed and truncated reports fail naming the fil
       read_google_benchmark(file);
       FAIL("no error for " << file);
     } catch (const Error& e) {
-      CHECK(e.kind() == ErrorKind::decode);
+      CHECK(e.kind() == ErrorKind::benchmark_output);
       CHECK(e.message() == "failed to parse benchmark output: " + file.string());
       CHECK(e.subject() == file.string());
       CHECK_THAT(e.cause(), Catch::Contains(cause));

@@ -202,7 +202,7 @@ TEST_CASE("a fresh Criterion case missing one of its files fails the harvest nam
     harvest_all(t.root, kStart);
     FAIL("a half-written case must fail the harvest");
   } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::decode);
+    CHECK(e.kind() == ErrorKind::benchmark_output);
     CHECK(e.message() == "failed to parse benchmark output: " + missing.string());
     CHECK_THAT(e.cause(), Catch::Contains("has estimates.json but no benchmark.json"));
     CHECK_FALSE(e.hint().empty());

@@ -39,7 +39,7 @@ void require_parse_error(Fn&& fn, const std::string& file, const std::string& ca
     fn();
     FAIL("expected a parse error for " << file);
   } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::decode);
+    CHECK(e.kind() == ErrorKind::benchmark_output);
     CHECK(e.message() == "failed to parse benchmark output: " + file);
     CHECK(e.subject() == file);
     CHECK_THAT(e.cause(), Catch::Contains(cause_part));

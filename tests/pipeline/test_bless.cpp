@@ -21,7 +21,7 @@
 #include "benchhist/pipeline/analyze.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/pipeline/blessings.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 
@@ -43,7 +43,7 @@ constexpr int step_at = 20;
 struct Fixture {
   fs::path dir;
   std::vector<std::string> commits;
-  std::unique_ptr<LocalStore> store;
+  std::unique_ptr<storage::LocalStore> store;
   std::unique_ptr<analysis::GitTopology> git;
 
   Fixture() {
@@ -62,7 +62,7 @@ struct Fixture {
     }
     REQUIRE(commits.size() == static_cast<std::size_t>(n_commits));
     REQUIRE(commits.back().size() == 40);
-    store = std::make_unique<LocalStore>(dir / "store");
+    store = std::make_unique<storage::LocalStore>(dir / "store");
     for (int i = 0; i < n_commits; ++i)
       for (const char* mk : {"mk-a", "mk-b"}) put_run(commits[i], mk, i);
     git = analysis::open_git_topology(repo());
@@ -85,7 +85,7 @@ struct Fixture {
                         {MetricValue{MetricKind::wall_time, (i >= step_at ? 130.0 : 100.0) + noise(i, 1), {}, {}}}},
         BenchmarkResult{BenchmarkId({"parse", "flat"}),
                         {MetricValue{MetricKind::wall_time, 50.0 + 0.5 * noise(i, 2), {}, {}}}}};
-    store->put(clean_key("demo", Engine::criterion, triple, mk, commit), encode_run(run), CollisionPolicy::refuse);
+    store->put(codec::clean_key("demo", Engine::criterion, triple, mk, commit), codec::encode_run(run), storage::CollisionPolicy::refuse);
   }
 
   // Findings of a history-mode analysis at HEAD over every partition, as `<machine key> <benchmark>`.
@@ -119,7 +119,7 @@ pipeline::BlessRequest bless_request(std::optional<std::string> context, std::ve
   return req;
 }
 
-std::vector<std::string> project_records(LocalStore& store) { return store.list(project_blessings_prefix("demo")); }
+std::vector<std::string> project_records(storage::LocalStore& store) { return store.list(codec::project_blessings_prefix("demo")); }
 
 }  // namespace
 
@@ -134,7 +134,7 @@ TEST_CASE("blessing the planted step hides it from analyze and unblessing brings
   const auto blessed = pipeline::bless(bless_request(fx.commits[step_at], {"parse/small"}, filters({}, {"all"}, {"all"})),
                                        *fx.git, *fx.store, hooks);
   CHECK(blessed.warnings.empty());
-  CHECK(blessed.key == project_blessing_key("demo", fx.commits[step_at], 1796119200123456789LL));
+  CHECK(blessed.key == codec::project_blessing_key("demo", fx.commits[step_at], 1796119200123456789LL));
   CHECK(blessed.message == "Blessed 1 prefix filter in blessing scope all/all/all at commit " +
                                fx.commits[step_at].substr(0, 12) + ".\n");
   REQUIRE(announced.size() == 1);
@@ -143,7 +143,7 @@ TEST_CASE("blessing the planted step hides it from analyze and unblessing brings
   // The stored record is the project-level form with a required scope.
   const auto body = fx.store->get(blessed.key);
   REQUIRE(body);
-  const auto record = decode_blessing(*body, blessed.key);
+  const auto record = codec::decode_blessing(*body, blessed.key);
   CHECK(record.commit == fx.commits[step_at]);
   CHECK(record.prefixes == std::vector<std::string>{"parse/small"});
   REQUIRE(record.scope);
@@ -205,12 +205,12 @@ TEST_CASE("a narrowed unbless never revokes acceptance outside its selection", "
   CHECK(fx.findings().empty());
 
   // A legacy sidecar at that commit in a selected partition is removed by the narrow request.
-  const auto sidecar = partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.commits[step_at], 1790000000);
+  const auto sidecar = codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.commits[step_at], 1790000000);
   Blessing b;
   b.commit = fx.commits[step_at];
   b.issued_at = from_unix_seconds(1790000000);
   b.tool_version = "0.9.0";
-  fx.store->put(sidecar, encode_blessing(b), CollisionPolicy::refuse);
+  fx.store->put(sidecar, codec::encode_blessing(b), storage::CollisionPolicy::refuse);
   const auto removed = pipeline::unbless(un, *fx.git, *fx.store);
   CHECK(removed.removed == std::vector<std::string>{sidecar});
   CHECK(project_records(*fx.store).size() == 1);
@@ -288,8 +288,8 @@ TEST_CASE("list blessings shows both record forms at HEAD, scoped ones with thei
   side.issued_at = from_unix_seconds(1790000000);
   side.prefixes = {"parse/flat"};
   side.tool_version = "0.9.0";
-  fx.store->put(partition_blessing_key("demo", Engine::criterion, triple, "mk-b", head, 1790000000), encode_blessing(side),
-                CollisionPolicy::refuse);
+  fx.store->put(codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-b", head, 1790000000), codec::encode_blessing(side),
+                storage::CollisionPolicy::refuse);
   pipeline::bless(bless_request(std::nullopt, {}, filters({}, {}, {"mk-a"})), *fx.git, *fx.store);
   pipeline::bless(bless_request(fx.commits[2], {}, filters({}, {}, {})), *fx.git, *fx.store);  // another commit
 
@@ -341,8 +341,8 @@ TEST_CASE("list blessings --all names the newest blessing affecting each benchma
   side.issued_at = from_unix_seconds(1790000000);
   side.prefixes = {"parse/"};
   side.tool_version = "0.9.0";
-  fx.store->put(partition_blessing_key("demo", Engine::criterion, triple, "mk-b", fx.commits[25], 1790000000),
-                encode_blessing(side), CollisionPolicy::refuse);
+  fx.store->put(codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-b", fx.commits[25], 1790000000),
+                codec::encode_blessing(side), storage::CollisionPolicy::refuse);
 
   pipeline::ListBlessingsRequest req;
   req.all = true;

@@ -20,7 +20,7 @@
 #include "benchhist/report/markdown_reporter.hpp"
 #include "benchhist/report/summary_reporter.hpp"
 #include "benchhist/report/text_reporter.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 
@@ -81,24 +81,24 @@ const std::string triple = "x86_64-unknown-linux-gnu";
 // criterion/…/mk-a: parse/small steps 100 → 130 at commit 30 (regression), parse/flat stays;
 // old/gone is measured until commit 40 only (a ghost). callgrind/…/mk-b: flat counts.
 // Commit 12 has no runs; commit 5 also has a dirty snapshot (never admitted on the base line).
-void write_history(LocalStore& store, const History& h) {
+void write_history(storage::LocalStore& store, const History& h) {
   for (int i = 0; i < 45; ++i) {
     if (i == 12) continue;
     const auto& c = h.commits[i];
     std::vector<BenchmarkResult> crit{result({"parse", "small"}, MetricKind::wall_time, (i >= 30 ? 130.0 : 100.0) + noise(i, 1)),
                                       result({"parse", "flat"}, MetricKind::wall_time, 50.0 + 0.5 * noise(i, 2))};
     if (i <= 40) crit.push_back(result({"old", "gone"}, MetricKind::wall_time, 10.0 + 0.1 * noise(i, 3)));
-    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", c), encode_run(make_run(c, false, crit, triple)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", c), codec::encode_run(make_run(c, false, crit, triple)),
+              storage::CollisionPolicy::refuse);
     std::vector<BenchmarkResult> cg{BenchmarkResult{BenchmarkId({"pkg", "mod::f", "f"}),
                                                     {MetricValue{MetricKind::instruction_count, 1000.0, {}, {}},
                                                      MetricValue{MetricKind::conditional_branches, 100.0, {}, {}}}}};
-    store.put(clean_key("demo", Engine::callgrind, triple, "mk-b", c), encode_run(make_run(c, false, cg, triple)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("demo", Engine::callgrind, triple, "mk-b", c), codec::encode_run(make_run(c, false, cg, triple)),
+              storage::CollisionPolicy::refuse);
   }
-  store.put(dirty_key("demo", Engine::criterion, triple, "mk-a", h.commits[5], 1790000000),
-            encode_run(make_run(h.commits[5], true, {result({"parse", "small"}, MetricKind::wall_time, 999.0)}, triple)),
-            CollisionPolicy::refuse);
+  store.put(codec::dirty_key("demo", Engine::criterion, triple, "mk-a", h.commits[5], 1790000000),
+            codec::encode_run(make_run(h.commits[5], true, {result({"parse", "small"}, MetricKind::wall_time, 999.0)}, triple)),
+            storage::CollisionPolicy::refuse);
 }
 
 analysis::SelectionRequest selection_request() {
@@ -113,7 +113,7 @@ analysis::SelectionRequest selection_request() {
 
 TEST_CASE("analyze finds the planted step at its commit and accounts for every series", "[pipeline]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
 
@@ -165,7 +165,7 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
 
 TEST_CASE("examine lists every commit of the range with gaps as n/a and no detection", "[pipeline]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::ExamineRequest req;
@@ -190,7 +190,7 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
 
 TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pipeline]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   const auto listing = pipeline::list_runs(selection_request(), *git, store, 2);
@@ -202,9 +202,9 @@ TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pi
 
 TEST_CASE("a corrupt stored object fails the analysis naming its key, nothing skipped", "[pipeline]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
-  const auto key = clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
+  const auto key = codec::clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
   {
     std::ofstream(store.path_of(key), std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
   }
@@ -222,13 +222,13 @@ TEST_CASE("a corrupt stored object fails the analysis naming its key, nothing sk
 TEST_CASE("unreadable objects: the failure counts them and names --skip-unreadable; with it the rest is analysed and every format lists the keys",
           "[pipeline][skip_unreadable]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   // Two damaged runs of different kinds: a truncated gzip body and a record that is not one.
-  const auto truncated = clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
-  const auto invalid = clean_key("demo", Engine::callgrind, triple, "mk-b", h.commits[7]);
+  const auto truncated = codec::clean_key("demo", Engine::criterion, triple, "mk-a", h.commits[20]);
+  const auto invalid = codec::clean_key("demo", Engine::callgrind, triple, "mk-b", h.commits[7]);
   std::ofstream(store.path_of(truncated), std::ios::binary | std::ios::trunc) << "\x1f\x8b\x08";
-  store.put(invalid, "{\"schema_version\": 5, \"context\": 7}", CollisionPolicy::overwrite);
+  store.put(invalid, "{\"schema_version\": 5, \"context\": 7}", storage::CollisionPolicy::overwrite);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
@@ -290,7 +290,7 @@ TEST_CASE("unreadable objects: the failure counts them and names --skip-unreadab
 
 TEST_CASE("a clean store reports nothing skipped and its JSON has no skipped_unreadable member", "[pipeline][skip_unreadable]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
@@ -340,13 +340,13 @@ struct BranchHistory {
   std::string g_;
 };
 
-void write_branch_history(LocalStore& store, const BranchHistory& h) {
+void write_branch_history(storage::LocalStore& store, const BranchHistory& h) {
   auto put = [&](const std::string& commit, double x, double y, double z) {
     std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, x),
                                     result({"a", "y"}, MetricKind::wall_time, y),
                                     result({"a", "z"}, MetricKind::wall_time, z)};
-    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", commit), encode_run(make_run(commit, false, rs, triple)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", commit), codec::encode_run(make_run(commit, false, rs, triple)),
+              storage::CollisionPolicy::refuse);
   };
   for (std::size_t i = 0; i < h.main_commits.size(); ++i) {
     const int k = int(i);
@@ -360,7 +360,7 @@ void write_branch_history(LocalStore& store, const BranchHistory& h) {
 
 TEST_CASE("branch mode judges the tip against the base's current regime in both directions", "[pipeline][branch]") {
   BranchHistory h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
@@ -397,18 +397,18 @@ TEST_CASE("branch mode judges the tip against the base's current regime in both 
 TEST_CASE("a rotating machine-key pool makes a branch finding lag with the discriminant-set-mismatch reason",
           "[pipeline][branch][lag]") {
   BranchHistory h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   // The pool alternates: even main commits ran on mk-a, odd ones on mk-b; the tip ran on mk-a.
   for (std::size_t i = 0; i < h.main_commits.size(); ++i) {
     const auto& c = h.main_commits[i];
     const std::string mk = i % 2 == 0 ? "mk-a" : "mk-b";
     std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, 100.0 * (1 + 0.004 * noise(int(i), 1)))};
-    store.put(clean_key("demo", Engine::criterion, triple, mk, c), encode_run(make_run(c, false, rs, triple)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("demo", Engine::criterion, triple, mk, c), codec::encode_run(make_run(c, false, rs, triple)),
+              storage::CollisionPolicy::refuse);
   }
-  store.put(clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
-            encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
-            CollisionPolicy::refuse);
+  store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
+            codec::encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
+            storage::CollisionPolicy::refuse);
   auto git = analysis::open_git_topology(h.repo());
 
   for (const char* filter : {"all", "mk-a"}) {  // loaded evidence, then lazily fetched siblings
@@ -430,17 +430,17 @@ TEST_CASE("a rotating machine-key pool makes a branch finding lag with the discr
 
 TEST_CASE("base commits without any recent run make the finding lag for lack of base data", "[pipeline][branch][lag]") {
   BranchHistory h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   // The newest three main commits carry no run at all.
   for (std::size_t i = 0; i + 3 < h.main_commits.size(); ++i) {
     const auto& c = h.main_commits[i];
     std::vector<BenchmarkResult> rs{result({"a", "x"}, MetricKind::wall_time, 100.0 * (1 + 0.004 * noise(int(i), 1)))};
-    store.put(clean_key("demo", Engine::criterion, triple, "mk-a", c), encode_run(make_run(c, false, rs, triple)),
-              CollisionPolicy::refuse);
+    store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", c), codec::encode_run(make_run(c, false, rs, triple)),
+              storage::CollisionPolicy::refuse);
   }
-  store.put(clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
-            encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
-            CollisionPolicy::refuse);
+  store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", h.tip),
+            codec::encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
+            storage::CollisionPolicy::refuse);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
@@ -456,18 +456,18 @@ TEST_CASE("base commits without any recent run make the finding lag for lack of 
 TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches to branch mode with a warning",
           "[pipeline][branch]") {
   BranchHistory h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   const std::string g = "git -C '" + h.repo().string() + "' ";
   sh(g + "checkout -q main");
   std::ofstream(h.repo() / "scratch.txt") << "uncommitted\n";
   const auto& main_tip = h.main_commits.back();
-  store.put(dirty_key("demo", Engine::criterion, triple, "mk-a", main_tip, 1790000000),
-            encode_run(make_run(main_tip, true,
+  store.put(codec::dirty_key("demo", Engine::criterion, triple, "mk-a", main_tip, 1790000000),
+            codec::encode_run(make_run(main_tip, true,
                                 {result({"a", "x"}, MetricKind::wall_time, 160.0), result({"a", "y"}, MetricKind::wall_time, 50.0),
                                  result({"a", "z"}, MetricKind::wall_time, 200.0)},
                                 triple)),
-            CollisionPolicy::refuse);
+            storage::CollisionPolicy::refuse);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
@@ -500,7 +500,7 @@ TEST_CASE("the HTML report's chart data is the commit line and every judged seri
           "any thread count",
           "[pipeline][html]") {
   History h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;
@@ -543,7 +543,7 @@ TEST_CASE("the HTML report's chart data is the commit line and every judged seri
 TEST_CASE("in branch mode the chart data is the base line then the context commit, where every tip value sits",
           "[pipeline][branch][html]") {
   BranchHistory h;
-  LocalStore store(h.dir / "store");
+  storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
   pipeline::AnalyzeRequest req;

@@ -27,7 +27,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/pipeline/prune.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/version.hpp"
 
@@ -50,7 +50,7 @@ struct Fixture {
   fs::path dir;
   std::vector<std::string> main_commits, feature;
   std::int64_t start = 0;
-  std::unique_ptr<LocalStore> store;
+  std::unique_ptr<storage::LocalStore> store;
   std::unique_ptr<analysis::GitTopology> git;
 
   Fixture() {
@@ -64,13 +64,13 @@ struct Fixture {
     for (int i = 0; i < 6; ++i) main_commits.push_back(commit("main " + std::to_string(i), n++));
     sh(g() + "checkout -q -b feature");
     for (int i = 0; i < 4; ++i) feature.push_back(commit("feature " + std::to_string(i), n++));
-    store = std::make_unique<LocalStore>(dir / "store");
+    store = std::make_unique<storage::LocalStore>(dir / "store");
     for (const auto& c : main_commits) clean_runs(c);
     for (int i = 0; i < 4; ++i)
       if (i != 2) clean_runs(feature[i]);
     for (const auto& c : {main_commits[5], feature[1], feature[3]})
-      store->put(dirty_key("demo", Engine::criterion, triple, "mk-a", c, 1790000000), encode_run(run(c, true)),
-                 CollisionPolicy::refuse);
+      store->put(codec::dirty_key("demo", Engine::criterion, triple, "mk-a", c, 1790000000), codec::encode_run(run(c, true)),
+                 storage::CollisionPolicy::refuse);
     for (const auto& c : {feature[1], feature[2], main_commits[4]}) sidecar(c, "mk-a");
     git = analysis::open_git_topology(repo());
   }
@@ -96,15 +96,15 @@ struct Fixture {
   }
   void clean_runs(const std::string& c) {
     for (const char* mk : {"mk-a", "mk-b"})
-      store->put(clean_key("demo", Engine::criterion, triple, mk, c), encode_run(run(c, false)), CollisionPolicy::refuse);
+      store->put(codec::clean_key("demo", Engine::criterion, triple, mk, c), codec::encode_run(run(c, false)), storage::CollisionPolicy::refuse);
   }
   std::string sidecar(const std::string& c, const std::string& mk) {
     Blessing b;
     b.commit = c;
     b.issued_at = from_unix_seconds(1790000000);
     b.tool_version = "0.9.0";
-    const auto key = partition_blessing_key("demo", Engine::criterion, triple, mk, c, 1790000000);
-    store->put(key, encode_blessing(b), CollisionPolicy::refuse);
+    const auto key = codec::partition_blessing_key("demo", Engine::criterion, triple, mk, c, 1790000000);
+    store->put(key, codec::encode_blessing(b), storage::CollisionPolicy::refuse);
     return key;
   }
   std::string scoped(const std::string& c, std::vector<std::string> machines, std::int64_t nanos) {
@@ -113,8 +113,8 @@ struct Fixture {
     b.issued_at = Timestamp(std::chrono::nanoseconds(nanos));
     b.tool_version = "0.9.0";
     b.scope = BlessingScope{{}, {triple}, std::move(machines)};
-    const auto key = project_blessing_key("demo", c, nanos);
-    store->put(key, encode_blessing(b), CollisionPolicy::refuse);
+    const auto key = codec::project_blessing_key("demo", c, nanos);
+    store->put(key, codec::encode_blessing(b), storage::CollisionPolicy::refuse);
     return key;
   }
   std::set<std::string> all_keys() {
@@ -134,10 +134,10 @@ pipeline::PruneRequest request(const std::string& context, pipeline::PruneRuns r
 }
 
 // Counts the mutating calls prune makes, forwarding to a real store.
-class RecordingStore final : public ObjectStore {
+class RecordingStore final : public storage::ObjectStore {
  public:
-  explicit RecordingStore(ObjectStore& inner) : inner_(inner) {}
-  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override {
+  explicit RecordingStore(storage::ObjectStore& inner) : inner_(inner) {}
+  storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) override {
     ++puts;
     return inner_.put(key, json, policy);
   }
@@ -154,7 +154,7 @@ class RecordingStore final : public ObjectStore {
   std::vector<std::string> removes;
 
  private:
-  ObjectStore& inner_;
+  storage::ObjectStore& inner_;
 };
 
 std::set<std::string> difference(const std::set<std::string>& a, const std::set<std::string>& b) {
@@ -181,7 +181,7 @@ TEST_CASE("prune --dry-run plans branch-side clean runs and deletes nothing; pru
   CHECK(plan.removed.empty());
   std::set<std::string> expected;
   for (int i : {0, 1, 3})
-    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(clean_key("demo", Engine::criterion, triple, mk, fx.feature[i]));
+    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(codec::clean_key("demo", Engine::criterion, triple, mk, fx.feature[i]));
   CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) == expected);
   REQUIRE(plan.plan.sets.size() == 2);
   CHECK(plan.plan.sets[0].commits.size() == 3);
@@ -202,8 +202,8 @@ TEST_CASE("blessings survive a --clean prune and go only with --include-blessing
   const auto wide = fx.scoped(fx.feature[1], {}, 1796119200000000001LL);           // all machine keys
   const auto narrow = fx.scoped(fx.feature[3], {"mk-a"}, 1796119200000000002LL);   // mk-a only
   const auto on_base = fx.scoped(fx.main_commits[4], {"mk-a"}, 1796119200000000003LL);
-  const auto sidecar_f1 = partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000);
-  const auto orphan_f2 = partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[2], 1790000000);
+  const auto sidecar_f1 = codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000);
+  const auto orphan_f2 = codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.feature[2], 1790000000);
 
   pipeline::prune(request("feature", pipeline::PruneRuns::clean), *fx.git, *fx.store);
   auto keys = fx.all_keys();
@@ -256,7 +256,7 @@ TEST_CASE("on the base branch prune refuses without --prune-base, after the anno
   req.prune_base = true;
   req.runs = pipeline::PruneRuns::dirty;
   const auto dirty = pipeline::prune(req, *fx.git, *fx.store);
-  CHECK(dirty.removed == std::vector<std::string>{dirty_key("demo", Engine::criterion, triple, "mk-a", fx.main_commits[5], 1790000000)});
+  CHECK(dirty.removed == std::vector<std::string>{codec::dirty_key("demo", Engine::criterion, triple, "mk-a", fx.main_commits[5], 1790000000)});
 
   req.runs = pipeline::PruneRuns::clean;
   req.dry_run = true;
@@ -270,8 +270,8 @@ TEST_CASE("--dirty removes branch-side snapshots, --all also clean runs; --since
   req.dry_run = true;
   auto plan = pipeline::prune(req, *fx.git, *fx.store);
   CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) ==
-        std::set<std::string>{dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000),
-                              dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[3], 1790000000)});
+        std::set<std::string>{codec::dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[1], 1790000000),
+                              codec::dirty_key("demo", Engine::criterion, triple, "mk-a", fx.feature[3], 1790000000)});
   CHECK(std::is_sorted(plan.keys.begin(), plan.keys.end()));
 
   req.runs = pipeline::PruneRuns::all;
@@ -341,7 +341,7 @@ TEST_CASE("with the base merged into the branch, shared commits stay base-side a
   const auto plan = pipeline::prune(req, *fx.git, *fx.store);
   std::set<std::string> expected;
   for (const auto& c : {fx.feature[0], fx.feature[1], fx.feature[3], merge})
-    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(clean_key("demo", Engine::criterion, triple, mk, c));
+    for (const char* mk : {"mk-a", "mk-b"}) expected.insert(codec::clean_key("demo", Engine::criterion, triple, mk, c));
   CHECK(std::set<std::string>(plan.keys.begin(), plan.keys.end()) == expected);
 }
 
@@ -354,19 +354,19 @@ TEST_CASE("two prunes and a collect racing on one store: nothing outside the pla
     // collect for real (services substituted: the benchmark command writes an all_the_time
     // file) at the feature tip, for machine keys the fixture does not have yet.
     const auto collect_at = [&](const std::string& machine) {
-      CollectRequest creq;
+      collect::CollectRequest creq;
       creq.repo_dir = fx.repo();
       creq.project = "demo";
-      MapEnvironment env;
+      probe::MapEnvironment env;
       env.set("CARGO_TARGET_DIR", (fx.dir / ("target-" + machine)).string());
-      CollectServices s;
+      collect::CollectServices s;
       s.clock = [] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
-      s.run_benchmarks = [&fx, machine](const ProcessSpec&) {
+      s.run_benchmarks = [&fx, machine](const probe::ProcessSpec&) {
         const fs::path file = fx.dir / ("target-" + machine) / "all_the_time" / "op.json";
         fs::create_directories(file.parent_path());
         std::ofstream(file) << R"({"operation":"op","total_iterations":4,"total_processor_time_nanos":80,)"
                                R"("span_count":1,"slope_processor_time_nanos":20.0})";
-        ProcessResult r;
+        probe::ProcessResult r;
         r.exited = true;
         r.exit_code = 0;
         return r;
@@ -376,7 +376,7 @@ TEST_CASE("two prunes and a collect racing on one store: nothing outside the pla
       s.probe_ci = [] { return EnvContext{}; };
       s.probe_hardware = [machine] { return MachineDescription{8, 1, {"Test CPU"}, {{3000, 8}}, machine}; };
       s.announce = [](std::string_view) {};
-      return collect(creq, env, fx.store.get(), s);
+      return collect::collect(creq, env, fx.store.get(), s);
     };
     std::vector<std::string> collected;
     std::optional<pipeline::PruneResult> a, b;
@@ -423,12 +423,12 @@ TEST_CASE("two prunes and a collect racing on one store: nothing outside the pla
     // What collect stored is either still there, whole, or was planned by a prune that listed it.
     for (const auto& k : collected) {
       INFO(k);
-      if (after.count(k)) CHECK(decode_run(*fx.store->get(k), k).results.size() == 1);
+      if (after.count(k)) CHECK(codec::decode_run(*fx.store->get(k), k).results.size() == 1);
       else CHECK(planned.count(k));
     }
     // Nothing else appeared and no temp file was left behind.
     for (const auto& k : after) CHECK((before.count(k) || std::find(collected.begin(), collected.end(), k) != collected.end()));
     for (const auto& e : fs::recursive_directory_iterator(fx.dir / "store"))
-      CHECK_FALSE(e.path().filename().string().starts_with(LocalStore::temp_prefix));
+      CHECK_FALSE(e.path().filename().string().starts_with(storage::LocalStore::temp_prefix));
   }
 }

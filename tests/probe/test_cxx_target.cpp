@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "benchhist/probe/cxx_target.hpp"
-#include "benchhist/probe/toolchain.hpp"
+#include "probe/toolchain.hpp"
 
 using namespace benchhist;
 
@@ -26,32 +26,32 @@ TEST_CASE("-dumpmachine spellings normalise to the triple Rust uses", "[probe][c
   };
   for (const auto& [raw, want] : cases) {
     INFO(raw);
-    CHECK(normalize_target_triple(raw) == want);
+    CHECK(probe::normalize_target_triple(raw) == want);
   }
 }
 
 TEST_CASE("probe_cxx_target asks $CXX (default c++), splitting a launcher prefix", "[probe][cxx]") {
-  MapEnvironment env;
-  const auto def = probe_cxx_target(env);
+  probe::MapEnvironment env;
+  const auto def = probe::probe_cxx_target(env);
   REQUIRE(def);
   CHECK(def->compiler == "c++");
   // On the build machine it agrees with the Rust host, so C++ and Rust histories share a partition.
-  CHECK(def->triple == fallback_host_triple());
+  CHECK(def->triple == probe::fallback_host_triple());
 
   env.set("CXX", "clang++");
-  const auto clang = probe_cxx_target(env);
+  const auto clang = probe::probe_cxx_target(env);
   REQUIRE(clang);
   CHECK(clang->raw.find("-pc-linux-gnu") != std::string::npos);  // clang's vendor spelling
-  CHECK(clang->triple == fallback_host_triple());
+  CHECK(clang->triple == probe::fallback_host_triple());
 
   env.set("CXX", "env g++");  // a launcher in front of the compiler, like `ccache g++`
-  const auto wrapped = probe_cxx_target(env);
+  const auto wrapped = probe::probe_cxx_target(env);
   REQUIRE(wrapped);
   CHECK(wrapped->compiler == "env g++");
-  CHECK(wrapped->triple == fallback_host_triple());
+  CHECK(wrapped->triple == probe::fallback_host_triple());
 
   env.set("CXX", "/nonexistent/c++");
-  CHECK_FALSE(probe_cxx_target(env));
+  CHECK_FALSE(probe::probe_cxx_target(env));
   env.set("CXX", "false");  // runs, fails
-  CHECK_FALSE(probe_cxx_target(env));
+  CHECK_FALSE(probe::probe_cxx_target(env));
 }

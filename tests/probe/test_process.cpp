@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ProcessSpec cmd(std::vector<std::string> argv, bool out = true, bool err = false, fs::path cwd = {}) {
-  ProcessSpec spec;
+probe::ProcessSpec cmd(std::vector<std::string> argv, bool out = true, bool err = false, fs::path cwd = {}) {
+  probe::ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.capture_stdout = out;
   spec.capture_stderr = err;
@@ -29,7 +29,7 @@ ProcessSpec cmd(std::vector<std::string> argv, bool out = true, bool err = false
 }  // namespace
 
 TEST_CASE("run_process captures stdout and reports the exit code", "[probe][process]") {
-  auto r = run_process(cmd({"sh", "-c", "printf 'hello\\n'; exit 3"}));
+  auto r = probe::run_process(cmd({"sh", "-c", "printf 'hello\\n'; exit 3"}));
   CHECK(r.exited);
   CHECK(r.exit_code == 3);
   CHECK(r.out == "hello\n");
@@ -38,7 +38,7 @@ TEST_CASE("run_process captures stdout and reports the exit code", "[probe][proc
 }
 
 TEST_CASE("run_process captures stderr separately when asked", "[probe][process]") {
-  auto r = run_process(cmd({"sh", "-c", "echo out; echo err >&2"}, true, true));
+  auto r = probe::run_process(cmd({"sh", "-c", "echo out; echo err >&2"}, true, true));
   CHECK(r.success());
   CHECK(r.out == "out\n");
   CHECK(r.err == "err\n");
@@ -46,7 +46,7 @@ TEST_CASE("run_process captures stderr separately when asked", "[probe][process]
 
 TEST_CASE("run_process drains large stdout and stderr together without deadlock", "[probe][process]") {
   // 1 MiB on each stream: far beyond a pipe buffer, interleaved.
-  auto r = run_process(cmd({"sh", "-c",
+  auto r = probe::run_process(cmd({"sh", "-c",
                             "head -c 1048576 /dev/zero | tr '\\0' a >&2 & head -c 1048576 /dev/zero | tr '\\0' b; wait"},
                            true, true));
   CHECK(r.success());
@@ -59,7 +59,7 @@ TEST_CASE("run_process drains large stdout and stderr together without deadlock"
 TEST_CASE("run_process runs in the requested working directory", "[probe][process]") {
   auto dir = fs::temp_directory_path() / ("bh_probe_cwd_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  auto r = run_process(cmd({"pwd", "-P"}, true, false, dir));
+  auto r = probe::run_process(cmd({"pwd", "-P"}, true, false, dir));
   CHECK(r.success());
   CHECK(r.out == fs::canonical(dir).string() + "\n");
   fs::remove_all(dir);
@@ -71,7 +71,7 @@ TEST_CASE("run_process sets and removes environment variables for the child only
   auto spec = cmd({"sh", "-c", "echo \"${BH_PROBE_TEST_REMOVE-unset}|$BH_PROBE_TEST_KEEP|$BH_PROBE_TEST_NEW\""});
   spec.env_changes["BH_PROBE_TEST_REMOVE"] = std::nullopt;
   spec.env_changes["BH_PROBE_TEST_NEW"] = "new value";
-  auto r = run_process(spec);
+  auto r = probe::run_process(spec);
   CHECK(r.out == "unset|kept|new value\n");
   // The caller's environment is untouched.
   CHECK(std::string(::getenv("BH_PROBE_TEST_REMOVE")) == "present");
@@ -81,12 +81,12 @@ TEST_CASE("run_process sets and removes environment variables for the child only
 }
 
 TEST_CASE("run_process gives the child an empty stdin", "[probe][process]") {
-  auto r = run_process(cmd({"sh", "-c", "cat; echo done"}));
+  auto r = probe::run_process(cmd({"sh", "-c", "cat; echo done"}));
   CHECK(r.out == "done\n");
 }
 
 TEST_CASE("run_process reports a terminating signal instead of an exit code", "[probe][process]") {
-  auto r = run_process(cmd({"sh", "-c", "kill -TERM $$"}));
+  auto r = probe::run_process(cmd({"sh", "-c", "kill -TERM $$"}));
   CHECK_FALSE(r.exited);
   CHECK(r.signal == SIGTERM);
   CHECK_FALSE(r.success());
@@ -94,7 +94,7 @@ TEST_CASE("run_process reports a terminating signal instead of an exit code", "[
 
 TEST_CASE("run_process throws an io Error naming the command when it cannot spawn", "[probe][process]") {
   try {
-    run_process(cmd({"bh-no-such-program-xyz", "--flag"}));
+    probe::run_process(cmd({"bh-no-such-program-xyz", "--flag"}));
     FAIL("expected an Error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::io);
@@ -102,8 +102,8 @@ TEST_CASE("run_process throws an io Error naming the command when it cannot spaw
     CHECK(e.subject() == "bh-no-such-program-xyz");
     CHECK_FALSE(e.hint().empty());
   }
-  CHECK_THROWS_AS(run_process(cmd({})), Error);
-  CHECK_THROWS_AS(run_process(cmd({"true"}, true, false, "/nonexistent/bh/dir")), Error);
+  CHECK_THROWS_AS(probe::run_process(cmd({})), Error);
+  CHECK_THROWS_AS(probe::run_process(cmd({"true"}, true, false, "/nonexistent/bh/dir")), Error);
 }
 
 TEST_CASE("run_process_streaming inherits the streams and reports exit code and signal", "[probe][process]") {
@@ -117,8 +117,8 @@ TEST_CASE("run_process_streaming inherits the streams and reports exit code and 
   ::close(fd);
   auto spec = cmd({"sh", "-c", "echo streamed; exit 7"});
   spec.capture_stdout = true;  // ignored by the streaming variant
-  auto r = run_process_streaming(spec);
-  auto r2 = run_process_streaming(cmd({"sh", "-c", "kill -KILL $$"}));
+  auto r = probe::run_process_streaming(spec);
+  auto r2 = probe::run_process_streaming(cmd({"sh", "-c", "kill -KILL $$"}));
   std::fflush(stdout);
   ::dup2(saved, STDOUT_FILENO);
   ::close(saved);
@@ -135,8 +135,8 @@ TEST_CASE("run_process_streaming inherits the streams and reports exit code and 
 }
 
 TEST_CASE("describe_command joins argv with single spaces", "[probe][process]") {
-  CHECK(describe_command({"cargo", "bench", "--workspace"}) == "cargo bench --workspace");
-  CHECK(describe_command({}).empty());
+  CHECK(probe::describe_command({"cargo", "bench", "--workspace"}) == "cargo bench --workspace");
+  CHECK(probe::describe_command({}).empty());
 }
 
 TEST_CASE("concurrent run_process calls keep their outputs apart and all finish", "[probe][process]") {
@@ -145,7 +145,7 @@ TEST_CASE("concurrent run_process calls keep their outputs apart and all finish"
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     threads.emplace_back([i, &outputs] {
       // A short sleep overlaps the children so a leaked pipe end would delay another's EOF.
-      auto r = run_process(cmd({"sh", "-c", "sleep 0.2; echo child-" + std::to_string(i)}));
+      auto r = probe::run_process(cmd({"sh", "-c", "sleep 0.2; echo child-" + std::to_string(i)}));
       outputs[i] = r.out;
     });
   }
@@ -157,7 +157,7 @@ TEST_CASE("concurrent run_process calls keep their outputs apart and all finish"
 }
 
 TEST_CASE("stderr can be captured while stdout is inherited", "[probe][process]") {
-  auto r = run_process(cmd({"sh", "-c", "echo to-stderr >&2"}, false, true));
+  auto r = probe::run_process(cmd({"sh", "-c", "echo to-stderr >&2"}, false, true));
   CHECK(r.success());
   CHECK(r.out.empty());
   CHECK(r.err == "to-stderr\n");
@@ -170,7 +170,7 @@ TEST_CASE("a program path with a slash is resolved relative to the requested cwd
     std::ofstream(dir / "tool.sh") << "#!/bin/sh\necho relative-ok\n";
   }
   fs::permissions(dir / "tool.sh", fs::perms::owner_all);
-  auto r = run_process(cmd({"./tool.sh"}, true, false, dir));
+  auto r = probe::run_process(cmd({"./tool.sh"}, true, false, dir));
   CHECK(r.out == "relative-ok\n");
   fs::remove_all(dir);
 }

@@ -36,8 +36,8 @@ GitHubStandIn::~GitHubStandIn() {
 
 std::string GitHubStandIn::api_url() const { return "https://127.0.0.1:" + std::to_string(port_); }
 
-benchhist::MapEnvironment GitHubStandIn::env() const {
-  benchhist::MapEnvironment e;
+benchhist::probe::MapEnvironment GitHubStandIn::env() const {
+  benchhist::probe::MapEnvironment e;
   e.set("GITHUB_API_URL", api_url());
   e.set("GITHUB_REPOSITORY", repository);
   e.set("GITHUB_TOKEN", token);

@@ -30,7 +30,7 @@ class GitHubStandIn {
   const std::filesystem::path& dir() const { return dir_; }
 
   // The variables publish reads (GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_TOKEN).
-  benchhist::MapEnvironment env() const;
+  benchhist::probe::MapEnvironment env() const;
   // A client that trusts the stand-in's certificate, with short timeouts and fast retries.
   benchhist::publish::GitHubClient client(int attempts = 4) const;
   std::shared_ptr<benchhist::azure::HttpClient> http(std::chrono::milliseconds timeout = std::chrono::milliseconds(1500)) const;

@@ -91,7 +91,7 @@ TEST_CASE("the next page is the Link header's rel=next target, whatever the orde
 
 TEST_CASE("a missing token or repository fails naming the variable, and the API URL must be https",
           "[publish][target]") {
-  MapEnvironment env;
+  probe::MapEnvironment env;
   env.set("GITHUB_REPOSITORY", "octo-org/octo-repo");
   try {
     GitHubTarget::from_environment(env);
@@ -100,7 +100,7 @@ TEST_CASE("a missing token or repository fails naming the variable, and the API 
     CHECK(e.message().find("GITHUB_TOKEN") != std::string::npos);
     CHECK(e.hint().find("github.token") != std::string::npos);
   }
-  MapEnvironment env2;
+  probe::MapEnvironment env2;
   env2.set("GITHUB_TOKEN", "t");
   try {
     GitHubTarget::from_environment(env2);

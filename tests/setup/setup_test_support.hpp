@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "benchhist/app/options.hpp"
+#include "app/options.hpp"
 
 namespace setup_test {
 

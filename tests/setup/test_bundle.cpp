@@ -7,8 +7,8 @@
 
 #include "benchhist/error.hpp"
 #include "benchhist/probe/process.hpp"
-#include "benchhist/setup/deployment_bundle.hpp"
-#include "benchhist/setup/setup_azure.hpp"
+#include "setup/deployment_bundle.hpp"
+#include "setup/setup_azure.hpp"
 #include "setup_test_support.hpp"
 
 using benchhist::Error;
@@ -197,10 +197,10 @@ TEST_CASE("deploy.sh is strict bash that passes shellcheck", "[setup][bundle]") 
   CHECK(script.find("\nset -euo pipefail\n") != std::string::npos);
   CHECK(script.find("az deployment group create") != std::string::npos);
   write_file(dir.path() / "deploy.sh", script);
-  benchhist::ProcessSpec spec;
+  benchhist::probe::ProcessSpec spec;
   spec.argv = {shellcheck, "--shell=bash", "--severity=style", (dir.path() / "deploy.sh").string()};
   spec.capture_stderr = true;
-  auto r = benchhist::run_process(spec);
+  auto r = benchhist::probe::run_process(spec);
   INFO(r.out << r.err);
   CHECK(r.success());
 }
@@ -283,11 +283,11 @@ TEST_CASE("the exported deploy.sh refuses to run while placeholders remain", "[s
   std::filesystem::create_directory(scratch.path() / "bin");
   write_file(scratch.path() / "bin" / "az", "#!/bin/sh\necho called >> \"$0.log\"\n");
   std::filesystem::permissions(scratch.path() / "bin" / "az", std::filesystem::perms::owner_all);
-  benchhist::ProcessSpec spec;
+  benchhist::probe::ProcessSpec spec;
   spec.argv = {"/bin/bash", (*o.out_dir / "deploy.sh").string()};
   spec.env_changes["PATH"] = (scratch.path() / "bin").string() + ":/usr/bin:/bin";
   spec.capture_stderr = true;
-  auto r = benchhist::run_process(spec);
+  auto r = benchhist::probe::run_process(spec);
   CHECK_FALSE(r.success());
   CHECK(r.err.find("<REPLACE: ...> placeholders") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(scratch.path() / "bin" / "az.log"));

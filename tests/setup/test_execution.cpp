@@ -7,7 +7,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/probe/process.hpp"
-#include "benchhist/setup/setup_azure.hpp"
+#include "setup/setup_azure.hpp"
 #include "setup_test_support.hpp"
 
 using benchhist::Error;
@@ -26,7 +26,7 @@ struct FakeAz {
   fs::path bin = scratch.path() / "bin";
   fs::path log = scratch.path() / "az.log";
   fs::path temp_root = scratch.path() / "tmp";
-  benchhist::MapEnvironment env;
+  benchhist::probe::MapEnvironment env;
 
   // group_exists: what `az group exists` answers; fail_deployment: `deployment group create` fails.
   explicit FakeAz(bool group_exists = false, bool fail_deployment = false) {
@@ -133,7 +133,7 @@ TEST_CASE("a missing Azure CLI is a clear error that suggests --out-dir", "[setu
   ScratchDir scratch;
   fs::create_directories(scratch.path() / "empty-bin");
   fs::create_directories(scratch.path() / "tmp");
-  benchhist::MapEnvironment env;
+  benchhist::probe::MapEnvironment env;
   env.set("PATH", (scratch.path() / "empty-bin").string());
   std::ostringstream out, err;
   try {
@@ -207,11 +207,11 @@ TEST_CASE("an exported bundle still deploys after parameters.json is reformatted
   const auto compact = boost::json::serialize(boost::json::parse(read_file(*o.out_dir / "parameters.json")));
   REQUIRE(compact.find('\n') == std::string::npos);
   write_file(*o.out_dir / "parameters.json", compact);
-  benchhist::ProcessSpec spec;
+  benchhist::probe::ProcessSpec spec;
   spec.argv = {"/bin/bash", (*o.out_dir / "deploy.sh").string()};
   spec.env_changes["PATH"] = *az.env.get("PATH");
   spec.capture_stderr = true;
-  auto r = benchhist::run_process(spec);
+  auto r = benchhist::probe::run_process(spec);
   INFO(r.err);
   REQUIRE(r.success());
   CHECK(r.out.find(std::string("client_id=") + client_id + "\n") != std::string::npos);

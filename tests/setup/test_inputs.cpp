@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "benchhist/error.hpp"
-#include "benchhist/setup/setup_inputs.hpp"
+#include "setup/setup_inputs.hpp"
 #include "setup_test_support.hpp"
 
 using benchhist::Error;

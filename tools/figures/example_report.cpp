@@ -9,7 +9,7 @@
 #include "benchhist/detect/example_series.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/chart_data.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 namespace benchhist::figures {
@@ -65,12 +65,12 @@ class LineTopology final : public analysis::GitTopology {
 };
 
 // Objects in memory (plain JSON text; no gzip needed without a disk).
-class MemoryStore final : public ObjectStore {
+class MemoryStore final : public storage::ObjectStore {
  public:
-  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy) override {
+  storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy) override {
     std::lock_guard lock(mutex_);
     objects_[std::string(key)] = std::string(json);
-    return PutOutcome::stored;
+    return storage::PutOutcome::stored;
   }
   std::optional<std::string> get(std::string_view key) override {
     std::lock_guard lock(mutex_);
@@ -143,7 +143,7 @@ pipeline::AnalyzeResult example_analysis() {
     for (const auto& p : placed)
       if (i >= p.first && i - p.first < p.values.size())
         run.results.push_back(BenchmarkResult{BenchmarkId(p.id), {MetricValue{MetricKind::wall_time, p.values[i - p.first], {}, {}}}});
-    store.put(clean_key(project, Engine::criterion, triple, machine, line[i].id), encode_run(run), CollisionPolicy::refuse);
+    store.put(codec::clean_key(project, Engine::criterion, triple, machine, line[i].id), codec::encode_run(run), storage::CollisionPolicy::refuse);
   }
 
   pipeline::AnalyzeRequest req;

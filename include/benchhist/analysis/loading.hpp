@@ -18,15 +18,15 @@
 #include "benchhist/model/run.hpp"
 #include "benchhist/parallel.hpp"
 
-namespace benchhist {
+namespace benchhist::storage {
 class ObjectStore;
 }
 
 namespace benchhist::analysis {
 
-// Rethrows the exception currently being handled as an Error that names `key`: an Error that
-// already mentions the key passes through unchanged; anything else is wrapped with its text
-// as the cause.
+// Rethrows the exception currently being handled as an Error that names `key`: an Error whose
+// subject is the key (or the local file holding it) passes through unchanged; anything else is
+// wrapped with its text as the cause.
 [[noreturn]] void rethrow_naming_key(const std::string& key);
 
 // Applies `load(key)` to every key with `threads` workers (at least 1). Result i belongs to
@@ -50,10 +50,10 @@ std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned thre
 
 // get + decode_run for each key (the store gunzips). A missing object is
 // Error{not_found} `object not found: <key>`.
-std::vector<std::shared_ptr<const Run>> load_runs(ObjectStore& store, const std::vector<std::string>& keys,
+std::vector<std::shared_ptr<const Run>> load_runs(storage::ObjectStore& store, const std::vector<std::string>& keys,
                                                   unsigned threads);
 // One object: get + decode_run, the same errors.
-Run fetch_run(ObjectStore& store, const std::string& key);
+Run fetch_run(storage::ObjectStore& store, const std::string& key);
 
 struct LoadedBlessing {
   SelectedBlessing ref;
@@ -71,9 +71,9 @@ struct LoadedSelection {
 
 // Loads everything a Selection names: runs of both lines and the blessings (both forms,
 // codec/blessing_json.hpp).
-LoadedSelection load_selection(ObjectStore& store, const Selection& selection, unsigned threads);
+LoadedSelection load_selection(storage::ObjectStore& store, const Selection& selection, unsigned threads);
 // Only the blessings (aligned with Selection::blessings), as load_selection loads them.
-std::vector<LoadedBlessing> load_blessings(ObjectStore& store, const Selection& selection, unsigned threads);
+std::vector<LoadedBlessing> load_blessings(storage::ObjectStore& store, const Selection& selection, unsigned threads);
 
 // ---- --skip-unreadable (docs/reports.md "Unreadable stored objects") ----
 // The store is immutable, so an object that cannot be read is news: analysis fails by default.
@@ -93,7 +93,7 @@ struct UnreadableObject {
 // Fetches and decodes every object the selection loads (runs of both lines, blessings) and
 // returns those that fail with an unreadable-object error, sorted by key. Any other error
 // propagates. Only called after a load failed, so the clean path reads each object once.
-std::vector<UnreadableObject> find_unreadable(ObjectStore& store, const Selection& selection, unsigned threads);
+std::vector<UnreadableObject> find_unreadable(storage::ObjectStore& store, const Selection& selection, unsigned threads);
 
 // The selection without the objects named in `unreadable` (runs and blessings).
 Selection without_unreadable(Selection selection, const std::vector<UnreadableObject>& unreadable);
@@ -111,7 +111,7 @@ std::size_t selected_object_count(const Selection& selection);
 // the skipped objects (empty when the first load succeeded). A failure that does not recur
 // when every object is tried again is rethrown as it was.
 template <typename Load>
-std::vector<UnreadableObject> load_or_skip_unreadable(ObjectStore& store, Selection& selection, bool skip,
+std::vector<UnreadableObject> load_or_skip_unreadable(storage::ObjectStore& store, Selection& selection, bool skip,
                                                       unsigned threads, Load load) {
   try {
     load();

@@ -227,7 +227,7 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
 // reconstruct(selection, load_selection(store, selection, threads), options), errors included
 // (the lowest failing key position is reported). Branch mode, which needs the runs afterwards,
 // takes that path itself.
-Reconstruction load_and_reconstruct(ObjectStore& store, const Selection& selection,
+Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection& selection,
                                     const ReconstructionOptions& options, unsigned threads);
 
 // `list runs` series count per discriminant set (every series of the selected runs, before

@@ -16,20 +16,15 @@
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/analysis/since.hpp"
 #include "benchhist/model/discriminant.hpp"
+#include "benchhist/model/verdict.hpp"
 #include "benchhist/model/timestamp.hpp"
-#include "benchhist/storage/key.hpp"
+#include "benchhist/codec/key.hpp"
 
-namespace benchhist {
+namespace benchhist::storage {
 class ObjectStore;
 }
 
 namespace benchhist::analysis {
-
-enum class AnalysisMode { history, branch };
-
-constexpr std::string_view to_string(AnalysisMode m) noexcept {
-  return m == AnalysisMode::history ? "history" : "branch";
-}
 
 // docs/pipeline.md#selection table: history only when the context is the merge base and no dirty
 // run was admitted on it through the base-tip exception; branch otherwise. There is no flag to
@@ -75,10 +70,10 @@ struct SelectionRequest {
 // objects of its line; `topo` its commit's topological index on that line.
 struct SelectedObject {
   std::string key;
-  DataKey data;
+  codec::DataKey data;
   std::size_t ordinal = 0;
   std::size_t topo = 0;
-  bool dirty() const noexcept { return data.kind == ObjectKind::dirty; }
+  bool dirty() const noexcept { return data.kind == codec::ObjectKind::dirty; }
 };
 
 // A blessing object set aside at funnel step 1 whose commit lies on the evidence line.
@@ -181,6 +176,6 @@ inline std::string selection_announcement(const DiscriminantFilters& filters, co
 Selection select_objects(const SelectionRequest& request, const GitTopology& git,
                          const std::vector<std::string>& listing);
 // Lists the project's data prefix in `store` and runs select_objects on it.
-Selection select_objects(const SelectionRequest& request, const GitTopology& git, ObjectStore& store);
+Selection select_objects(const SelectionRequest& request, const GitTopology& git, storage::ObjectStore& store);
 
 }  // namespace benchhist::analysis

@@ -33,6 +33,6 @@ CargoWorkspace parse_cargo_metadata(std::string_view json, const std::string& or
 // Runs `<cargo> metadata --format-version 1 --no-deps` in `project_dir` and parses it. A failing
 // cargo is Error{toolchain} carrying cargo's own message.
 CargoWorkspace read_cargo_workspace(const std::filesystem::path& project_dir, const std::string& cargo = "cargo",
-                                    const std::function<ProcessResult(const ProcessSpec&)>& run = run_process);
+                                    const std::function<probe::ProcessResult(const probe::ProcessSpec&)>& run = probe::run_process);
 
 }  // namespace benchhist::automation

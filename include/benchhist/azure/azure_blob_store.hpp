@@ -35,15 +35,15 @@ struct AzureStoreOptions {
 // `Azure Entra ID authentication requires an https endpoint`.
 std::string effective_account_url(std::string_view account, const std::optional<std::string>& endpoint);
 
-class AzureBlobStore final : public ObjectStore {
+class AzureBlobStore final : public storage::ObjectStore {
  public:
   // `credential` null = make_default_credential(env, options.credential). `env` is only read
   // during construction.
   AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                  std::string project_id, std::shared_ptr<TokenCredential> credential,
-                 const Environment& env, RetryPolicy retry = {}, AzureStoreOptions options = {});
+                 const probe::Environment& env, RetryPolicy retry = {}, AzureStoreOptions options = {});
 
-  PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override;
+  storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) override;
   std::optional<std::string> get(std::string_view key) override;
   std::vector<std::string> list(std::string_view prefix) override;
   bool remove(std::string_view key) override;

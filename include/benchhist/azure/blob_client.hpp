@@ -29,6 +29,9 @@ struct BlobReply {
   // but no answer came back, or a 5xx came back): the final answer may reflect our own
   // earlier try, e.g. BlobAlreadyExists after our first PUT was applied but its reply lost.
   bool maybe_applied_before = false;
+  // True when a put found no container and creating it failed; `status` and `error_code`
+  // are then the creation's answer (the store reports it as its own error).
+  bool container_creation_failed = false;
 
   bool ok() const noexcept { return status >= 200 && status < 300; }
   // "HTTP 409 BlobAlreadyExists" style detail for error causes.

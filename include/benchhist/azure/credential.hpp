@@ -57,21 +57,21 @@ struct CredentialOptions {
 // AZURE_CLIENT_ID and AZURE_TENANT_ID (AZURE_AUTHORITY_HOST optional). Each acquisition fetches
 // a fresh GitHub ID token (audience api://AzureADTokenExchange) and exchanges it as a client
 // assertion at <authority>/<tenant>/oauth2/v2.0/token. Null when the variables are incomplete.
-std::shared_ptr<TokenCredential> make_github_oidc_credential(const Environment& env,
+std::shared_ptr<TokenCredential> make_github_oidc_credential(const probe::Environment& env,
                                                              const CredentialOptions& options);
 
 // Workload identity: AZURE_FEDERATED_TOKEN_FILE + AZURE_CLIENT_ID + AZURE_TENANT_ID; the file
 // is re-read on every acquisition (it is rotated). Null when the variables are incomplete.
-std::shared_ptr<TokenCredential> make_workload_identity_credential(const Environment& env,
+std::shared_ptr<TokenCredential> make_workload_identity_credential(const probe::Environment& env,
                                                                    const CredentialOptions& options);
 
 // Managed identity: IDENTITY_ENDPOINT + IDENTITY_HEADER (App Service style) when set, else
 // IMDS (options.imds_endpoint). AZURE_CLIENT_ID selects a user-assigned identity.
-std::shared_ptr<TokenCredential> make_managed_identity_credential(const Environment& env,
+std::shared_ptr<TokenCredential> make_managed_identity_credential(const probe::Environment& env,
                                                                   const CredentialOptions& options);
 
 // `az account get-access-token --resource https://storage.azure.com/ -o json`.
-std::shared_ptr<TokenCredential> make_azure_cli_credential(const Environment& env,
+std::shared_ptr<TokenCredential> make_azure_cli_credential(const probe::Environment& env,
                                                            const CredentialOptions& options);
 
 // The chain of docs/azure.md: GitHub OIDC when fully configured (exclusively: its failure is
@@ -79,7 +79,7 @@ std::shared_ptr<TokenCredential> make_azure_cli_credential(const Environment& en
 // the developer chain managed identity -> Azure CLI, where a source that is unavailable passes
 // to the next and the first one that works is remembered. Throws Error{auth,
 // "could not initialize Entra ID credential"} when nothing is usable, listing each attempt.
-std::shared_ptr<TokenCredential> make_default_credential(const Environment& env,
+std::shared_ptr<TokenCredential> make_default_credential(const probe::Environment& env,
                                                          const CredentialOptions& options = {});
 
 // Caches one token per scope until `refresh_margin` before its expiry (default 5 minutes).

@@ -7,7 +7,7 @@
 
 #include "benchhist/model/blessing.hpp"
 
-namespace benchhist {
+namespace benchhist::codec {
 
 // Pretty JSON: schema_version 2, commit, issued_at, prefixes, tool_version, then `scope`
 // (engine, target_triple, machine_key) when b.scope is set. Project-level records must carry
@@ -29,4 +29,4 @@ std::string encode_blessing(const Blessing& b);
 // as runs); v1's `commit_time` is ignored.
 Blessing decode_blessing(std::string_view json, std::string_view key);
 
-}  // namespace benchhist
+}  // namespace benchhist::codec

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace benchhist {
+namespace benchhist::codec {
 
 // One gzip member with the fixed header 1f 8b 08 00 00000000 00 ff, raw DEFLATE at level 6,
 // CRC-32 and ISIZE. A pure function of its input.
@@ -16,4 +16,4 @@ std::string gzip_compress(std::string_view plain);
 // rethrow it with their own message naming the key or path.
 std::string gunzip(std::string_view body);
 
-}  // namespace benchhist
+}  // namespace benchhist::codec

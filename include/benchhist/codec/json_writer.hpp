@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace benchhist::json {
+namespace benchhist::codec::json {
 
 // `36.0`, `0.1`, `1e16`, `-1.5e-7`. Throws Error{internal} for NaN/infinity; `what` names the
 // field in that message.
@@ -98,4 +98,4 @@ class Writer {
   bool done_ = false;
 };
 
-}  // namespace benchhist::json
+}  // namespace benchhist::codec::json

@@ -7,7 +7,7 @@
 
 #include "benchhist/model/run.hpp"
 
-namespace benchhist {
+namespace benchhist::codec {
 
 // Pretty JSON per docs/formats.md#run-record: schema_version 5 (whatever run.schema_version says),
 // members in table order, optional members (`machine`, `best_of`, `std_dev`,
@@ -37,4 +37,4 @@ std::string encode_run(const Run& run);
 // decode_run(encode_run(r)) == r for every finite value.
 Run decode_run(std::string_view json, std::string_view key);
 
-}  // namespace benchhist
+}  // namespace benchhist::codec

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace benchhist::utf8 {
+namespace benchhist::codec::utf8 {
 
 // Length in bytes of the valid scalar starting at s[pos], or 0 when the bytes there do not
 // begin a valid UTF-8 sequence (the caller then treats one byte as invalid).
@@ -43,4 +43,4 @@ constexpr bool is_valid(std::string_view s) noexcept {
   return true;
 }
 
-}  // namespace benchhist::utf8
+}  // namespace benchhist::codec::utf8

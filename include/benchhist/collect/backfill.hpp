@@ -23,7 +23,7 @@
 #include "benchhist/probe/process.hpp"
 #include "benchhist/storage/object_store.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 
 // Mirrors the CLI options of `backfill` (docs/backfill.md).
 struct BackfillRequest {
@@ -72,20 +72,20 @@ std::string format_progress(const BackfillProgress& progress);
 struct BackfillServices {
   std::function<Timestamp()> clock;  // wall clock (worktree name, elapsed time)
   // Captured helper commands (git); a spawn failure throws Error{io}.
-  std::function<ProcessResult(const ProcessSpec&)> run_command;
+  std::function<probe::ProcessResult(const probe::ProcessSpec&)> run_command;
   // `rustc -vV` in `project_dir` with RUSTUP_TOOLCHAIN and CARGO removed
   // (docs/formats.md#toolchain).
   std::function<ToolchainInfo(const std::filesystem::path& project_dir)> probe_toolchain;
   // `$CXX -dumpmachine` in `project_dir` for --bench-command backfills (may be empty).
-  std::function<std::optional<CxxTarget>(const std::filesystem::path& project_dir)> probe_cxx_target;
+  std::function<std::optional<probe::CxxTarget>(const std::filesystem::path& project_dir)> probe_cxx_target;
   // The auto-detected machine key of this machine (docs/formats.md#machine-key).
   std::function<std::string()> machine_key;
   // The collect services for one commit, rooted at the worktree's project directory, with
   // `env` the per-commit environment (CARGO_TARGET_DIR overridden). The returned services'
   // announce/note are replaced by the ones below.
-  std::function<CollectServices(const std::filesystem::path& project_dir, const Environment& env)> collect_services;
+  std::function<CollectServices(const std::filesystem::path& project_dir, const probe::Environment& env)> collect_services;
   // The collect pipeline itself (substitutable for planning tests).
-  std::function<CollectOutcome(const CollectRequest&, const Environment&, ObjectStore*, const CollectServices&)> collect;
+  std::function<CollectOutcome(const CollectRequest&, const probe::Environment&, storage::ObjectStore*, const CollectServices&)> collect;
   std::filesystem::path temp_dir;  // where the worktree goes (docs/backfill.md#the-run-step-by-step step 5)
   long pid = 0;                    // this process id (worktree name)
 
@@ -97,7 +97,7 @@ struct BackfillServices {
   // The real machine: system clock, run_process, isolated `rustc -vV`, /proc + /sys hardware,
   // CollectServices::system with the isolated toolchain probe, TMPDIR (else /tmp), getpid().
   // `env` must outlive the services.
-  static BackfillServices system(const Environment& env);
+  static BackfillServices system(const probe::Environment& env);
 };
 
 enum class BackfillOutcomeKind { stored, skipped_existing, skipped_empty, failed };
@@ -138,7 +138,7 @@ struct BackfillResult {
 // Runs the whole backfill. Range/setup problems and infrastructure errors throw Error (the
 // worktree, if created, is removed first); per-commit failures and interruptions are
 // reported in the result. `store` must not be null.
-BackfillResult backfill(const BackfillRequest& request, const Environment& env, ObjectStore& store,
+BackfillResult backfill(const BackfillRequest& request, const probe::Environment& env, storage::ObjectStore& store,
                         const BackfillServices& services);
 
 // The docs/backfill.md#the-run-step-by-step step 4 range (full ids, newest first), resolving
@@ -182,4 +182,4 @@ class InterruptGuard {
   struct sigaction old_term_ {};
 };
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

@@ -10,7 +10,7 @@
 
 #include "benchhist/probe/environment.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 
 // Which benchmarks `cargo bench` runs (the shared "benchmark scope" and "features" option
 // groups of docs/formats.md#option-groups).
@@ -30,11 +30,11 @@ struct BenchScope {
 std::vector<std::string> cargo_bench_argv(const BenchScope& scope, const std::string& cargo_program = "cargo");
 
 // `$CARGO` when set and non-empty, else `cargo`.
-std::string cargo_program(const Environment& env);
+std::string cargo_program(const probe::Environment& env);
 
 // The absolute target root the harvest scans: `$CARGO_TARGET_DIR` (relative → against
 // `repo_dir`) or `<repo_dir>/target`.
-std::filesystem::path target_root(const Environment& env, const std::filesystem::path& repo_dir);
+std::filesystem::path target_root(const probe::Environment& env, const std::filesystem::path& repo_dir);
 
 // Injected child environment (injected values win): GUNGRAUN_SAVE_SUMMARY=pretty-json and
 // CARGO_TARGET_DIR=<target root>; backfill additionally removes RUSTUP_TOOLCHAIN and CARGO so
@@ -42,4 +42,4 @@ std::filesystem::path target_root(const Environment& env, const std::filesystem:
 std::map<std::string, std::optional<std::string>> bench_environment(const std::filesystem::path& target_root,
                                                                     bool strip_toolchain_overrides);
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

@@ -20,7 +20,7 @@
 #include "benchhist/probe/process.hpp"
 #include "benchhist/storage/object_store.hpp"
 
-namespace benchhist {
+namespace benchhist::collect {
 
 struct CollectRequest {
   std::filesystem::path repo_dir;  // where `cargo bench` runs and git is probed (absolute)
@@ -32,7 +32,7 @@ struct CollectRequest {
   // `--target-triple`: the partition's and the record's triple, instead of probing one.
   std::optional<std::string> target_triple;
   std::uint32_t best_of = 1;
-  CollisionPolicy policy = CollisionPolicy::refuse;
+  storage::CollisionPolicy policy = storage::CollisionPolicy::refuse;
   bool store = true;                      // false: --no-store
   bool strip_toolchain_overrides = false; // backfill: remove RUSTUP_TOOLCHAIN / CARGO
 };
@@ -40,11 +40,11 @@ struct CollectRequest {
 struct CollectServices {
   std::function<Timestamp()> clock;
   // Runs the benchmark command with inherited streams.
-  std::function<ProcessResult(const ProcessSpec&)> run_benchmarks;
+  std::function<probe::ProcessResult(const probe::ProcessSpec&)> run_benchmarks;
   std::function<GitState(const std::filesystem::path& repo_dir)> probe_git;
   std::function<ToolchainInfo()> probe_toolchain;
   // `$CXX -dumpmachine` for --bench-command runs (may be empty: then only rustc is asked).
-  std::function<std::optional<CxxTarget>()> probe_cxx_target;
+  std::function<std::optional<probe::CxxTarget>()> probe_cxx_target;
   std::function<EnvContext()> probe_ci;
   std::function<MachineDescription()> probe_hardware;
   // Announcements and verbose notes, already without the `[bench-history] ` prefix.
@@ -55,7 +55,7 @@ struct CollectServices {
 
   // The real machine: system clock, streaming child processes, libgit2, `rustc -vV` in the
   // process's own environment, the CI variables and /proc + /sys.
-  static CollectServices system(const Environment& env);
+  static CollectServices system(const probe::Environment& env);
 };
 
 // Where a run's target triple came from, and the words the partition announcement uses.
@@ -76,13 +76,13 @@ struct RunTriple {
 // rustc's host. `cxx` may be empty.
 RunTriple resolve_run_triple(const std::optional<std::string>& explicit_triple, bool bench_command,
                              const std::function<ToolchainInfo()>& rustc,
-                             const std::function<std::optional<CxxTarget>()>& cxx);
+                             const std::function<std::optional<probe::CxxTarget>()>& cxx);
 
 struct StoredObject {
   Engine engine = Engine::criterion;
   std::string key;
   std::size_t cases = 0;
-  std::optional<PutOutcome> outcome;  // nullopt with --no-store
+  std::optional<storage::PutOutcome> outcome;  // nullopt with --no-store
 };
 
 struct CollectOutcome {
@@ -107,7 +107,7 @@ struct CollectOutcome {
 // `a result is already stored for this run at <key>; pass --overwrite to replace it`. With the
 // refuse policy every engine's key is checked before anything is written, so a refused
 // collection stores nothing.
-CollectOutcome collect(const CollectRequest& request, const Environment& env, ObjectStore* store,
+CollectOutcome collect(const CollectRequest& request, const probe::Environment& env, storage::ObjectStore* store,
                        const CollectServices& services);
 
 // Builds the stored Run of one engine (docs/formats.md#run-record).
@@ -118,7 +118,7 @@ Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& cont
 // policy (refuse checks every key before writing anything). `store` may be null only when
 // !write. Fills the outcome's objects; the rest of the outcome is the caller's.
 void store_results(const std::string& project, const std::vector<engines::EngineHarvest>& engines,
-                   const RunContext& context, CollisionPolicy policy, bool write, ObjectStore* store,
+                   const RunContext& context, storage::CollisionPolicy policy, bool write, storage::ObjectStore* store,
                    const std::function<void(std::string_view)>& note, CollectOutcome& outcome);
 
 // `import` (docs/import.md): store results produced elsewhere — the four engines under
@@ -129,9 +129,9 @@ struct ImportRequest {
   std::optional<std::filesystem::path> target_dir;
   std::vector<std::filesystem::path> google_benchmark_paths;
   RunContext context;  // git (commit, branch null, dirty), toolchain, env, machine, observation
-  CollisionPolicy policy = CollisionPolicy::refuse;
+  storage::CollisionPolicy policy = storage::CollisionPolicy::refuse;
 };
-CollectOutcome import_results(const ImportRequest& request, ObjectStore& store,
+CollectOutcome import_results(const ImportRequest& request, storage::ObjectStore& store,
                               const std::function<void(std::string_view)>& note);
 
-}  // namespace benchhist
+}  // namespace benchhist::collect

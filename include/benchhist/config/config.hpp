@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace benchhist {
+namespace benchhist::config {
 
 // The default location relative to the command's base directory
 // (docs/formats.md#storage-selection).
@@ -60,4 +60,4 @@ std::string resolve_project_id(const Config& config, const std::filesystem::path
 bool is_ignored_benchmark(const std::vector<std::string>& ignore_prefixes, std::string_view qualified_id);
 bool is_ignored_benchmark(const Config& config, std::string_view qualified_id);
 
-}  // namespace benchhist
+}  // namespace benchhist::config

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string_view>
 
-namespace benchhist {
+namespace benchhist::config {
 
 // The exact starter text (ends with a newline).
 std::string_view starter_config_text();
@@ -15,4 +15,4 @@ std::string_view starter_config_text();
 // Throws Error{io, "failed to write the configuration file to <path>"} otherwise.
 bool write_starter_config(const std::filesystem::path& path);
 
-}  // namespace benchhist
+}  // namespace benchhist::config

@@ -48,7 +48,7 @@ struct AnalyzeResult {
 // Runs the whole analysis. Errors name what failed: unresolvable refs, no merge base (with the
 // shallow-clone fix), a corrupt stored object (its key). Branch mode is derived from the
 // topology (docs/pipeline.md#selection).
-AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks = {});
 
 // The selection facts the reports print, from the resolved filters and the selection.

@@ -55,7 +55,7 @@ struct BlessResult {
 // announces the selection (base and context segments), computes the warnings, writes the record
 // with a write-once put (a colliding nanosecond moves the issue time on by 1 ns, never overwrites)
 // and flushes the store.
-BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                   const Hooks& hooks = {});
 
 struct UnblessRequest {
@@ -76,7 +76,7 @@ struct UnblessResult {
 // (docs/formats.md#blessing-scope contains), so a narrowed unbless never revokes acceptance outside
 // its selection.
 // Announces the selection with the context segment only. Flushes the store after removals.
-UnblessResult unbless(const UnblessRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+UnblessResult unbless(const UnblessRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks = {});
 
 }  // namespace benchhist::pipeline

@@ -48,6 +48,6 @@ struct ListBlessingsRequest {
 // reconstruction would apply (docs/pipeline.md#reconstruction: scope, prefixes, evidence line,
 // greatest index wins).
 BlessingsListing list_blessings(const ListBlessingsRequest& request, const analysis::GitTopology& git,
-                                ObjectStore& store, const Hooks& hooks = {});
+                                storage::ObjectStore& store, const Hooks& hooks = {});
 
 }  // namespace benchhist::pipeline

@@ -22,12 +22,12 @@ struct ExamineRequest {
 
 // Rows per matching set for every first-parent commit from the earliest observation through
 // the context commit, `n/a` where the set has none (docs/formats.md#listings-and-command-messages).
-report::ExamineData examine(const ExamineRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+report::ExamineData examine(const ExamineRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                             const Hooks& hooks = {});
 
 // Per-set run, series and commit counts of the selection
 // (docs/formats.md#listings-and-command-messages).
 report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
-                             ObjectStore& store, unsigned threads, const Hooks& hooks = {});
+                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks = {});
 
 }  // namespace benchhist::pipeline

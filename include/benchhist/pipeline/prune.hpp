@@ -63,7 +63,7 @@ struct PruneResult {
 // without prune_base → Error{usage} `pruning will delete benchmark history of the <base> branch,
 // which is the base branch. Confirm with --prune-base if this is correct.` (after the announcement,
 // nothing deleted); plus the ref / merge-base / --since errors of the analysis family.
-PruneResult prune(const PruneRequest& request, const analysis::GitTopology& git, ObjectStore& store,
+PruneResult prune(const PruneRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                   const Hooks& hooks = {});
 
 }  // namespace benchhist::pipeline

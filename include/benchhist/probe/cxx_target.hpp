@@ -10,7 +10,7 @@
 
 #include "benchhist/probe/environment.hpp"
 
-namespace benchhist {
+namespace benchhist::probe {
 
 struct CxxTarget {
   std::string triple;    // normalised, e.g. x86_64-unknown-linux-gnu
@@ -30,4 +30,4 @@ std::string normalize_target_triple(std::string_view raw);
 // fails or prints nothing.
 std::optional<CxxTarget> probe_cxx_target(const Environment& env, const std::filesystem::path& cwd = {});
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

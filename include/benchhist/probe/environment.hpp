@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-namespace benchhist {
+namespace benchhist::probe {
 
 class Environment {
  public:
@@ -51,4 +51,4 @@ class MapEnvironment final : public Environment {
   std::map<std::string, std::string, std::less<>> vars_;
 };
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

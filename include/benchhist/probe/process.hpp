@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace benchhist {
+namespace benchhist::probe {
 
 struct ProcessSpec {
   // argv[0] is looked up on the caller's PATH unless it contains a '/' (then it is relative
@@ -47,4 +47,4 @@ ProcessResult run_process_streaming(const ProcessSpec& spec);
 // `failed to run the benchmark command "<cmd>"`.
 std::string describe_command(const std::vector<std::string>& argv);
 
-}  // namespace benchhist
+}  // namespace benchhist::probe

@@ -27,7 +27,7 @@ struct GitHubTarget {
   // Error{auth} `GITHUB_TOKEN is unset or empty: …`, Error{usage} `GITHUB_REPOSITORY is unset
   // or empty: …` / `GITHUB_REPOSITORY "<v>" is not of the form owner/name`, Error{usage}
   // `GITHUB_API_URL "<v>" is not an https URL: …` (the token travels with every request).
-  static GitHubTarget from_environment(const Environment& env);
+  static GitHubTarget from_environment(const probe::Environment& env);
 };
 
 }  // namespace benchhist::publish

@@ -16,7 +16,7 @@
 
 #include "benchhist/storage/object_store.hpp"
 
-namespace benchhist {
+namespace benchhist::storage {
 
 class CachedStore final : public ObjectStore {
  public:
@@ -70,4 +70,4 @@ class CachedStore final : public ObjectStore {
   std::optional<SyncResult> last_sync_;  // for activity(); set by synchronize()
 };
 
-}  // namespace benchhist
+}  // namespace benchhist::storage

@@ -28,7 +28,7 @@
 
 #include "benchhist/storage/object_store.hpp"
 
-namespace benchhist {
+namespace benchhist::storage {
 
 struct LocalStoreOptions {
   // Temp files older than this are deleted by put() in the directory it writes to.
@@ -87,4 +87,4 @@ class LocalStore final : public ObjectStore {
   std::atomic<std::uint64_t> counter_{0};
 };
 
-}  // namespace benchhist
+}  // namespace benchhist::storage

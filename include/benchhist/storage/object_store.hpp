@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace benchhist {
+namespace benchhist::storage {
 
 // What to do when a put finds the key already stored (docs/formats.md#write-semantics).
 enum class CollisionPolicy {
@@ -62,4 +62,4 @@ class ObjectStore {
   virtual std::string activity() const { return {}; }
 };
 
-}  // namespace benchhist
+}  // namespace benchhist::storage

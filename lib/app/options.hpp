@@ -1,0 +1,266 @@
+#pragma once
+// The typed option model of every command (docs/formats.md#option-groups, docs/cli.md#commands).
+// These are library types: the CLI fills them from argv, and a harness can fill them directly and
+// call the command functions of app/commands.hpp without going through the command line.
+//
+// Defaults here are the CLI defaults. `validate()` enforces the argument rules the CLI enforces
+// at parse time (conflicts, `--best-of 0`, …) so a harness gets the same errors
+// (Error{ErrorKind::usage}, message naming the argument).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "app/automation_options.hpp"
+#include "benchhist/model/engine.hpp"
+
+namespace benchhist::app {
+
+// `--local[=<PATH>]` / `--cache[=<PATH>]`: the value is only taken with `=`
+// (docs/formats.md#storage-selection); a bare flag defers to an environment variable, read when
+// storage is selected.
+struct OptionalPathFlag {
+  bool present = false;
+  std::optional<std::filesystem::path> path;  // set only for `--flag=<path>`
+
+  static OptionalPathFlag bare() { return {true, std::nullopt}; }
+  static OptionalPathFlag with(std::filesystem::path p) { return {true, std::move(p)}; }
+  bool is_bare() const noexcept { return present && !path; }
+};
+
+// Environment group: `--config`, `--repo`, `--local[=]`, `--verbose`.
+struct EnvironmentOptions {
+  std::optional<std::filesystem::path> config;  // default `.cargo/bench_history.toml` under the base
+  std::optional<std::filesystem::path> repo;    // default: the working directory
+  OptionalPathFlag local;
+  bool verbose = false;
+};
+
+// Cache group: `--cache[=<PATH>]` (conflicts with `--local`).
+struct CacheOption {
+  OptionalPathFlag cache;
+};
+
+// Discriminant filters as given on the command line (analysis::DiscriminantFilters is their
+// resolved form): each repeatable, values unioned; `all` (any case) unconstrains
+// an axis. Resolution and matching are analysis::resolve_filters (docs/formats.md#option-groups).
+struct FilterOptions {
+  std::vector<std::string> engines;
+  std::vector<std::string> target_triples;
+  std::vector<std::string> machine_keys;
+};
+
+// Commit selection: `--context <REF>` (default HEAD), `--base <REF>`, `--since <WHEN>`.
+struct CommitSelection {
+  std::optional<std::string> context;  // nullopt = HEAD (announced as "defaulted to HEAD")
+  std::optional<std::string> base;     // nullopt = detected base
+  std::optional<std::string> since;    // nullopt = command default
+  std::string effective_context() const { return context.value_or("HEAD"); }
+};
+
+// Output group: `--no-text`, `--markdown <PATH>`, `--json <PATH>`.
+struct OutputOptions {
+  bool no_text = false;
+  std::optional<std::filesystem::path> markdown;
+  std::optional<std::filesystem::path> json;
+};
+
+// Benchmark scope (collect/backfill), forwarded to `cargo bench`.
+struct BenchmarkScope {
+  bool workspace = false;             // conflicts with packages
+  std::vector<std::string> packages;  // -p/--package, repeatable
+  std::vector<std::string> excludes;  // --exclude, repeatable; conflicts with packages
+  std::vector<std::string> benches;   // --bench, repeatable
+};
+
+// Cargo feature selection (collect/backfill), forwarded verbatim.
+struct Features {
+  std::vector<std::string> features;  // --features, repeatable
+  bool all_features = false;
+  bool no_default_features = false;
+};
+
+// ---- commands (docs/cli.md#commands) ------------------------------------------------------------
+
+// `install` and every config-reading command default to this file (docs/configuration.md).
+inline constexpr std::string_view default_config_file = ".cargo/bench_history.toml";
+
+struct InstallOptions {
+  std::optional<std::filesystem::path> config;  // default `.cargo/bench_history.toml` (cwd-relative)
+  bool verbose = false;
+};
+
+struct CollectOptions {
+  EnvironmentOptions env;
+  BenchmarkScope scope;
+  Features features;
+  bool no_store = false;       // skip backend selection, store nothing
+  bool overwrite = false;      // replace an existing object
+  bool skip_existing = false;  // existing object → success; conflicts with overwrite
+  std::uint32_t best_of = 1;   // ≥ 1
+  std::vector<std::string> cargo_args;  // after `--`
+  // `--bench-command '<shell command>'` instead of cargo bench (overrides [collect]
+  // bench_command); conflicts with the scope, features and `--` arguments.
+  std::optional<std::string> bench_command;
+  std::optional<std::string> target_triple;  // `--target-triple`: partition and record
+};
+
+struct BackfillOptions {
+  EnvironmentOptions env;
+  BenchmarkScope scope;
+  Features features;
+  std::string from;  // oldest commit of the inclusive range (named `--from` in errors)
+  std::string to;    // newest commit (named `--to` in errors)
+  bool overwrite = false;
+  bool ignore_errors = false;
+  std::uint32_t best_of = 1;                 // ≥ 1
+  std::optional<std::uint32_t> max_commits;  // ≥ 1; nullopt = unlimited
+  std::vector<std::string> cargo_args;
+  std::optional<std::string> bench_command;  // as CollectOptions::bench_command
+  std::optional<std::string> target_triple;  // as CollectOptions::target_triple
+};
+
+// `analyze --fail-on <WHAT>`: an opt-in gate beyond the guide (findings stay advisory by
+// default); when tripped the command exits with status 2 after writing every output.
+enum class FailOn { regression };
+
+struct AnalyzeOptions {
+  EnvironmentOptions env;
+  CacheOption cache;
+  FilterOptions filters;
+  CommitSelection selection;
+  OutputOptions output;
+  std::vector<std::string> prefixes;  // raw prefixes of qualified ids; empty = all
+  bool no_dirty = false;
+  std::optional<std::filesystem::path> markdown_summary;
+  std::optional<std::filesystem::path> outcome;
+  std::optional<FailOn> fail_on;
+  std::optional<std::filesystem::path> html;  // self-contained HTML report with charts
+  bool skip_unreadable = false;               // analyse around unreadable stored objects
+};
+
+struct ExamineOptions {
+  EnvironmentOptions env;
+  CacheOption cache;
+  FilterOptions filters;
+  CommitSelection selection;
+  OutputOptions output;
+  std::string benchmark;  // required, exact qualified id
+  std::string metric;     // required, metric token
+  bool no_dirty = false;
+  std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
+  bool skip_unreadable = false;               // examine around unreadable stored objects
+};
+
+enum class ListSubject { runs, discriminants, blessings };
+std::string_view to_string(ListSubject s) noexcept;
+std::optional<ListSubject> parse_list_subject(std::string_view s) noexcept;
+
+struct ListOptions {
+  EnvironmentOptions env;
+  CacheOption cache;
+  FilterOptions filters;
+  CommitSelection selection;
+  OutputOptions output;
+  ListSubject subject = ListSubject::runs;
+  bool no_dirty = false;
+  bool all = false;  // only with `blessings`
+};
+
+// The mutually exclusive run-deletion scopes of prune.
+enum class PruneScope { none, clean, dirty, all };
+
+struct PruneOptions {
+  EnvironmentOptions env;
+  CacheOption cache;
+  FilterOptions filters;
+  CommitSelection selection;  // since has no default for prune
+  OutputOptions output;
+  std::vector<std::string> commits;  // case-insensitive prefixes of full ids; empty = all
+  bool dry_run = false;
+  bool prune_base = false;
+  PruneScope scope = PruneScope::none;
+  bool include_blessings = false;
+};
+
+struct MachineKeyOptions {
+  bool verbose = false;
+};
+
+struct BlessOptions {
+  EnvironmentOptions env;
+  FilterOptions filters;
+  std::optional<std::string> context;  // nullopt = HEAD
+  std::optional<std::string> base;
+  std::vector<std::string> prefixes;
+  bool all = false;  // conflicts with prefixes
+};
+
+struct UnblessOptions {
+  EnvironmentOptions env;
+  FilterOptions filters;
+  std::optional<std::string> context;  // nullopt = HEAD
+  std::optional<std::string> base;     // accepted, unused
+};
+
+struct SetupAzureOptions {
+  std::optional<std::filesystem::path> out_dir;  // export-only mode
+  std::optional<std::string> subscription_id;
+  std::optional<std::string> resource_group;
+  std::optional<std::string> location;
+  std::optional<std::string> storage_account;
+  std::string container = "bench-history";
+  std::optional<std::string> managed_identity;  // default id-<storage-account>-bench-history
+  std::optional<std::string> github_owner;
+  std::optional<std::string> github_repository;
+  std::optional<std::string> history_branch;
+  std::optional<std::string> custom_principal_id;
+  std::optional<std::string> custom_principal_type;  // user | group
+  bool current_user = false;
+  bool verbose = false;
+};
+
+// `import` (docs/cli.md#commands, docs/import.md): store results produced elsewhere.
+struct ImportOptions {
+  EnvironmentOptions env;
+  std::optional<std::filesystem::path> target_dir;  // a target directory of the four engines
+  std::vector<std::filesystem::path> reports;       // Google Benchmark report files or directories
+  std::optional<std::string> target_triple;
+  std::optional<std::string> commit;  // nullopt = HEAD
+  bool dirty = false;
+  bool overwrite = false;
+  bool skip_existing = false;
+};
+
+using Command = std::variant<InstallOptions, CollectOptions, BackfillOptions, AnalyzeOptions,
+                             ExamineOptions, ListOptions, PruneOptions, MachineKeyOptions,
+                             BlessOptions, UnblessOptions, SetupAzureOptions, ImportOptions,
+                             PublishOptions, BackfillRangeOptions, AffectedOptions>;
+
+// The subcommand name of a command (`install`, `collect`, …).
+std::string_view command_name(const Command& command) noexcept;
+
+// Argument rules checked at parse time by the CLI (docs/formats.md#option-groups,
+// docs/cli.md#commands); throws Error{ErrorKind::usage} naming the offending argument(s).
+void validate(const Command& command);
+
+// Where relative paths of a command resolve (docs/formats.md#storage-selection):
+// collect/backfill/import use `--repo` (relative to `cwd`) or `cwd`; every other command uses
+// `cwd`.
+std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd);
+
+// The configuration file of a command: `--config` (relative to `base`) or the default
+// `.cargo/bench_history.toml` under `base`; `explicitly_named` tells load_config whether a
+// missing file is an error.
+struct ConfigLocation {
+  std::filesystem::path path;
+  bool explicitly_named = false;
+};
+ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base);
+
+}  // namespace benchhist::app

@@ -1,0 +1,114 @@
+// The starter configuration of `install` (docs/configuration.md "What install writes").
+
+#include "benchhist/config/starter.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "benchhist/error.hpp"
+
+namespace benchhist::config {
+namespace {
+
+// Every line is a comment, so the file parses to an empty configuration; sections in the
+// order docs/configuration.md lists them. No engine or machine-key settings: those are never
+// configured.
+constexpr std::string_view kStarter =
+    R"(# cargo-bench-history configuration (.cargo/bench_history.toml)
+#
+# This file is shared and version-controlled. Everything below is commented out, so as
+# written it configures nothing and every setting keeps its default.
+
+# Local storage is selected at run time, not in this shared file, because a local path is
+# machine-dependent. For example:
+#
+#   cargo bench-history collect --local=./bench-history
+#
+# or a bare --local, which reads the path from the CARGO_BENCH_HISTORY_STORAGE environment
+# variable:
+#
+#   CARGO_BENCH_HISTORY_STORAGE=./bench-history cargo bench-history collect --local
+#
+# --local always overrides a cloud backend configured below.
+
+# [project]
+# Identity of this workspace's benchmark history. Defaults to the name of the directory
+# the command runs in.
+# id = "my-workspace"
+# Base branch for analysis when --base is not given. Defaults to the branch detected from
+# git (origin's HEAD, else main or master).
+# default_branch = "main"
+
+# Azure Blob storage (the cloud backend).
+#
+# Authentication uses Microsoft Entra ID only: there are no static credentials (no account
+# keys, no SAS tokens) in this file. The endpoint must use HTTPS. The identity running the
+# tool needs data-plane access to the container (for example the "Storage Blob Data
+# Contributor" role on the storage account or container).
+#
+# In GitHub Actions, federate a managed identity or app registration with GitHub's OIDC
+# issuer. Federated credential subjects look like:
+#   repo:<owner>/<repository>:ref:refs/heads/main     (a run on the main branch)
+#   repo:<owner>/<repository>:pull_request            (a pull-request run)
+# See https://docs.github.com/en/actions/security-for-github-actions/security-hardening-your-deployments/configuring-openid-connect-in-azure
+#
+# [storage.azure]
+# account = "myhistoryaccount"
+# container = "bench-history"
+# Optional; defaults to https://<account>.blob.core.windows.net (set it for emulators).
+# endpoint = "https://myhistoryaccount.blob.core.windows.net"
+
+# Benchmark ignore prefixes: benchmarks whose full id (<package>/<group>/<case>, segments
+# joined by "/") starts with one of these strings stay stored and visible to `list` and
+# `examine`, but `analyze` leaves them out and counts them as ignored by configuration.
+#
+# [analysis]
+# ignore = ["my_pkg/multithreaded/", "my_pkg/network_"]
+)";
+
+}  // namespace
+
+std::string_view starter_config_text() { return kStarter; }
+
+bool write_starter_config(const std::filesystem::path& path) {
+  auto fail = [&](const std::string& cause) {
+    return Error(ErrorKind::io, "failed to write the configuration file to " + path.string(), path.string(),
+                 cause, "check that the directory is writable, or pass --config <path>");
+  };
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) throw fail("could not create parent directories: " + ec.message());
+  }
+  // O_EXCL: never overwrite, even if a file appears between a check and the write.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) return false;
+    throw fail(std::strerror(errno));
+  }
+  std::string_view rest = kStarter;
+  while (!rest.empty()) {
+    ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      // Do not leave a truncated starter behind: the next install would refuse to replace it.
+      ::unlink(path.c_str());
+      throw fail(std::strerror(err));
+    }
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(path.c_str());
+    throw fail(std::strerror(err));
+  }
+  return true;
+}
+
+}  // namespace benchhist::config

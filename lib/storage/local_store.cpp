@@ -1,0 +1,371 @@
+#include "benchhist/storage/local_store.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+
+#include "benchhist/codec/gzip.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/codec/key.hpp"
+
+namespace fs = std::filesystem;
+
+namespace benchhist::storage {
+namespace {
+
+std::string errno_text(int err) { return std::generic_category().message(err); }
+
+constexpr std::string_view write_hint = "check that the storage directory is writable and has free space";
+constexpr std::string_view read_hint = "check the permissions of the storage directory";
+
+// Local I/O failures use the docs/formats.md#error-messages wording: `could not <what> at <path>`,
+// with the OS error (and any detail such as the temp file involved) as the cause.
+[[noreturn]] void io_error(std::string_view what, const fs::path& path, int err, std::string_view hint,
+                           const std::string& detail = {}) {
+  throw Error(ErrorKind::io, "could not " + std::string(what) + " at " + path.string(), path.string(),
+              detail.empty() ? errno_text(err) : detail + ": " + errno_text(err), std::string(hint));
+}
+
+// Closes a descriptor on scope exit.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  int release() {
+    const int f = fd;
+    fd = -1;
+    return f;
+  }
+};
+
+void fsync_dir(const fs::path& dir) noexcept {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+// Objects are write-once (docs/formats.md#write-semantics); callers such as collect rephrase this
+// with their own flags.
+[[noreturn]] void already_exists(std::string_view key) {
+  throw Error(ErrorKind::already_exists, "object already exists: " + std::string(key), std::string(key), {},
+              "stored objects are write-once; replace one only with an explicit overwrite");
+}
+
+bool path_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty()) continue;  // trailing separator
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+bool starts_with_temp_prefix(std::string_view name) { return name.starts_with(LocalStore::temp_prefix); }
+
+enum class Publish { published, exists };
+
+// Publishes `tmp` at `target` only if nothing is there yet, atomically.
+Publish publish_no_replace(const fs::path& tmp, const fs::path& target) {
+  if (::link(tmp.c_str(), target.c_str()) == 0) return Publish::published;
+  int err = errno;
+  if (err == EEXIST) return Publish::exists;
+  if (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP || err == EMLINK || err == ENOSYS) {
+    // Filesystems without hard links: an atomic no-replace rename does the same job.
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0)
+      return Publish::published;
+    err = errno;
+    if (err == EEXIST) return Publish::exists;
+    if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
+      // Last resort (docs/formats.md#local-backend's documented behaviour): a lost race degrades to
+      // last-writer-wins, never to a partial object.
+      struct stat st {};
+      if (::lstat(target.c_str(), &st) == 0) return Publish::exists;
+      if (::rename(tmp.c_str(), target.c_str()) == 0) return Publish::published;
+      err = errno;
+    }
+  }
+  errno = err;
+  throw std::system_error(err, std::generic_category());
+}
+
+}  // namespace
+
+LocalStore::LocalStore(fs::path root, LocalStoreOptions options) : root_(std::move(root)), options_(options) {}
+
+std::string LocalStore::describe() const { return "local store at " + root_.string(); }
+
+fs::path LocalStore::path_of(std::string_view key) const {
+  codec::validate_key(key);
+  // Names starting with the temp prefix are never listed and are deleted when stale, so an
+  // object stored under one would silently vanish: refuse such keys outright.
+  for (std::size_t pos = 0; pos < key.size();) {
+    const std::size_t slash = key.find('/', pos);
+    const std::string_view seg = key.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    if (starts_with_temp_prefix(seg))
+      throw Error(ErrorKind::invalid_key, "invalid storage key: " + std::string(key), std::string(key),
+                  "names starting with " + std::string(temp_prefix) + " are reserved for the local store's temporary files",
+                  "build keys with the key builders");
+    if (slash == std::string_view::npos) break;
+    pos = slash + 1;
+  }
+  return root_ / fs::path(std::string(key));
+}
+
+// A symbolic link inside the store must never lead a key outside the root (path tricks are
+// already excluded by validate_key; this covers links planted in the tree).
+void LocalStore::check_inside_root(const fs::path& dir, std::string_view key) const {
+  std::error_code ec;
+  const fs::path real_root = fs::canonical(root_, ec);
+  if (ec) return;  // no root yet: nothing below it can be a link
+  const fs::path real_dir = fs::canonical(dir, ec);
+  if (ec) return;  // does not exist (yet)
+  if (!path_within(real_dir, real_root))
+    throw Error(ErrorKind::invalid_key,
+                "storage key " + std::string(key) + " leads outside the " + describe() + " through a symbolic link",
+                std::string(key), "directory " + dir.string() + " resolves to " + real_dir.string(),
+                "remove the symbolic link from the storage directory");
+}
+
+void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) const {
+  // The directory named in the message is not the object: the cause says which key it was for
+  // (a full disk or a read-only store fails here first for a new commit).
+  const std::string for_key = "storing " + std::string(key);
+  std::error_code ec;
+  fs::create_directories(root_, ec);
+  if (!fs::is_directory(root_))
+    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint, for_key);
+  // One mkdir per key segment so that concurrent writers creating the same directories
+  // never fail on each other (EEXIST is success here). An existing component that is a
+  // symbolic link is checked BEFORE anything is created through it, so a link leading
+  // outside the root never gets directories (or objects) planted on the other side.
+  fs::path dir = root_;
+  const fs::path rel = target.parent_path().lexically_relative(root_);
+  for (const auto& part : rel) {
+    dir /= part;
+    if (::mkdir(dir.c_str(), 0777) == 0) continue;
+    const int err = errno;
+    if (err != EEXIST) io_error("create local storage parent directories", dir, err, write_hint, for_key);
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0)
+      io_error("create local storage parent directories", dir, errno, write_hint, for_key);
+    if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+      io_error("create local storage parent directories", dir, ENOTDIR, "move the file out of the storage directory");
+    if (S_ISLNK(st.st_mode)) check_inside_root(dir, key);
+  }
+}
+
+fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
+  const fs::path dir = target.parent_path();
+  const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  for (int attempt = 0;; ++attempt) {
+    const fs::path tmp = dir / (std::string(temp_prefix) + std::to_string(::getpid()) + "-" +
+                                std::to_string(nanos) + "-" + std::to_string(counter_.fetch_add(1)));
+    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+    if (fd.fd < 0) {
+      if (errno == EEXIST && attempt < 100) continue;
+      io_error("write local storage object", target, errno, write_hint, "creating temporary file " + tmp.string());
+    }
+    std::size_t done = 0;
+    while (done < body.size()) {
+      const ssize_t n = ::write(fd.fd, body.data() + done, body.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    // The bytes must be durable before the name is published, or a crash could publish an
+    // empty or partial file under the final name.
+    if (options_.durable && ::fsync(fd.fd) != 0) {
+      const int err = errno;
+      ::unlink(tmp.c_str());
+      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
+    }
+    if (::close(fd.release()) != 0) {
+      const int err = errno;
+      ::unlink(tmp.c_str());
+      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
+    }
+    return tmp;
+  }
+}
+
+// Temp files of writers that died (SIGKILL, power loss) are garbage once they are older
+// than any write could take; deleting them keeps commit directories clean.
+void LocalStore::remove_stale_temps(const fs::path& dir) const noexcept {
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!starts_with_temp_prefix(name)) continue;
+    std::error_code tec;
+    const auto mtime = fs::last_write_time(it->path(), tec);
+    if (tec) continue;
+    if (now - mtime > options_.stale_temp_age) ::unlink(it->path().c_str());
+  }
+}
+
+PutOutcome LocalStore::put(std::string_view key, std::string_view json, CollisionPolicy policy) {
+  const fs::path target = path_of(key);  // validates first: nothing touched for a bad key
+  const std::string body = codec::gzip_compress(json);
+  make_parent_dirs(target, key);
+  const fs::path dir = target.parent_path();
+
+  struct stat st {};
+  const bool existed = ::lstat(target.c_str(), &st) == 0;
+  if (!existed && errno != ENOENT) io_error("inspect local storage object", target, errno, read_hint);
+  if (existed && S_ISDIR(st.st_mode))
+    io_error("write local storage object", target, EISDIR, "move the directory out of the storage directory");
+  if (existed && policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
+  if (existed && policy == CollisionPolicy::refuse)
+    already_exists(key);
+
+  remove_stale_temps(dir);
+  const fs::path tmp = write_temp(target, body);
+  PutOutcome outcome = PutOutcome::stored;
+  if (policy == CollisionPolicy::overwrite) {
+    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+      const int err = errno;
+      ::unlink(tmp.c_str());
+      io_error("write local storage object", target, err, write_hint);
+    }
+    outcome = existed ? PutOutcome::replaced : PutOutcome::stored;
+  } else {
+    Publish p;
+    try {
+      p = publish_no_replace(tmp, target);
+    } catch (const std::system_error& e) {
+      ::unlink(tmp.c_str());
+      io_error("write local storage object", target, e.code().value(), write_hint);
+    }
+    ::unlink(tmp.c_str());  // after link(2) the object has its own name; ENOENT after a rename
+    if (p == Publish::exists) {
+      if (policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
+      already_exists(key);
+    }
+  }
+  if (options_.durable) fsync_dir(dir);
+  return outcome;
+}
+
+std::optional<std::string> LocalStore::get(std::string_view key) {
+  const fs::path path = path_of(key);
+  check_inside_root(path.parent_path(), key);
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.fd < 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::nullopt;
+    if (err == ELOOP)
+      io_error("read local storage object", path, err, "replace the link with the object file itself",
+               "it is a symbolic link, which the local store never follows");
+    io_error("read local storage object", path, err, read_hint);
+  }
+  std::string body;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = ::read(fd.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      io_error("read local storage object", path, errno, read_hint);
+    }
+    if (n == 0) break;
+    body.append(buf, static_cast<std::size_t>(n));
+  }
+  try {
+    return codec::gunzip(body);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::decode, "could not decompress local storage object at " + path.string(), path.string(),
+                e.message(),
+                "the file is not a gzip body written by cargo-bench-history (plaintext JSON is never read as is); "
+                "move it out of the store or restore it from a backup");
+  }
+}
+
+std::vector<std::string> LocalStore::list(std::string_view prefix) {
+  // Start at the deepest directory the prefix names completely (docs/formats.md#local-backend).
+  const std::size_t last_slash = prefix.rfind('/');
+  const std::string_view dir_part = last_slash == std::string_view::npos ? std::string_view{} : prefix.substr(0, last_slash);
+  fs::path start = root_;
+  std::string start_key;  // key prefix of entries under `start`, `/`-terminated or empty
+  if (!dir_part.empty()) {
+    if (!codec::is_valid_key(dir_part))
+      throw Error(ErrorKind::invalid_key, "invalid storage key: " + std::string(prefix), std::string(prefix),
+                  "a listing prefix may only name plain directories", {});
+    start /= fs::path(std::string(dir_part));
+    start_key = std::string(dir_part) + "/";
+  }
+  std::vector<std::string> keys;
+  std::error_code ec;
+  if (!fs::is_directory(fs::status(start, ec))) return keys;  // the root itself may be a link
+  check_inside_root(start, prefix);
+
+  // Iterative walk that never follows symbolic links and tolerates entries vanishing under
+  // concurrent writers (temp files are unlinked all the time).
+  std::vector<std::pair<fs::path, std::string>> pending{{start, start_key}};
+  while (!pending.empty()) {
+    auto [dir, dir_key] = std::move(pending.back());
+    pending.pop_back();
+    // A directory that vanished under a concurrent remove simply has no keys; any other
+    // failure would make the listing silently incomplete, so it is an error
+    // (docs/formats.md#error-messages wording).
+    const auto vanished = [](const std::error_code& e) {
+      return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
+    };
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      if (vanished(ec)) {
+        ec.clear();
+        continue;
+      }
+      io_error("open local storage listing directory", dir, ec.value(), read_hint);
+    }
+    for (const fs::directory_iterator end; it != end;) {
+      const std::string name = it->path().filename().string();
+      if (!starts_with_temp_prefix(name)) {
+        std::error_code sec;
+        const auto status = it->symlink_status(sec);
+        std::string key = dir_key + name;
+        if (sec) {
+          // vanished between readdir and stat: skip
+        } else if (fs::is_directory(status)) {
+          // Descend only where keys with this prefix can live.
+          const std::string sub = key + "/";
+          const std::size_t n = std::min(sub.size(), prefix.size());
+          if (std::string_view(sub).substr(0, n) == prefix.substr(0, n)) pending.emplace_back(it->path(), sub);
+        } else if (fs::is_regular_file(status)) {
+          if (std::string_view(key).starts_with(prefix) && codec::is_valid_key(key)) keys.push_back(std::move(key));
+        }
+      }
+      it.increment(ec);
+      if (ec) io_error("advance local storage listing directory", dir, ec.value(), read_hint);
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+bool LocalStore::remove(std::string_view key) {
+  const fs::path path = path_of(key);
+  check_inside_root(path.parent_path(), key);
+  if (::unlink(path.c_str()) == 0) return true;
+  const int err = errno;
+  if (err == ENOENT || err == ENOTDIR) return false;
+  io_error("remove local storage object", path, err, write_hint);
+}
+
+}  // namespace benchhist::storage
