@@ -45,6 +45,27 @@ PY
 
 read -r passed failed < <(summarize "$build_dir/meson-logs/testlog.json")
 
+# The build outputs (relative to the build dir) the tests of a build need: every suite, or all
+# but e2e and cargo when $2 is not 1.
+san_build_targets() {
+python3 - "$1" "$2" <<'PY'
+import json, os, subprocess, sys
+build, with_e2e = sys.argv[1], sys.argv[2] == "1"
+intro = lambda what: json.loads(subprocess.run(["meson", "introspect", build, what], check=True,
+                                               capture_output=True, text=True).stdout)
+skip = () if with_e2e else ("e2e", "cargo")
+wanted = set()
+for t in intro("--tests"):
+    if not any(s.split(":")[-1] in skip for s in t["suite"]):
+        wanted.update(t["depends"])
+root = os.path.abspath(build)
+for t in intro("--targets"):
+    if t["id"] in wanted:
+        for f in t["filename"]:
+            print(os.path.relpath(f, root))
+PY
+}
+
 if [ "${SANITIZE:-0}" = 1 ] && [ $# -eq 0 ]; then
   san_dir="${SAN_BUILD_DIR:-build-san}"
   san_start=$(date +%s)
@@ -57,12 +78,16 @@ if [ "${SANITIZE:-0}" = 1 ] && [ $# -eq 0 ]; then
       -Doptimization=1 -Ddebug=false -Dcpp_args=-gline-tables-only -Dbenchmarks=false -Dexamples=false \
       >/dev/null || san_failed=1
   fi
-  if [ "$san_failed" = 0 ] && ninja -C "$san_dir" -j "${JOBS:-$(nproc)}" >/dev/null; then
-    san_suites=(--no-suite e2e --no-suite cargo)
-    [ "${SANITIZE_E2E:-0}" = 1 ] && san_suites=()
+  san_suites=(--no-suite e2e --no-suite cargo)
+  [ "${SANITIZE_E2E:-0}" = 1 ] && san_suites=()
+  # Build only what the suites run and the fuzz targets, not the e2e executables the pass skips.
+  san_targets=()
+  [ "$san_failed" = 0 ] && mapfile -t san_targets < <(san_build_targets "$san_dir" "${SANITIZE_E2E:-0}")
+  if [ "$san_failed" = 0 ] && [ ${#san_targets[@]} -gt 0 ] &&
+     ninja -C "$san_dir" -j "${JOBS:-$(nproc)}" "${san_targets[@]}" fuzz >/dev/null; then
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
-      meson test -C "$san_dir" --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
+      meson test -C "$san_dir" --no-rebuild --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
       --timeout-multiplier 3 || status=1
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
     echo "sanitizers (ASan+UBSan): $san_passed passed, $san_failed failed"
