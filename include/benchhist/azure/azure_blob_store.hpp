@@ -40,8 +40,7 @@ class AzureBlobStore final : public storage::ObjectStore {
  public:
   // `credential` null = make_default_credential(env, options.credential). `env` is only read
   // during construction. No request is sent here.
-  // Throws Error{config} for a bad endpoint (see effective_account_url) or an unreadable extra CA
-  // file of the default HTTP client.
+  // Throws Error{config} for a bad endpoint (see effective_account_url).
   AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                  std::string project_id, std::shared_ptr<TokenCredential> credential,
                  const probe::Environment& env, RetryPolicy retry = {}, AzureStoreOptions options = {});
