@@ -37,9 +37,9 @@ struct DiscriminantFilter {
 // Resolution rule of docs/formats.md#option-groups: any value equal to `all` (ASCII
 // case-insensitive) → unconstrained; else the explicit values (unioned, duplicates after
 // sanitization dropped); else the auto-detected value, when the caller supplies one (`list
-// discriminants` and --engine supply none: omitted means all). Every explicit --engine
-// value must name a known engine, else Error{usage} `unknown engine "<name>"; expected
-// one of: criterion, callgrind, alloc_tracker, all_the_time`.
+// discriminants` and --engine supply none: omitted means all).
+// Throws Error{usage} `unknown engine "<name>"; expected one of: criterion, callgrind,
+// alloc_tracker, all_the_time` when an explicit --engine value names no known engine.
 DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string>& explicit_values,
                                   const std::optional<std::string>& auto_detected = std::nullopt);
 
@@ -57,6 +57,7 @@ struct DiscriminantFilters {
 };
 
 // Convenience: the three axes at once (engine never auto-detects).
+// Throws Error{usage} for an unknown engine, as resolve_filter does.
 DiscriminantFilters resolve_filters(const std::vector<std::string>& engines,
                                     const std::vector<std::string>& target_triples,
                                     const std::vector<std::string>& machine_keys,

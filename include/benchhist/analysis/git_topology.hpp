@@ -4,7 +4,7 @@
 // implementation uses libgit2, which stays out of this header.
 //
 // Query conventions: "absent" answers (an unresolvable ref, no merge base) are nullopt, not
-// errors; only failures to read the repository at all throw Error{git}.
+// errors; only failures to read the repository at all throw Error{git} (every member below).
 
 #include <filesystem>
 #include <memory>
@@ -41,8 +41,9 @@ class GitTopology {
   // The first-parent ancestry of `commit`, oldest first, `commit` itself last. A shallow
   // clone's history simply ends at its boundary.
   virtual std::vector<CommitInfo> first_parent_history(std::string_view commit) const = 0;
-  // Committer time of one commit (`git log -1 --format=%cI <ref>`); throws Error{git}
-  // `failed to read the committer time of <ref>` when the ref does not name a commit.
+  // Committer time of one commit (`git log -1 --format=%cI <ref>`).
+  // Throws Error{git} `failed to read the committer time of <ref>` (subject = ref) when the ref
+  // does not name a commit.
   virtual Timestamp committer_time(std::string_view ref) const = 0;
   // `git status --porcelain` non-empty (untracked files count, ignored files do not).
   virtual bool working_tree_dirty() const = 0;
@@ -50,15 +51,16 @@ class GitTopology {
 };
 
 // Opens the repository containing `path` (searching upward like `git -C <path>`), via
-// libgit2. Throws Error{git} naming the path when there is none. Not thread-safe: use one
-// instance per thread.
+// libgit2. Not thread-safe: use one instance per thread.
+// Throws Error{git} (subject = path) when there is no repository there.
 std::unique_ptr<GitTopology> open_git_topology(const std::filesystem::path& path);
 
 // ---- Ref resolution with the exact user-facing errors (docs/formats.md#option-groups,
 // #error-messages, docs/cli.md#commands) ----
 
-// Resolves --context (default `HEAD`). Throws Error{git} `could not resolve "<ref>" while
-// resolving the analysis context. Check that the --context ref exists or is fetched.`
+// Resolves --context (default `HEAD`).
+// Throws Error{git} `could not resolve "<ref>" while resolving the analysis context. Check that
+// the --context ref exists or is fetched.`
 std::string resolve_context(const GitTopology& git, std::string_view ref);
 
 struct ResolvedBase {
@@ -70,17 +72,20 @@ struct ResolvedBase {
   bool auto_detected() const noexcept { return origin == Origin::detected; }
 };
 
-// Base resolution order of docs/formats.md#option-groups: explicit --base (must resolve, else
-// `could not resolve "<ref>" while resolving the comparison base. Check that the --base ref exists
-// or is fetched.`); else the configured default branch if it resolves; else git's default
-// branch (docs/formats.md#git-facts) if it resolves; else `could not determine the base branch to
-// compare <context_ref> against: …`.
+// Base resolution order of docs/formats.md#option-groups: explicit --base (must resolve); else the
+// configured default branch if it resolves; else git's default branch (docs/formats.md#git-facts)
+// if it resolves.
+// Throws Error{git} `could not resolve "<ref>" while resolving the comparison base. Check that the
+// --base ref exists or is fetched.` for an explicit base that does not resolve, and `could not
+// determine the base branch to compare <context_ref> against: …` when nothing resolves.
 ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,
                           const std::optional<std::string>& configured_default_branch,
                           std::string_view context_ref);
 
-// merge_base(context, base) or the hard error of docs/pipeline.md#selection step 4 /
-// docs/cli.md#commands, which explains shallow clones and how to fix them. Never a silent fallback.
+// merge_base(context, base). Never a silent fallback.
+// Throws Error{git} `could not find a merge base between "<context>" and the base "<base>"`
+// (docs/pipeline.md#selection step 4, docs/cli.md#commands), which explains shallow clones and how
+// to fix them.
 std::string require_merge_base(const GitTopology& git, std::string_view context_commit,
                                std::string_view base_commit, std::string_view context_ref,
                                std::string_view base_name);

@@ -27,11 +27,14 @@ namespace benchhist::analysis {
 // Rethrows the exception currently being handled as an Error that names `key`: an Error whose
 // subject is the key (or the local file holding it) passes through unchanged; anything else is
 // wrapped with its text as the cause.
+// Always throws: the Error as it was, else a same-kind Error `failed to load stored object <key>`
+// (subject = key); Error{decode} for another std::exception, Error{internal} for anything else.
 [[noreturn]] void rethrow_naming_key(const std::string& key);
 
 // Applies `load(key)` to every key with `threads` workers (at least 1). Result i belongs to
-// keys[i]. If several keys fail, the error of the lowest position is thrown (deterministic);
-// workers stop picking up positions past a known failure.
+// keys[i]. Workers stop picking up positions past a known failure.
+// Throws what load throws, named by rethrow_naming_key; if several keys fail, the error of the
+// lowest position (deterministic).
 template <typename T, typename Load>
 std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned threads, Load load) {
   std::vector<std::optional<T>> slots(keys.size());
@@ -48,8 +51,9 @@ std::vector<T> parallel_load(const std::vector<std::string>& keys, unsigned thre
   return out;
 }
 
-// get + decode_run for each key (the store gunzips). A missing object is
-// Error{not_found} `object not found: <key>`.
+// get + decode_run for each key (the store gunzips).
+// Throws Error{not_found} `object not found: <key>` for a listed object that is gone,
+// Error{decode} (subject = key) for a corrupt one, and the store's errors (io, network, auth).
 std::vector<std::shared_ptr<const Run>> load_runs(storage::ObjectStore& store, const std::vector<std::string>& keys,
                                                   unsigned threads);
 // One object: get + decode_run, the same errors.
@@ -71,6 +75,7 @@ struct LoadedSelection {
 
 // Loads everything a Selection names: runs of both lines and the blessings (both forms,
 // codec/blessing_json.hpp).
+// Throws as load_runs does (not_found, decode, the store's errors), naming the lowest failing key.
 LoadedSelection load_selection(storage::ObjectStore& store, const Selection& selection, unsigned threads);
 // Only the blessings (aligned with Selection::blessings), as load_selection loads them.
 std::vector<LoadedBlessing> load_blessings(storage::ObjectStore& store, const Selection& selection, unsigned threads);
@@ -91,8 +96,9 @@ struct UnreadableObject {
 };
 
 // Fetches and decodes every object the selection loads (runs of both lines, blessings) and
-// returns those that fail with an unreadable-object error, sorted by key. Any other error
-// propagates. Only called after a load failed, so the clean path reads each object once.
+// returns those that fail with an unreadable-object error, sorted by key. Only called after a
+// load failed, so the clean path reads each object once.
+// Throws every other error (network, auth, …) as it was.
 std::vector<UnreadableObject> find_unreadable(storage::ObjectStore& store, const Selection& selection, unsigned threads);
 
 // The selection without the objects named in `unreadable` (runs and blessings).
@@ -108,8 +114,10 @@ std::size_t selected_object_count(const Selection& selection);
 // Runs `load()` (which loads `selection`). When it fails on an unreadable object: without
 // `skip`, rethrows that error with unreadable_hint (how many are affected, the option); with
 // `skip`, removes every unreadable object from `selection` and runs `load()` again. Returns
-// the skipped objects (empty when the first load succeeded). A failure that does not recur
-// when every object is tried again is rethrown as it was.
+// the skipped objects (empty when the first load succeeded).
+// Throws what load() throws when it is not an unreadable-object error, and, without `skip`, the
+// unreadable-object error (decode, not_found, io) with the new hint. A failure that does not
+// recur when every object is tried again is rethrown as it was.
 template <typename Load>
 std::vector<UnreadableObject> load_or_skip_unreadable(storage::ObjectStore& store, Selection& selection, bool skip,
                                                       unsigned threads, Load load) {

@@ -227,6 +227,7 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
 // reconstruct(selection, load_selection(store, selection, threads), options), errors included
 // (the lowest failing key position is reported). Branch mode, which needs the runs afterwards,
 // takes that path itself.
+// Throws the errors of load_selection (not_found, decode, the store's errors) for the lowest key.
 Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection& selection,
                                     const ReconstructionOptions& options, unsigned threads);
 

@@ -26,7 +26,8 @@ Timestamp parse_since(std::string_view text, Timestamp now);
 // A relative span alone — the friendly and ISO 8601 forms parse_since accepts (a leading sign
 // and a trailing `ago` ignored) — resolved as `now` minus the span with the same
 // calendar-correct arithmetic. nullopt when `text` is not a span (timestamps and dates are
-// instants, not spans); Error{usage} `<v> is out of the representable range` as parse_since.
+// instants, not spans).
+// Throws Error{usage} `<v> is out of the representable range` as parse_since does.
 // A zero span (`0 hours`, `P0D`) gives `now` itself. Used where an input must be a duration,
 // such as backfill's lookback and minimum age (docs/github.md).
 std::optional<Timestamp> parse_span_before(std::string_view text, Timestamp now);
@@ -53,10 +54,12 @@ struct SinceWindow {
 
 // The effective window for analyze/list/examine (docs/pipeline.md#selection): an explicit value
 // always wins; otherwise history mode looks back six calendar months, branch mode not at all.
+// Throws Error{usage} for an invalid explicit value (see parse_since).
 SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
                           Timestamp now);
 
 // prune: an explicit value or no cutoff at all (docs/formats.md#streams "no default look-back").
+// Throws Error{usage} for an invalid explicit value (see parse_since).
 inline SinceWindow resolve_prune_since(std::optional<std::string_view> explicit_since, Timestamp now) {
   if (explicit_since) return {parse_since(*explicit_since, now), SinceReason::explicit_option};
   return {std::nullopt, SinceReason::no_default_prune};

@@ -17,7 +17,9 @@
 // * `max-commits` — empty (unlimited) or a positive integer; `ignore-errors` — empty, `true`
 //   or `false`. Both are validated here and handed on to `backfill`.
 //
-// Errors are Error{usage} naming the input, or Error{git} for refs that do not resolve.
+// prepare_backfill_range throws Error{usage} (subject = the input's name) for an invalid input,
+// Error{git} (subject = the ref) for a ref that does not resolve, a `from` that is not a
+// first-parent ancestor of `to`, or a repository that cannot be read.
 
 #include <cstddef>
 #include <cstdint>

@@ -27,11 +27,13 @@ struct CargoWorkspace {
   std::vector<WorkspacePackage> members;  // sorted by name
 };
 
-// Parses the metadata document; `origin` names it in errors (Error{decode}).
+// Parses the metadata document.
+// Throws Error{decode} (subject = origin) when it is not the expected JSON.
 CargoWorkspace parse_cargo_metadata(std::string_view json, const std::string& origin);
 
-// Runs `<cargo> metadata --format-version 1 --no-deps` in `project_dir` and parses it. A failing
-// cargo is Error{toolchain} carrying cargo's own message.
+// Runs `<cargo> metadata --format-version 1 --no-deps` in `project_dir` and parses it.
+// Throws Error{toolchain} (subject = project_dir, cause = cargo's own message) when cargo fails,
+// Error{io} when it cannot be started, Error{decode} when its output does not parse.
 CargoWorkspace read_cargo_workspace(const std::filesystem::path& project_dir, const std::string& cargo = "cargo",
                                     const std::function<probe::ProcessResult(const probe::ProcessSpec&)>& run = probe::run_process);
 

@@ -18,9 +18,9 @@ struct ChangedFiles {
   std::vector<std::string> paths;  // repository-relative, '/'-separated, sorted, unique
 };
 
-// Errors (Error{git}): no repository at `repo_dir`; a ref that does not resolve (`could not
-// resolve "<ref>" while finding the pull request's changes`); no merge base (a shallow clone:
-// the hint says to fetch full history, e.g. `fetch-depth: 0`).
+// Throws Error{git} when there is no repository at `repo_dir`; a ref does not resolve (`could not
+// resolve "<ref>" while finding the pull request's changes`); there is no merge base (a shallow
+// clone: the hint says to fetch full history, e.g. `fetch-depth: 0`); a commit cannot be read.
 ChangedFiles changed_files_since_merge_base(const std::filesystem::path& repo_dir, std::string_view base_ref,
                                             std::string_view head_ref);
 

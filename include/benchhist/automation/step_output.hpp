@@ -12,8 +12,9 @@ namespace benchhist::automation {
 using StepOutputs = std::vector<std::pair<std::string, std::string>>;
 
 // One `name=value` line per output in order; a value containing a newline uses the delimiter
-// form with a delimiter that occurs nowhere in the value. Names must be non-empty and free of
-// `=`, `<` and whitespace (Error{internal} otherwise: they are ours, not the user's).
+// form with a delimiter that occurs nowhere in the value.
+// Throws Error{internal} when a name is empty or holds `=`, `<` or whitespace (names are ours,
+// not the user's).
 std::string format_step_outputs(const StepOutputs& outputs);
 
 }  // namespace benchhist::automation

@@ -31,24 +31,32 @@ struct AzureStoreOptions {
 };
 
 // `https://<account>.blob.core.windows.net` when `endpoint` is absent; otherwise the
-// endpoint without trailing '/'. Throws Error{config} `invalid Azure endpoint "<e>"` or
-// `Azure Entra ID authentication requires an https endpoint`.
+// endpoint without trailing '/'.
+// Throws Error{config} (subject = endpoint) when the endpoint is not a valid https URL without a
+// query: `invalid Azure endpoint "<e>"` or `Azure Entra ID authentication requires an https endpoint`.
 std::string effective_account_url(std::string_view account, const std::optional<std::string>& endpoint);
 
 class AzureBlobStore final : public storage::ObjectStore {
  public:
   // `credential` null = make_default_credential(env, options.credential). `env` is only read
-  // during construction.
+  // during construction. No request is sent here.
+  // Throws Error{config} for a bad endpoint (see effective_account_url).
   AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                  std::string project_id, std::shared_ptr<TokenCredential> credential,
                  const probe::Environment& env, RetryPolicy retry = {}, AzureStoreOptions options = {});
 
+  // put/get/list/remove throw Error{auth} for HTTP 401/403 or no token, Error{network} for other
+  // failures (after retries), with subject = key; put also Error{already_exists} (refuse, key
+  // taken), get Error{decode} (not gzip); Error{invalid_key} for a bad key; Error{config} when TLS
+  // verification fails.
   storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) override;
   std::optional<std::string> get(std::string_view key) override;
   std::vector<std::string> list(std::string_view prefix) override;
   bool remove(std::string_view key) override;
   // Writes the cache-epoch marker once when an overwrite or delete armed the flag; a
-  // failure re-arms it and throws `could not write Azure cache-invalidation marker "<key>"`.
+  // failure re-arms it.
+  // Throws Error{network, auth} `could not write Azure cache-invalidation marker "<key>"`
+  // (subject = marker key).
   void flush() override;
   std::string describe() const override;
 

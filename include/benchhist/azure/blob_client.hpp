@@ -58,19 +58,23 @@ class BlobClient {
   // PUT Block Blob with Content-Encoding: gzip (`gzip_body` is uploaded as is). With
   // `if_none_match` the request carries If-None-Match: * (conditional create). On
   // ContainerNotFound the container is created and the upload retried once.
+  // put_block_blob, get_blob, delete_blob and create_container throw what execute() throws.
   BlobReply put_block_blob(std::string_view key, std::string_view gzip_body, bool if_none_match);
   // GET; the body is returned exactly as stored (never decompressed).
   BlobReply get_blob(std::string_view key);
   BlobReply delete_blob(std::string_view key);
   // Every blob name starting with `prefix`, following NextMarker through all pages. A
-  // missing container lists as empty. Throws Error{network|auth} with the service detail.
+  // missing container lists as empty.
+  // Throws Error{auth} for 401/403, Error{network} for another failed status or a malformed page,
+  // with the service detail; and what execute() throws.
   std::vector<std::string> list_blobs(std::string_view prefix);
   // PUT container; ContainerAlreadyExists counts as success.
   BlobReply create_container();
 
-  // Runs one request with authentication and the retry policy. Throws Error{network} when
-  // the budget is exhausted on transient failures ("... after N attempts"), Error{auth}
-  // when no token can be obtained. Non-transient statuses are returned.
+  // Runs one request with authentication and the retry policy. Non-transient statuses are
+  // returned.
+  // Throws Error{network} when the budget is exhausted on transient failures ("... after N
+  // attempts"), Error{auth} when no token can be obtained, Error{config} when TLS verification fails.
   BlobReply execute(const std::string& method, const std::string& url, HeaderList headers,
                     std::string_view body);
 

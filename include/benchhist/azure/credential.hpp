@@ -31,7 +31,9 @@ struct AccessToken {
 };
 
 // One way of obtaining a token. acquire() always contacts its source (no caching: see
-// TokenCache). Failures throw Error{auth} (rejected / not configured) or Error{network}.
+// TokenCache).
+// acquire() throws Error{auth} when the source rejects or is not configured, Error{network} when
+// it cannot be reached (after retries); the subject is the endpoint without its query.
 class TokenCredential {
  public:
   virtual ~TokenCredential() = default;
@@ -77,8 +79,9 @@ std::shared_ptr<TokenCredential> make_azure_cli_credential(const probe::Environm
 // The chain of docs/azure.md: GitHub OIDC when fully configured (exclusively: its failure is
 // final, docs/formats.md#azure-backend), else workload identity when configured (exclusively), else
 // the developer chain managed identity -> Azure CLI, where a source that is unavailable passes
-// to the next and the first one that works is remembered. Throws Error{auth,
-// "could not initialize Entra ID credential"} when nothing is usable, listing each attempt.
+// to the next and the first one that works is remembered. Never throws itself: the chain is tried
+// on the first acquire(), which throws Error{auth} "could not initialize Entra ID credential"
+// (cause = each attempt) when nothing is usable.
 std::shared_ptr<TokenCredential> make_default_credential(const probe::Environment& env,
                                                          const CredentialOptions& options = {});
 
@@ -87,9 +90,11 @@ std::shared_ptr<TokenCredential> make_default_credential(const probe::Environmen
 // acquisition; a token that reached the margin mid-command is renewed transparently.
 class TokenCache {
  public:
+  // Throws Error{internal} when credential is null.
   explicit TokenCache(std::shared_ptr<TokenCredential> credential, SystemClock now = {},
                       std::chrono::seconds refresh_margin = std::chrono::minutes(5));
   // The bearer token for `scope`.
+  // Throws what the credential's acquire() throws (Error{auth, network}) when it must renew.
   std::string token(std::string_view scope);
   // Forget cached tokens (e.g. after the service rejected one).
   void invalidate();

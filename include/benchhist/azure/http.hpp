@@ -78,10 +78,11 @@ class HttpClient {
   // connect, verify TLS, send or receive (including a timeout) throws Error{network} whose
   // message names the origin and path (never the query string or headers, which may carry
   // credentials). A certificate that fails verification throws Error{config} instead: it is
-  // not transient, so it is never retried.
+  // not transient, so it is never retried. Error{usage} when request.url is not an http(s) URL.
   virtual HttpResponse send(const HttpRequest& request) = 0;
 };
 
+// Throws Error{config} (subject = the file) when options.extra_ca_file cannot be loaded.
 std::shared_ptr<HttpClient> make_http_client(HttpClientOptions options = {});
 
 // Percent-encodes everything except RFC 3986 unreserved characters.

@@ -21,7 +21,7 @@ struct BlobListPage {
   friend bool operator==(const BlobListPage&, const BlobListPage&) = default;
 };
 
-// Throws Error{network, "the blob listing of <subject> is malformed"} (subject = `subject`,
+// Throws Error{network} "the blob listing of <subject> is malformed" (subject = `subject`,
 // cause = the defect) when the body is not one whole `<EnumerationResults …>…
 // </EnumerationResults>` document (a truncated or foreign page would silently drop names),
 // or a name holds a bad character reference or percent escape.

@@ -22,7 +22,7 @@ std::string encode_blessing(const Blessing& b);
 //  * a partition-local sidecar key: scope comes from the key, so result.scope is nullopt
 //    (a stray `scope` member is ignored like any unknown member);
 //  * any other key: `scope` is decoded strictly when present, else nullopt.
-// Errors are Error{decode} with subject = key: `stored object <key> is not valid UTF-8`, or
+// Throws Error{decode} with subject = key: `stored object <key> is not valid UTF-8`, or
 // `stored object <key> is not a valid blessing` with cause `<json path>: <defect>`
 // (e.g. `prefixes[1]: an empty prefix is invalid`, `scope: missing`). A schema_version above
 // 2 is refused with "written by a newer cargo-bench-history" and an upgrade hint (same rule

@@ -23,8 +23,8 @@
 
 namespace benchhist::codec::json {
 
-// `36.0`, `0.1`, `1e16`, `-1.5e-7`. Throws Error{internal} for NaN/infinity; `what` names the
-// field in that message.
+// `36.0`, `0.1`, `1e16`, `-1.5e-7`.
+// Throws Error{internal} when v is NaN or infinite; `what` names the field (message and subject).
 std::string format_double(double v, std::string_view what = {});
 // `"..."` with JSON escapes.
 std::string quote(std::string_view s);
@@ -34,6 +34,8 @@ class Writer {
   explicit Writer(int indent = 2) : indent_(indent) {}
 
   // Containers. Inside an object, call key() before every value (including containers).
+  // Throws Error{internal} (any writing member below) when misused: a value without a key, two
+  // keys in a row, a mismatched close, a second top-level value; value(double) also for NaN/inf.
   Writer& begin_object();
   Writer& begin_inline_object();  // members on one line: `{ "a": 1, "b": 2 }`
   Writer& end_object();
@@ -75,7 +77,8 @@ class Writer {
     return null();
   }
 
-  // The finished document; throws Error{internal} while containers are still open.
+  // The finished document.
+  // Throws Error{internal} when containers are still open (str() and take()).
   const std::string& str() const;
   std::string take();
 

@@ -19,9 +19,9 @@ namespace benchhist::codec {
 // An empty or all-dots result becomes `_`. Idempotent on its own output.
 std::string sanitize_segment(std::string_view raw);
 
-// Throws Error{invalid_key, "invalid storage key: <key>"} unless every `/`-separated segment
-// is a single ordinary path component: no empty segments (so no leading/trailing/double
-// `/`), no `.` or `..`, no backslash, no drive prefix (`C:`), no NUL byte
+// Throws Error{invalid_key} (message "invalid storage key: <key>", subject = key) unless every
+// `/`-separated segment is a single ordinary path component: no empty segments (so no
+// leading/trailing/double `/`), no `.` or `..`, no backslash, no drive prefix (`C:`), no NUL byte
 // (docs/formats.md#segment-sanitisation).
 void validate_key(std::string_view key);
 // The non-throwing form of validate_key.

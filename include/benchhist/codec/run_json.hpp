@@ -12,11 +12,11 @@ namespace benchhist::codec {
 // Pretty JSON per docs/formats.md#run-record: schema_version 5 (whatever run.schema_version says),
 // members in table order, optional members (`machine`, `best_of`, `std_dev`,
 // `interval_low`/`interval_high`) omitted when absent, metric entries on one line.
-// Throws Error{internal} for a non-finite metric value (never written, docs/formats.md#records).
+// Throws Error{internal} when a metric value is non-finite (never written, docs/formats.md#records).
 std::string encode_run(const Run& run);
 
 // Strict decoding of a stored run (plain JSON, already gunzipped). `key` names the object in
-// errors. Errors are Error{decode} with subject = key:
+// errors. Throws Error{decode} with subject = key:
 //  * `stored object <key> is not valid UTF-8`;
 //  * `stored object <key> is not a valid result set`, cause = `<json path>: <defect>`
 //    (e.g. `results[3].metrics[0].value: expected a number`, `context: missing`);

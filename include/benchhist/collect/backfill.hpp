@@ -135,21 +135,27 @@ struct BackfillResult {
   Error error() const;
 };
 
-// Runs the whole backfill. Range/setup problems and infrastructure errors throw Error (the
-// worktree, if created, is removed first); per-commit failures and interruptions are
-// reported in the result. `store` must not be null.
+// Runs the whole backfill. Per-commit failures (benchmark_failed, benchmark_output, a missing
+// project directory) and interruptions are reported in the result. `store` must not be null.
+// Throws (the worktree, if created, removed first) Error{usage} for --best-of/--max-commits below 1
+// or a FROM off TO's first-parent history; Error{not_found} when FROM/TO do not resolve; Error{git,
+// io} for repository/worktree/seed failures; infrastructure errors of collect and the store
+// (benchmark_not_started, benchmark_inconsistent, network, auth, …) as they are.
 BackfillResult backfill(const BackfillRequest& request, const probe::Environment& env, storage::ObjectStore& store,
                         const BackfillServices& services);
 
 // The docs/backfill.md#the-run-step-by-step step 4 range (full ids, newest first), resolving
 // FROM/TO in `repo_dir`. Exposed for the planning tests and for callers that want to preview a
 // range.
+// Throws Error{not_found} (subject = repo_dir) when FROM or TO does not resolve, Error{usage} when
+// FROM is not a first-parent ancestor of TO, Error{git} when git cannot be run or walk the range.
 std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_dir, std::string_view from,
                                              std::string_view to, const BackfillServices& services);
 
 // Validates and normalizes `git rev-parse --show-prefix` output
-// (docs/backfill.md#the-run-step-by-step step 3): strips one trailing "\n" or "\r\n"; throws the
-// "not relative to the repository" error otherwise.
+// (docs/backfill.md#the-run-step-by-step step 3): strips one trailing "\n" or "\r\n".
+// Throws Error{git} "git returned a project directory that is not relative to the repository"
+// (subject = the prefix) for an absolute path, a drive prefix, `.`/`..`, a backslash or a NUL.
 std::filesystem::path parse_project_prefix(std::string_view git_output);
 
 // Per-commit classification of a collect error (docs/backfill.md#the-run-step-by-step step 5): the
@@ -167,6 +173,8 @@ bool is_duplicate_result_error(const Error& e);
 // the previous handlers.
 class InterruptGuard {
  public:
+  // Throws Error{io} when the self-pipe cannot be created, Error{internal} when another guard is
+  // already active in this process.
   InterruptGuard();
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;

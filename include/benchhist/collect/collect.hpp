@@ -101,12 +101,14 @@ struct CollectOutcome {
 // Runs the whole collection. The git state is probed before the first repetition, so files
 // the benchmark command creates (Cargo.lock in a crate that does not commit it) never make a
 // fresh checkout's run dirty; toolchain, CI and hardware are probed after the repetitions.
-// `store` may be null only when !request.store. Errors: benchmark
-// command failures (`engine "cargo bench" failed with exit code <n>`), harvest/parse failures
-// naming the file, best-of inconsistencies, and the refuse-policy collision
-// `a result is already stored for this run at <key>; pass --overwrite to replace it`. With the
-// refuse policy every engine's key is checked before anything is written, so a refused
-// collection stores nothing.
+// `store` may be null only when !request.store. With the refuse policy every engine's key is
+// checked before anything is written, so a refused collection stores nothing.
+// Throws Error{benchmark_failed} (`engine "cargo bench" failed with exit code <n>`, or killed by a
+// signal); Error{benchmark_not_started} when CollectServices::system cannot start the command;
+// Error{benchmark_output} / Error{io} for harvest failures naming the file; Error{benchmark_inconsistent}
+// for best-of inconsistencies; Error{already_exists} (subject = key) for the refuse-policy collision
+// `a result is already stored for this run at <key>; pass --overwrite to replace it`; Error{usage}
+// for --best-of 0 or an empty --bench-command; Error{git} from the git probe; the store's errors.
 CollectOutcome collect(const CollectRequest& request, const probe::Environment& env, storage::ObjectStore* store,
                        const CollectServices& services);
 
@@ -117,6 +119,8 @@ Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& cont
 // the context's partition and commit (dirty key when context.git.dirty), with the collision
 // policy (refuse checks every key before writing anything). `store` may be null only when
 // !write. Fills the outcome's objects; the rest of the outcome is the caller's.
+// Throws Error{already_exists} (subject = key) for a refuse-policy collision, Error{internal} for
+// write without a store, and what the store's list/put throw.
 void store_results(const std::string& project, const std::vector<engines::EngineHarvest>& engines,
                    const RunContext& context, storage::CollisionPolicy policy, bool write, storage::ObjectStore* store,
                    const std::function<void(std::string_view)>& note, CollectOutcome& outcome);
@@ -131,6 +135,8 @@ struct ImportRequest {
   RunContext context;  // git (commit, branch null, dirty), toolchain, env, machine, observation
   storage::CollisionPolicy policy = storage::CollisionPolicy::refuse;
 };
+// Throws Error{usage} (subject --target-dir) when there is nothing to harvest, and what the harvest
+// (benchmark_output, io) and store_results throw.
 CollectOutcome import_results(const ImportRequest& request, storage::ObjectStore& store,
                               const std::function<void(std::string_view)>& note);
 

@@ -43,12 +43,14 @@ struct Config {
 std::filesystem::path default_config_path(const std::filesystem::path& base_dir);
 
 // Loads the file at `path`. A missing file is an empty Config when !explicitly_named (the
-// default location); when named by --config it is Error{config, "failed to read
-// configuration at <path>"}. Malformed TOML or a schema violation is Error{config,
-// "failed to parse configuration"} whose cause names the offending key and line.
+// default location).
+// Throws Error{config} (subject = path): "failed to read configuration at <path>" when a named
+// (--config) file is missing or any file cannot be read; "failed to parse configuration" for
+// malformed TOML or a schema violation, whose cause names the offending key and line.
 Config load_config(const std::filesystem::path& path, bool explicitly_named);
 
-// Parses configuration text; `origin` names the file in errors. Same rules as load_config.
+// Parses configuration text; `origin` names the file in errors.
+// Throws Error{config} "failed to parse configuration" (subject = origin) as load_config does.
 Config parse_config(std::string_view text, const std::filesystem::path& origin);
 
 // The configured project id, else the base directory's final path component (after making

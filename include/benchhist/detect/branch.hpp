@@ -98,6 +98,8 @@ struct RegimeSelection {
 namespace detail {
 // docs/statistics.md#current-regime on the window values (oldest first) and their base-line topo
 // indices. Building block of judge_branch, exposed so tests can pin it.
+// Throws Error{usage} when values and topo differ in length; Error{internal} on a bug (the Pettitt
+// split disagrees with the selection adjustment).
 RegimeSelection select_current_regime(std::span<const double> values, std::span<const std::int64_t> topo,
                                       MetricKind kind);
 }  // namespace detail
@@ -123,6 +125,7 @@ struct Excursion {
 namespace detail {
 // `references` must be non-empty; `reference_intervals` is empty or one per reference.
 // Building block of judge_branch, exposed so tests can pin it.
+// Throws Error{usage} when `references` is empty.
 Excursion evaluate_excursion(double y, const std::optional<Interval>& y_interval, std::span<const double> references,
                              std::span<const std::optional<Interval>> reference_intervals, MetricKind kind);
 }  // namespace detail
@@ -162,9 +165,12 @@ struct BranchJudgement {
 };
 
 // One series end to end (docs/statistics.md#judgment-order, #current-regime, #excursion-gates).
+// Throws Error{usage} (subject = the commit, or "context observation") for a non-finite tip or
+// base level or a base window out of first-parent order; Error{internal} on a bug.
 BranchJudgement judge_branch(const BranchSeriesInput& input);
 
 // Every series with `threads` workers (0 = 1); results in input order, independent of timing.
+// Throws as judge_branch does (the error of the lowest failing series).
 std::vector<BranchJudgement> judge_branch_batch(std::span<const BranchSeriesInput> inputs, unsigned threads);
 
 namespace detail {
@@ -189,6 +195,7 @@ struct HistoricalComparison {
 };
 
 // One set: `inputs`/`judgements` are that set's series (same order). nullopt = could not be formed.
+// Throws Error{usage} when inputs and judgements differ in length.
 std::optional<HistoricalComparison> compare_historical_turns(std::span<const BranchSeriesInput> inputs,
                                                              std::span<const BranchJudgement> judgements);
 
@@ -199,6 +206,7 @@ struct SetComparison {
 
 // Every set present among `sets` (one per series), in set order. Marks members' findings
 // included_in_historical_comparison in `judgements`.
+// Throws Error{usage} when inputs, judgements and sets differ in length.
 std::vector<SetComparison> compare_historical_turns_by_set(std::span<const BranchSeriesInput> inputs,
                                                            std::span<BranchJudgement> judgements,
                                                            std::span<const DiscriminantSet> sets);
@@ -206,6 +214,7 @@ std::vector<SetComparison> compare_historical_turns_by_set(std::span<const Branc
 // docs/statistics.md#ranking-and-determinism branch ranking: indices of the series with a finding,
 // by descending |relative_delta| (total order), then (set, id, kind) from `keys` (one per series;
 // empty = input order).
+// Throws Error{usage} when `keys` is non-empty and its length differs from `judgements`.
 std::vector<std::size_t> rank_branch_findings(std::span<const BranchJudgement> judgements,
                                               std::span<const SeriesKey> keys = {});
 

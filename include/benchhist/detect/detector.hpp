@@ -46,6 +46,8 @@ class Detector {
   // then the direction filter (regressions only), Benjamini–Hochberg and the
   // docs/statistics.md#ranking-and-determinism ranking. judgements[i] belongs to family[i];
   // findings name their series by that index.
+  // Throws Error{usage} when a series has intervals that are neither empty nor one per value
+  // (judge_history_family); Error{internal} on a bug.
   HistoryFamily judge_history(std::span<const Series> family) const {
     std::vector<SeriesInput> inputs;
     std::vector<SeriesKey> keys;
@@ -63,6 +65,7 @@ class Detector {
   }
 
   // Branch mode: one judgement per series (docs/statistics.md#branch-excursion), in input order.
+  // Throws Error{usage} for non-finite or unordered inputs, as judge_branch does.
   std::vector<BranchJudgement> judge_branch(std::span<const BranchSeriesInput> series) const {
     return judge_branch_batch(series, threads_);
   }

@@ -44,7 +44,8 @@ struct BranchExample {
 const std::vector<HistoryExample>& history_examples();
 // Every branch example, in documentation order.
 const std::vector<BranchExample>& branch_examples();
-// By name; throws benchhist::Error naming the example when there is none.
+// By name.
+// Throws Error{usage} (subject = name) when there is no example of that name.
 const HistoryExample& history_example(std::string_view name);
 const BranchExample& branch_example(std::string_view name);
 

@@ -109,6 +109,8 @@ class HistoryJudge {
   explicit HistoryJudge(std::size_t family_size, detail::Departures departures = {});
   std::size_t family_size() const noexcept { return family_size_; }
   const SplitCalibration& calibration() const noexcept { return calibration_; }
+  // Throws Error{usage} (subject "SeriesInput.intervals") when intervals is neither empty nor one
+  // per value; Error{internal} on a bug (no reportable split after the min_regime gate).
   HistoryJudgement judge(const SeriesInput& series) const;
 
  private:
@@ -123,12 +125,14 @@ std::size_t history_family_size(std::span<const SeriesInput> series) noexcept;
 
 // Judges every series with `threads` workers (>= 1); results are in input order and do not
 // depend on thread timing. `family_size` defaults to history_family_size(series).
+// Throws as HistoryJudge::judge does (the error of the lowest failing series).
 std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> series, unsigned threads,
                                                   std::optional<std::size_t> family_size = std::nullopt,
                                                   detail::Departures departures = {});
 
 // docs/statistics.md#benjamini-hochberg step-up on chance levels (input order kept); thresholds are
 // (k/m)*q.
+// Throws Error{internal} when family_size is smaller than the number of chance levels.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
 double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
 
@@ -151,6 +155,8 @@ struct FamilyResult {
 bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const SeriesKey> keys);
 
 // Direction filter, then BH over the regressions with the family size m, then ranking.
+// Throws Error{usage} when `keys` is non-empty and its length differs from `judgements`;
+// Error{internal} when family_size is smaller than the regression candidates.
 FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
                                      std::span<const SeriesKey> keys = {});
 
@@ -158,6 +164,8 @@ FamilyResult select_history_findings(std::span<const HistoryJudgement> judgement
 // series testability judges, every series is judged with that calibration on `threads`
 // workers, then the direction filter, Benjamini-Hochberg and ranking. Same result for every
 // thread count. `keys` (one per series, or none) break ranking ties.
+// judge_history_family throws Error{usage} for intervals or keys of the wrong length (see
+// HistoryJudge::judge, select_history_findings) and Error{internal} on a bug.
 struct HistoryFamily {
   std::vector<HistoryJudgement> judgements;  // in input order
   FamilyResult result;

@@ -14,7 +14,8 @@ inline constexpr std::size_t level_refinement_radius = 10;  // points either sid
 
 // Coarse split: the first t in [min_regime, n - min_regime] maximising U_t^2 / (t(n - t)) on
 // doubled ranks, compared exactly in integers (Pettitt's unstandardised |U_t| is biased toward
-// the centre). Requires n >= 2 * min_regime.
+// the centre).
+// Throws Error{usage} unless n >= 2 * min_regime and min_regime >= 1 (also the functions below).
 std::size_t standardised_split(std::span<const std::int64_t> doubled_ranks, std::size_t min_regime);
 
 // Refinement: the first t within `radius` of `coarse` (kept in [min_regime, n - min_regime])

@@ -22,10 +22,11 @@ struct BestOfReduction {
 
 // Reduces one engine's result lists (one per repetition, in execution order). Every
 // repetition must hold exactly repetition 1's case identities and, per case, its metric
-// kinds; otherwise Error{benchmark, "engine \"<engine>\" produced inconsistent results across
-// --best-of runs"} with the cause naming the case or metric and the 1-based run it is missing
-// from (something only a later run has is reported missing from run 1). One repetition
-// reproduces its list unchanged. Zero repetitions → Error{usage}.
+// kinds. One repetition reproduces its list unchanged.
+// Throws Error{benchmark_inconsistent} "engine \"<engine>\" produced inconsistent results across
+// --best-of runs" otherwise, the cause naming the case or metric and the 1-based run it is missing
+// from (something only a later run has is reported missing from run 1); Error{usage} (subject
+// --best-of) for zero repetitions.
 BestOfReduction reduce_best_of(Engine engine, const std::vector<std::vector<BenchmarkResult>>& repetitions);
 
 struct BestOfHarvest {
@@ -37,6 +38,7 @@ struct BestOfHarvest {
 };
 
 // Reduces every engine across the repetitions' harvests.
+// Throws Error{benchmark_inconsistent, usage} as the per-engine reduce_best_of does.
 BestOfHarvest reduce_best_of(const std::vector<Harvest>& repetitions);
 
 }  // namespace benchhist::engines

@@ -22,12 +22,14 @@ std::optional<std::string> package_from_dir(std::string_view package_dir);
 // the first profile winning for a repeated kind (docs/formats.md#callgrind). Schema 6 reads
 // `summaries.total.summary.Callgrind.<Ev>.metrics` (Left → V, Both → first, Right → skip);
 // schema 7 reads `data.total.metrics.<Ev>.values.new` of profiles whose tool is Callgrind.
-// No usable events → an empty metric list. Any other `version`, malformed JSON or a
-// malformed value → Error{decode, "failed to parse benchmark output: <file>"}.
+// No usable events → an empty metric list.
+// Throws Error{benchmark_output} "failed to parse benchmark output: <file>" (subject = file) for
+// any other `version`, malformed JSON or a malformed value.
 BenchmarkResult parse_gungraun_summary(std::string_view json, const std::filesystem::path& file);
 
-// Reads and parses one summary file (read failure → Error{io, "failed to harvest callgrind
-// benchmark output"}).
+// Reads and parses one summary file.
+// Throws Error{io} "failed to harvest callgrind benchmark output" (subject = file) when it cannot
+// be read, else as parse_gungraun_summary.
 BenchmarkResult read_gungraun_summary(const std::filesystem::path& file);
 
 }  // namespace benchhist::engines

@@ -14,14 +14,14 @@ namespace benchhist::engines {
 // absent segment (docs/formats.md#criterion). The estimate is `slope` when present and non-null,
 // else `mean` (silently, docs/formats.md#criterion); interval = its confidence bounds; std_dev =
 // std_dev.point_estimate.
-// Throws Error{decode, "failed to parse benchmark output: <file>"} naming the offending file
-// (inside `case_dir`) for malformed JSON, missing members, non-finite or negative values.
+// Throws Error{benchmark_output} "failed to parse benchmark output: <file>" (subject = the
+// offending file inside `case_dir`) for malformed JSON, missing members, non-finite or negative values.
 BenchmarkResult parse_criterion_case(std::string_view benchmark_json, std::string_view estimates_json,
                                      const std::filesystem::path& case_dir);
 
-// Reads `<case_dir>/benchmark.json` and `<case_dir>/estimates.json` and parses them. A
-// missing file is a decode error naming it (a half-written case means the run is broken);
-// an unreadable one is Error{io, "failed to harvest criterion benchmark output"}.
+// Reads `<case_dir>/benchmark.json` and `<case_dir>/estimates.json` and parses them.
+// Throws Error{benchmark_output} naming a missing file (a half-written case means the run is
+// broken), Error{io} "failed to harvest criterion benchmark output" for an unreadable one.
 BenchmarkResult read_criterion_case(const std::filesystem::path& case_dir);
 
 }  // namespace benchhist::engines

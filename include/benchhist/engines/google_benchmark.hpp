@@ -33,14 +33,16 @@ struct GoogleBenchmarkReport {
   std::vector<std::string> notes;
 };
 
-// Parses one report. Malformed or truncated JSON, a document without `context` and
-// `benchmarks`, a wrongly typed or negative measurement, an unknown `time_unit`, or one
-// benchmark reported twice with the same repetition index → Error{decode, "failed to parse
-// benchmark output: <file>"}.
+// Parses one report.
+// Throws Error{benchmark_output} "failed to parse benchmark output: <file>" (subject = file) for
+// malformed or truncated JSON, a document without `context` and `benchmarks`, a wrongly typed or
+// negative measurement, an unknown `time_unit`, or one benchmark reported twice with the same
+// repetition index.
 GoogleBenchmarkReport parse_google_benchmark(std::string_view json, const std::filesystem::path& file);
 
-// Reads and parses one report file (read failure → Error{io, "failed to harvest
-// google_benchmark benchmark output"}).
+// Reads and parses one report file.
+// Throws Error{io} "failed to harvest google_benchmark benchmark output" (subject = file) when it
+// cannot be read, else as parse_google_benchmark.
 GoogleBenchmarkReport read_google_benchmark(const std::filesystem::path& file);
 
 }  // namespace benchhist::engines

@@ -63,17 +63,19 @@ struct Harvest {
   std::size_t case_count() const noexcept;
 };
 
-// Harvests one of the four target-root engines into `notes`. Parse errors propagate as Error{decode, "failed to parse
-// benchmark output: <path>"}; unreadable directories/files as Error{io, "failed to harvest
-// <engine> benchmark output"}. A fresh Criterion `new/` missing one of its files is a decode
-// error naming the missing file: a half-written case from this run means the run is broken.
+// Harvests one of the four target-root engines into `notes`.
+// Throws Error{benchmark_output} "failed to parse benchmark output: <path>" (subject = path) for a
+// file that does not parse, and for a fresh Criterion `new/` missing one of its files (a
+// half-written case from this run means the run is broken); Error{io} "failed to harvest <engine>
+// benchmark output" for unreadable directories/files; Error{internal} for google_benchmark.
 EngineHarvest harvest_engine(Engine engine, const std::filesystem::path& target_root,
                              const FreshnessGate& gate, std::vector<HarvestNote>& notes);
 
 // Harvests the Google Benchmark reports under `paths` (each file gated by its own mtime).
-// Every admitted `*.json` file must be a report (else the parse error naming it); a benchmark
-// identity found in two files → Error{decode, "failed to parse benchmark output: <second
-// file>"} naming both, since keeping either would silently drop the other.
+// Every admitted `*.json` file must be a report.
+// Throws Error{benchmark_output} naming the file that does not parse, or "failed to parse benchmark
+// output: <second file>" naming both files for a benchmark identity found in two (keeping either
+// would silently drop the other); Error{io} for an unreadable path.
 EngineHarvest harvest_google_benchmark(const std::vector<std::filesystem::path>& paths, const FreshnessGate& gate,
                                        std::vector<HarvestNote>& notes);
 
@@ -81,6 +83,7 @@ EngineHarvest harvest_google_benchmark(const std::vector<std::filesystem::path>&
 // ran with) and Google Benchmark under options.google_benchmark_paths, for a repetition that
 // started at `run_start` (the clock read immediately before launching it). Engines that
 // produced nothing contribute empty lists, silently.
+// Throws Error{benchmark_output, io} as harvest_engine and harvest_google_benchmark do.
 Harvest harvest_all(const std::filesystem::path& target_root, Timestamp run_start,
                     const HarvestOptions& options = {});
 

@@ -3,8 +3,9 @@
 // (docs/formats.md#output-locations).
 // Directory symlinks are never traversed and only regular files (not symlinks) are accepted
 // (docs/formats.md#output-locations). Every listing is sorted by path. A missing root lists
-// nothing; a directory that cannot be read → Error{io, "failed to harvest <engine> benchmark
-// output"}.
+// nothing.
+// The list_* functions and has_output_root throw Error{io} "failed to harvest <engine> benchmark
+// output" (subject = path) when a directory cannot be read or inspected.
 
 #include <array>
 #include <filesystem>
@@ -39,7 +40,8 @@ inline std::filesystem::path output_root(const std::filesystem::path& target_roo
 bool is_real_directory(const std::filesystem::path& root);
 
 // Whether an engine root holds output: a real directory → true; absent (or a symlink, or not
-// a directory) → false; cannot be inspected → Error{io, "failed to harvest <engine> ..."}.
+// a directory) → false.
+// Throws Error{io} "failed to harvest <engine> benchmark output" when it cannot be inspected.
 bool has_output_root(const std::filesystem::path& root, Engine engine);
 
 // callgrind: every regular file named exactly `summary.json` anywhere below `root`.

@@ -45,9 +45,10 @@ struct AnalyzeResult {
   std::shared_ptr<const analysis::Reconstruction> reconstruction;
 };
 
-// Runs the whole analysis. Errors name what failed: unresolvable refs, no merge base (with the
-// shallow-clone fix), a corrupt stored object (its key). Branch mode is derived from the
-// topology (docs/pipeline.md#selection).
+// Runs the whole analysis. Branch mode is derived from the topology (docs/pipeline.md#selection).
+// Throws Error{git} for unresolvable refs or no merge base (with the shallow-clone fix), Error{usage}
+// for a bad --since, Error{decode, not_found, io} naming the key of an unreadable stored object
+// (unless skip_unreadable), and the store's errors (network, auth).
 AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks = {});
 

@@ -40,6 +40,7 @@ struct BlessRequest {
 
 // The usage checks of docs/blessings.md#bless (neither prefixes nor --all, both, an empty prefix);
 // bless() runs them too, callers may run them before touching storage.
+// Throws Error{usage} for neither prefixes nor --all, both, or an empty prefix.
 void validate_bless_prefixes(const BlessRequest& request);
 
 struct BlessResult {
@@ -55,6 +56,9 @@ struct BlessResult {
 // announces the selection (base and context segments), computes the warnings, writes the record
 // with a write-once put (a colliding nanosecond moves the issue time on by 1 ns, never overwrites)
 // and flushes the store.
+// Throws Error{usage} as validate_bless_prefixes; Error{git} for an unresolvable context or base
+// (`bless could not determine the base branch; specify it with --base` when none was given);
+// Error{already_exists} only after 16 colliding issue times; the store's errors.
 BlessResult bless(const BlessRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                   const Hooks& hooks = {});
 
@@ -76,6 +80,8 @@ struct UnblessResult {
 // (docs/formats.md#blessing-scope contains), so a narrowed unbless never revokes acceptance outside
 // its selection.
 // Announces the selection with the context segment only. Flushes the store after removals.
+// Throws Error{git} for an unresolvable context, and the store's list/remove/flush errors (the
+// store is still flushed when a removal fails after others succeeded).
 UnblessResult unbless(const UnblessRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks = {});
 

@@ -47,6 +47,8 @@ struct ListBlessingsRequest {
 // selection (announced), its runs loaded, and per (set, benchmark) the blessing that
 // reconstruction would apply (docs/pipeline.md#reconstruction: scope, prefixes, evidence line,
 // greatest index wins).
+// Throws Error{git} for unresolvable refs, Error{usage} for a bad --since, Error{decode, not_found}
+// naming an unreadable record or run, and the store's errors.
 BlessingsListing list_blessings(const ListBlessingsRequest& request, const analysis::GitTopology& git,
                                 storage::ObjectStore& store, const Hooks& hooks = {});
 

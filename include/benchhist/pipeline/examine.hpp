@@ -22,11 +22,14 @@ struct ExamineRequest {
 
 // Rows per matching set for every first-parent commit from the earliest observation through
 // the context commit, `n/a` where the set has none (docs/formats.md#listings-and-command-messages).
+// Throws as analyze does (git, usage, decode/not_found/io for an unreadable object unless
+// skip_unreadable, the store's errors).
 report::ExamineData examine(const ExamineRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                             const Hooks& hooks = {});
 
 // Per-set run, series and commit counts of the selection
 // (docs/formats.md#listings-and-command-messages).
+// Throws as analyze does, except that an unreadable object is never skipped.
 report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
                              storage::ObjectStore& store, unsigned threads, const Hooks& hooks = {});
 

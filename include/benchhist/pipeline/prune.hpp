@@ -59,10 +59,11 @@ struct PruneResult {
   std::string json() const;
 };
 
-// Errors: no deletion scope → Error{usage} with docs/prune.md's message; context on the base
-// without prune_base → Error{usage} `pruning will delete benchmark history of the <base> branch,
-// which is the base branch. Confirm with --prune-base if this is correct.` (after the announcement,
-// nothing deleted); plus the ref / merge-base / --since errors of the analysis family.
+// Throws Error{usage} with docs/prune.md's message for no deletion scope, and Error{usage}
+// `pruning will delete benchmark history of the <base> branch, which is the base branch. Confirm
+// with --prune-base if this is correct.` for a context on the base without prune_base (after the
+// announcement, nothing deleted); Error{git} / Error{usage} for the ref, merge-base and --since
+// errors of the analysis family; the store's list/remove/flush errors (flushed after any delete).
 PruneResult prune(const PruneRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                   const Hooks& hooks = {});
 

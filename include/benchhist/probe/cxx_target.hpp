@@ -27,7 +27,7 @@ std::string normalize_target_triple(std::string_view raw);
 
 // Runs `<compiler> -dumpmachine` (the compiler command split on spaces, looked up on PATH) in
 // `cwd`. Best effort like every probe (docs/formats.md#environment): nullopt when it cannot run,
-// fails or prints nothing.
+// fails or prints nothing. Never throws Error (a spawn failure is nullopt).
 std::optional<CxxTarget> probe_cxx_target(const Environment& env, const std::filesystem::path& cwd = {});
 
 }  // namespace benchhist::probe

@@ -34,13 +34,13 @@ struct ProcessResult {
 
 // Runs the child to completion. Captured streams are drained concurrently (no pipe deadlock);
 // stdin is /dev/null because probes must never wait for input.
-// Throws Error{io, "failed to run the command \"<argv>\""} only when the child cannot be
-// spawned (program not found, not executable, bad cwd, empty argv).
+// Throws Error{io} "failed to run the command \"<argv>\"" (subject = argv[0] when there is one)
+// only when the child cannot be spawned (program not found, not executable, bad cwd, empty argv).
 ProcessResult run_process(const ProcessSpec& spec);
 
 // Runs the child with stdin, stdout and stderr all inherited (capture flags are ignored), so
-// benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation). Same
-// error contract.
+// benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation).
+// Throws Error{io} as run_process does.
 ProcessResult run_process_streaming(const ProcessSpec& spec);
 
 // argv joined with single spaces, as used in messages like

@@ -54,6 +54,10 @@ class GitHubClient {
 
   const GitHubTarget& target() const noexcept { return target_; }
 
+  // Every call below throws Error{auth} for HTTP 401/403, Error{not_found} for 404, Error{usage}
+  // for 422, Error{network} for other statuses, failed retries or a runaway pagination,
+  // Error{decode} for an unexpected JSON answer, Error{config} when TLS verification fails;
+  // the subject is the request path.
   // Every open issue of the repository, pull requests excluded, in GitHub's order (newest
   // first). GET /repos/{owner}/{repo}/issues?state=open, all pages.
   std::vector<GitHubIssue> open_issues();

@@ -23,9 +23,9 @@ struct GitHubTarget {
   // `<api_url>/repos/<owner>/<name>` (segments percent-encoded).
   std::string repository_url() const;
 
-  // Reads the three variables. Errors name the variable and say how to set it:
-  // Error{auth} `GITHUB_TOKEN is unset or empty: …`, Error{usage} `GITHUB_REPOSITORY is unset
-  // or empty: …` / `GITHUB_REPOSITORY "<v>" is not of the form owner/name`, Error{usage}
+  // Reads the three variables. Errors name the variable (subject) and say how to set it.
+  // Throws Error{auth} `GITHUB_TOKEN is unset or empty: …`; Error{usage} `GITHUB_REPOSITORY is
+  // unset or empty: …` / `GITHUB_REPOSITORY "<v>" is not of the form owner/name`, Error{usage}
   // `GITHUB_API_URL "<v>" is not an https URL: …` (the token travels with every request).
   static GitHubTarget from_environment(const probe::Environment& env);
 };

@@ -72,6 +72,9 @@ std::string findings_issue_marker(std::string_view project);
 std::string pr_comment_marker(std::string_view project);
 std::string failure_issue_marker(std::string_view project);
 
+// Each throws what the GitHubClient calls throw (auth, not_found, usage, network, decode, config);
+// publish_pr also Error{usage} (subject --pr / --json) for a pull-request number 0 or a result
+// without facts.
 PublicationResult publish_history(GitHubClient& github, const HistoryPublication& publication);
 PublicationResult publish_pr(GitHubClient& github, const PrPublication& publication);
 PublicationResult publish_failure(GitHubClient& github, const FailurePublication& publication);

@@ -27,8 +27,9 @@ struct ReportFacts {
   std::uint64_t judged = 0;
 };
 
-// Reads the members above from the JSON report text; `path` names the file in errors
-// (Error{decode} `<path> is not an analyze JSON report` with the offending member as cause).
+// Reads the members above from the JSON report text.
+// Throws Error{decode} `<path> is not an analyze JSON report` (subject = path, cause = the
+// offending member).
 ReportFacts read_report_facts(std::string_view json_text, const std::string& path);
 
 enum class PublicationState { findings, clean, inconclusive };

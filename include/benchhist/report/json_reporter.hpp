@@ -10,6 +10,8 @@ namespace benchhist::report {
 class JsonReporter final : public Reporter {
  public:
   std::string_view label() const noexcept override { return "JSON"; }
+  // Throws Error{internal} only on a bug: a non-finite number reached the report (the JSON
+  // writer refuses it; the detectors never produce one).
   std::string render(const AnalysisReport& report) const override;
 };
 

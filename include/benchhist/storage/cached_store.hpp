@@ -22,6 +22,7 @@ class CachedStore final : public ObjectStore {
  public:
   // `mirror` is any store (normally a LocalStore at mirror_root(...)); `project_id` is raw
   // (it is sanitized for the marker key and the wiped prefix).
+  // Throws Error{internal} when either store is null.
   CachedStore(std::shared_ptr<ObjectStore> cloud, std::shared_ptr<ObjectStore> mirror,
               std::string project_id);
   // A LocalStore mirror at mirror_root(cache_dir, account, container).
@@ -39,6 +40,7 @@ class CachedStore final : public ObjectStore {
     std::size_t removed = 0;
   };
   // Run before each load (docs/formats.md#read-through-cache "Synchronize before each load").
+  // Throws what the cloud's or the mirror's get/list/remove/put throw (network, auth, io, decode).
   SyncResult synchronize();
 
   struct Tally {
@@ -52,6 +54,8 @@ class CachedStore final : public ObjectStore {
   std::string activity() const override;
 
   PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override;
+  // A damaged or unreadable mirror copy (decode, io) and a mirror that cannot be written (io) are
+  // only misses. Throws what the cloud's get throws, and the mirror's non-io/decode errors.
   std::optional<std::string> get(std::string_view key) override;
   std::vector<std::string> list(std::string_view prefix) override;
   bool remove(std::string_view key) override;

@@ -46,31 +46,36 @@ class LocalStore final : public ObjectStore {
 
   const std::filesystem::path& root() const noexcept { return root_; }
 
-  // refuse: Error{already_exists, "object already exists: <key>"} when the key is taken
+  // refuse: throws Error{already_exists} (subject = key) when the key is taken
   //   (also when a concurrent writer won the race); nothing of ours is left behind.
   // skip_existing: PutOutcome::skipped_existing when the key is taken (also on a lost race).
   // overwrite: atomically renames over the target (stored when it was new, else replaced).
-  // I/O failures: Error{io} naming the path; the temp file is removed.
+  // Throws Error{io} naming the path on I/O failure (the temp file is removed), and
+  // Error{invalid_key} for a bad or reserved key or one leading outside the root via a symlink.
   PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) override;
 
-  // nullopt when no file exists at the key; Error{decode, "could not decompress local storage
-  // object at <path>"} when the file is not a valid gzip body (the file is left untouched).
+  // nullopt when no file exists at the key.
+  // Throws Error{decode} (subject = path) when the file is not a valid gzip body (the file is left
+  // untouched); Error{io} when it cannot be read; Error{invalid_key} as for put.
   std::optional<std::string> get(std::string_view key) override;
 
   // docs/formats.md#local-backend: walk from the deepest directory named by the prefix's complete
   // (`/`-terminated) segments, skip `.cbh-tmp-*` files and symbolic links, keep valid keys starting
-  // with `prefix`, sorted by bytes. A missing root or directory lists as empty. A prefix whose
-  // complete segments are not plain names throws Error{invalid_key}.
+  // with `prefix`, sorted by bytes. A missing root or directory lists as empty.
+  // Throws Error{invalid_key} when the prefix's complete segments are not plain names (or lead
+  // outside the root); Error{io} when a directory cannot be read.
   std::vector<std::string> list(std::string_view prefix) override;
 
   // false when there was no file at the key. Empty directories are left behind
   // (docs/formats.md#local-backend).
+  // Throws Error{invalid_key} as for put; Error{io} when the file cannot be removed.
   bool remove(std::string_view key) override;
 
   // `local store at <root>`
   std::string describe() const override;
 
   // The file that holds `key` (validated; not checked for existence).
+  // Throws Error{invalid_key} for a bad key or one whose segment starts with temp_prefix.
   std::filesystem::path path_of(std::string_view key) const;
 
   // Temp-file name prefix; files starting with it are never objects.

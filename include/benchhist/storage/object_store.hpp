@@ -32,26 +32,33 @@ class ObjectStore {
  public:
   virtual ~ObjectStore() = default;
 
+  // Every member below may also throw Error{io} (local) or Error{network, auth} (cloud) when the
+  // backend cannot be read or written; the subject names the key, prefix or path.
+
   // Stores `json` under `key`. With CollisionPolicy::refuse a write-once put is race-free:
-  // of several concurrent writers of one new key exactly one succeeds and the others throw
-  // Error{ErrorKind::already_exists, "object already exists: <key>"}.
-  // Throws Error{invalid_key} for a key that violates the grammar (nothing touched).
+  // of several concurrent writers of one new key exactly one succeeds and the others throw.
+  // Throws Error{already_exists} (subject = key) when policy is refuse and the key is taken;
+  // Error{invalid_key} for a key that violates the grammar (nothing touched).
   virtual PutOutcome put(std::string_view key, std::string_view json, CollisionPolicy policy) = 0;
 
   // The plain JSON text stored under `key`, or nullopt when there is none.
-  // Throws Error{decode} naming the key/path when the stored bytes are not valid gzip.
+  // Throws Error{decode} naming the key/path when the stored bytes are not valid gzip;
+  // Error{invalid_key} for a bad key.
   virtual std::optional<std::string> get(std::string_view key) = 0;
 
   // Every key starting with `prefix` (plain string comparison), sorted ascending by bytes.
   // A missing root/container lists as empty.
+  // Throws Error{invalid_key} (local store) when the prefix's complete segments are not plain names.
   virtual std::vector<std::string> list(std::string_view prefix) = 0;
 
   // Deletes `key`; false when there was nothing to delete.
+  // Throws Error{invalid_key} for a bad key.
   virtual bool remove(std::string_view key) = 0;
 
   // Finishes a command's writes (the cloud backend flushes its cache-invalidation marker
   // here, docs/formats.md#write-semantics, #read-through-cache). Safe to call more than once; a
   // no-op for local stores.
+  // Throws Error{network, auth} (cloud) when the marker cannot be written.
   virtual void flush() {}
 
   // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.
