@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <optional>
 
 #include "benchhist/codec/blessing_json.hpp"
@@ -18,6 +19,8 @@ void rethrow_naming_key(const std::string& key) {
     // Already about this object (its key, or the local file that holds it): keep it as it is.
     if (e.subject() == key || e.subject().ends_with("/" + key)) throw;
     throw Error(e.kind(), "failed to load stored object " + key, key, e.what(), e.hint());
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory says nothing about the object: never a skippable decode failure
   } catch (const std::exception& e) {
     throw Error(ErrorKind::decode, "failed to load stored object " + key, key, e.what(),
                 "inspect or remove the object, then re-run the command");

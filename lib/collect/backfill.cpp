@@ -268,9 +268,10 @@ std::filesystem::path parse_project_prefix(std::string_view out) {
 bool is_duplicate_result_error(const Error& e) { return e.kind() == ErrorKind::already_exists; }
 
 std::optional<std::string> backfill_failure_reason(const Error& e) {
-  // A failing benchmark command, a missing project directory and unparseable harvested output
-  // belong to the commit (docs/backfill.md#the-run-step-by-step step 5); a command that could not
-  // be started and best-of inconsistencies do not: they would fail every commit alike.
+  // A failing benchmark command and unparseable harvested output belong to the commit
+  // (docs/backfill.md#the-run-step-by-step step 5); a command that could not be started and
+  // best-of inconsistencies do not: they would fail every commit alike. (A project directory
+  // missing at a commit is the commit's too, but replay_commit returns it, it is never thrown.)
   switch (e.kind()) {
     case ErrorKind::benchmark_failed:
     case ErrorKind::benchmark_output:

@@ -6,7 +6,6 @@
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <ranges>
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
@@ -54,8 +53,9 @@ class FakeTopology final : public GitTopology {
   std::optional<std::string> merge_base(std::string_view a, std::string_view b) const override {
     const auto aa = ancestors(std::string(a));
     // Newest common ancestor along b's first-parent line suffices for these graphs.
-    for (const auto& c : first_parent_history(b) | std::views::reverse)
-      if (aa.count(c.id)) return c.id;
+    const auto line = first_parent_history(b);  // a named range: clang 14 cannot reverse a temporary
+    for (auto c = line.rbegin(); c != line.rend(); ++c)
+      if (aa.count(c->id)) return c->id;
     return std::nullopt;
   }
   bool is_ancestor(std::string_view anc, std::string_view desc) const override {

@@ -615,3 +615,28 @@ TEST_CASE("parallel loading places results by position whatever the thread count
     }
   }
 }
+
+TEST_CASE("loading keeps an error about its object as it is, and never turns out-of-memory into a decode failure",
+          "[analysis]") {
+  const std::vector<std::string> keys{"v1/p/objects/x"};
+  try {
+    parallel_load<int>(keys, 1, [](const std::string& k) -> int {
+      throw Error(ErrorKind::not_found, "object " + k + " is gone", k);
+    });
+    FAIL("loaded");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK(e.message() == "object v1/p/objects/x is gone");
+  }
+  // The key only in the message, not the subject: wrapped so the subject names the object.
+  try {
+    parallel_load<int>(keys, 1, [](const std::string& k) -> int { throw Error(ErrorKind::io, "read " + k + " failed"); });
+    FAIL("loaded");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::io);
+    CHECK(e.message() == "failed to load stored object v1/p/objects/x");
+    CHECK(e.subject() == "v1/p/objects/x");
+  }
+  CHECK_THROWS_AS(parallel_load<int>(keys, 1, [](const std::string&) -> int { throw std::bad_alloc(); }),
+                  std::bad_alloc);
+}

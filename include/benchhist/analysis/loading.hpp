@@ -28,7 +28,8 @@ namespace benchhist::analysis {
 // subject is the key (or the local file holding it) passes through unchanged; anything else is
 // wrapped with its text as the cause.
 // Always throws: the Error as it was, else a same-kind Error `failed to load stored object <key>`
-// (subject = key); Error{decode} for another std::exception, Error{internal} for anything else.
+// (subject = key); Error{decode} for another std::exception, Error{internal} for anything else;
+// std::bad_alloc passes through as it is (running out of memory says nothing about the object).
 [[noreturn]] void rethrow_naming_key(const std::string& key);
 
 // Applies `load(key)` to every key with `threads` workers (at least 1). Result i belongs to
