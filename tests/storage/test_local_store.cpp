@@ -183,6 +183,21 @@ TEST_CASE("list never returns temp files, symbolic links or names that are not v
   CHECK(store.list("v1/") == std::vector<std::string>{key_a});
 }
 
+TEST_CASE("a listing prefix through a temporary name lists nothing (fuzz finding F7)", "[local_store]") {
+  testing::TempDir dir;
+  storage::LocalStore store(dir.path());
+  // A leftover temporary directory holding a file: neither the whole-store listing nor a
+  // prefix that starts inside it may name it, since get() refuses such keys.
+  write_raw(dir.path() / ".cbh-tmp-v1/v1/p/.%cbp/.%cbx-t-3", "junk");
+  write_raw(dir.path() / "v1/p/.cbh-tmp-9/inner.json", "junk");
+  CHECK(store.list("").empty());
+  CHECK(store.list(".cbh-tmp-v1/v1/p/").empty());
+  CHECK(store.list(".cbh-tmp-v1/").empty());
+  CHECK(store.list("v1/p/.cbh-tmp-9/").empty());
+  store.put(key_a, "x", storage::CollisionPolicy::refuse);
+  CHECK(store.list("") == std::vector<std::string>{key_a});
+}
+
 TEST_CASE("get refuses a truncated gzip file and a plaintext JSON file, naming the path and leaving it", "[local_store]") {
   testing::TempDir dir;
   storage::LocalStore store(dir.path());
