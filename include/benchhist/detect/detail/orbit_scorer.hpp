@@ -131,6 +131,8 @@ struct ExtremeTest {
     // Extreme at size k means |smaller sum - k(n+1)| (= K) is flagged; K is the same deviation.
     delta_by_k = normal_delta;
     for (std::size_t k = min_regime; k <= max_exact && k < exact_flags.size(); ++k) {
+      // No flags without tables (see above): then there is no table to read either.
+      if (exact_flags[k].empty()) continue;
       const auto centre = static_cast<std::int64_t>(k * (n + 1));
       // Only achievable sums count: below the k smallest ranks "lower" is 0 and p clamps.
       const auto& counts = sc.tables->counts(k);
