@@ -86,7 +86,7 @@ if [ "${SANITIZE:-0}" = 1 ] && [ $# -eq 0 ]; then
   if [ "$san_failed" = 0 ] && [ ${#san_targets[@]} -gt 0 ] &&
      ninja -C "$san_dir" -j "${JOBS:-$(nproc)}" "${san_targets[@]}" fuzz >/dev/null; then
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
-    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:fast_unwind_on_malloc=0" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
       meson test -C "$san_dir" --no-rebuild --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
       --timeout-multiplier 3 || status=1
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
