@@ -212,10 +212,9 @@ void AzureBlobStore::flush() {
     pending_invalidation_ = true;
     rethrow_as(e, msg, marker_key_);
   }
-  if (r.container_creation_failed) pending_invalidation_ = true;
-  check_container(r, container_);
   if (!r.ok()) {
     pending_invalidation_ = true;
+    check_container(r, container_);
     fail(r, msg, marker_key_);
   }
 }
