@@ -26,7 +26,8 @@ ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" fuzz >/dev/null || { echo "[fuzz] b
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for exe in "$build_dir"/fuzz/fuzz_*; do
-    [ -x "$exe" ] && targets+=("$(basename "$exe" | sed 's/^fuzz_//')")
+    # Regular files only: meson's object directories (fuzz_<t>.p/) are "executable" too.
+    [ -f "$exe" ] && [ -x "$exe" ] && targets+=("$(basename "$exe" | sed 's/^fuzz_//')")
   done
 fi
 
@@ -41,7 +42,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 run_target() {
   local t="$1"
   local exe="$build_dir/fuzz/fuzz_$t"
-  [ -x "$exe" ] || { echo "[fuzz] no target fuzz_$t in $build_dir/fuzz" >&2; return 1; }
+  [ -f "$exe" ] && [ -x "$exe" ] || { echo "[fuzz] no target fuzz_$t in $build_dir/fuzz" >&2; return 1; }
   local corpus="$build_dir/fuzz-corpus/$t" findings="$build_dir/fuzz-findings/$t" log="$build_dir/fuzz-logs/$t.log"
   mkdir -p "$corpus" "$findings"
   local seeds=()
