@@ -49,6 +49,38 @@ int wait_exit(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Whether `pid` holds a LocalStore temporary file open, i.e. is inside its write of one.
+bool holds_open_temp(pid_t pid) {
+  std::error_code ec;
+  for (const auto& fd : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    std::error_code lec;
+    const auto target = fs::read_symlink(fd.path(), lec);
+    if (!lec && target.filename().string().starts_with(storage::LocalStore::temp_prefix)) return true;
+  }
+  return false;
+}
+
+// Kills `pid` at a random instant inside a write: stops it at random instants until one finds a
+// temporary file open, and kills it there (after `budget`, wherever it is). A writer spends
+// most of its time encoding, the more so under sanitizers, so uniform instants alone may
+// never land mid-write. Returns whether it was caught mid-write.
+bool kill_mid_write(pid_t pid, std::mt19937& rng, std::chrono::milliseconds budget) {
+  std::uniform_int_distribution<int> pause_us(0, 400);
+  const auto until = std::chrono::steady_clock::now() + budget;
+  bool caught = false;
+  while (!caught && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::microseconds(pause_us(rng)));
+    ::kill(pid, SIGSTOP);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, WUNTRACED) == pid);  // stopped: its files hold still
+    REQUIRE(WIFSTOPPED(status));
+    caught = holds_open_temp(pid);
+    if (!caught) ::kill(pid, SIGCONT);
+  }
+  ::kill(pid, SIGKILL);
+  return caught;
+}
+
 }  // namespace
 
 TEST_CASE("the multi-process test helper exists", "[local_store][processes]") {
@@ -106,17 +138,23 @@ TEST_CASE("a writer killed at random instants never leaves a partial or listed s
   storage::LocalStore store(dir.path());
   std::size_t strays_seen = 0;
   std::size_t objects_checked = 0;
+  std::size_t caught_mid_write = 0;
   std::set<std::string> verified;
   // At least 40 kills; continue (up to 160) until both a completed object and a writer killed
-  // mid-write have been seen, so a heavily loaded machine cannot make the test vacuous.
-  // Every eighth kill waits longer so that whole objects get published under load too.
+  // mid-write have been seen, so a heavily loaded or instrumented machine cannot make the test
+  // vacuous. Most kills land at uniform random instants; every eighth waits longer so whole
+  // objects get published under load too; every fourth is aimed inside a write.
   for (int iteration = 0; iteration < 160 && (iteration < 40 || objects_checked == 0 || strays_seen == 0);
        ++iteration) {
     const pid_t writer =
         spawn({"writer", dir.path().string(), "kill", std::to_string(results), durable ? "durable" : "fast"});
     const int wait = iteration % 8 == 7 ? 100 + 2 * delay_ms(rng) : delay_ms(rng);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait));
-    ::kill(writer, SIGKILL);
+    if (iteration % 4 == 1) {
+      if (kill_mid_write(writer, rng, std::chrono::seconds(5))) ++caught_mid_write;
+    } else {
+      ::kill(writer, SIGKILL);
+    }
     CHECK(wait_exit(writer) == 128 + SIGKILL);
 
     // Every regular file is either a listed, whole object or an unlisted temp file.
@@ -143,8 +181,11 @@ TEST_CASE("a writer killed at random instants never leaves a partial or listed s
       ++objects_checked;
     }
   }
-  INFO("objects checked: " << objects_checked << ", temp files left by killed writers: " << strays_seen);
+  INFO("objects checked: " << objects_checked << ", temp files left by killed writers: " << strays_seen
+                             << ", writers killed with a temp file open: " << caught_mid_write);
   CHECK(objects_checked > 0);
-  // The kills really did land mid-write at least once (otherwise the test proves nothing).
+  // The kills really did land mid-write (otherwise the test proves nothing), and a writer
+  // killed there left its temp file unlisted rather than a partial object.
+  CHECK(caught_mid_write > 0);
   CHECK(strays_seen > 0);
 }
