@@ -388,6 +388,73 @@ TEST_CASE("A corrupt stored object fails the analysis with a message naming it",
   }
 }
 
+TEST_CASE("--skip-unreadable: the failure counts the unreadable objects; with the flag the rest is analysed and every format lists them",
+          "[e2e][analyze]") {
+  History h;
+  // Two objects outside the reported series: the m-b run of commit 5 cut in half, the callgrind
+  // run of commit 7 a well-formed gzip body that is not a result set.
+  const auto truncated = h.key("criterion", "m-b", h.commits[5]);
+  const auto invalid = h.key("callgrind", "m-a", h.commits[7]);
+  const auto truncated_body = e2e::read_file(h.store / truncated);
+  e2e::write_file(h.store / truncated, truncated_body.substr(0, truncated_body.size() / 2));
+  e2e::write_file(h.store / invalid, bh::codec::gzip_compress("{\"schema_version\": 5, \"context\": 7}"));
+  const auto damaged = [&] {
+    return std::pair{e2e::read_file(h.store / truncated), e2e::read_file(h.store / invalid)};
+  };
+  const auto before = damaged();
+
+  // By default the analysis fails on the first unreadable key, counting the others.
+  auto fail = run_cli(with({"analyze", "--local=" + h.store.string()}, all_sets), h.repo);
+  INFO("stderr:\n" << fail.err);
+  CHECK(fail.exit_code == 1);
+  CHECK(fail.out.empty());
+  CHECK(contains(fail.err, "Error: stored object " + invalid + " is not a valid result set"));
+  CHECK(contains(fail.err, "2 of the 132 selected stored objects cannot be read"));
+  CHECK(contains(fail.err, "pass --skip-unreadable to analyse the rest"));
+  CHECK(damaged() == before);
+
+  const auto out = h.tmp.path() / "out";
+  auto r = run_cli(with({"analyze", "--local=" + h.store.string(), "--skip-unreadable", "--json",
+                         (out / "a.json").string(), "--markdown", (out / "a.md").string(), "--markdown-summary",
+                         (out / "s.md").string(), "--html", (out / "a.html").string()},
+                        all_sets),
+                   h.repo);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string sentence = "Skipped 2 unreadable stored objects (--skip-unreadable): " + invalid + ", " + truncated + ".";
+  CHECK(contains(r.err, "[bench-history] skipped (--skip-unreadable): stored object " + invalid));
+  CHECK(contains(r.err, "[bench-history] skipped (--skip-unreadable): could not decompress local storage object at "));
+  CHECK(contains(r.out, "  " + sentence + "\n"));
+  CHECK(contains(e2e::read_file(out / "a.md"), "- " + sentence + "\n"));
+  CHECK(contains(e2e::read_file(out / "s.md"), "- " + sentence + "\n"));
+  CHECK(contains(e2e::read_file(out / "a.html"), "<p id=\"skipped-unreadable\">"));
+  const auto j = read_json(out / "a.json").as_object();
+  CHECK(j.at("census").at("skipped_unreadable") == json::array{json::string(invalid), json::string(truncated)});
+  CHECK(j.at("runs").as_int64() == 3 * 44 - 2);
+  // The rest is really analysed: the planted step is still found at its commit.
+  const auto& findings = j.at("findings").as_array();
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].at("commit").as_string() == h.commits[step_at]);
+  CHECK(damaged() == before);  // skipping never repairs or removes a stored object
+
+  // examine skips the same way and says so in its warning; the skipped commit is a gap.
+  const auto ex = h.tmp.path() / "ex.json";
+  auto e = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "parse/big", "--metric", "wall_time",
+                    "--engine", "criterion", "--target-triple", "all", "--machine-key", "m-b", "--since",
+                    "2026-05-01", "--skip-unreadable", "--json", ex.string()},
+                   h.repo);
+  INFO("examine stdout:\n" << e.out << "\nexamine stderr:\n" << e.err);
+  REQUIRE(e.exit_code == 0);
+  CHECK(contains(e.out, "Skipped 1 unreadable stored object (--skip-unreadable): " + truncated + "."));
+  auto e_fail = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "parse/big", "--metric",
+                         "wall_time", "--engine", "criterion", "--target-triple", "all", "--machine-key", "m-b",
+                         "--since", "2026-05-01"},
+                        h.repo);
+  CHECK(e_fail.exit_code == 1);
+  CHECK(contains(e_fail.err, truncated));
+  CHECK(contains(e_fail.err, "--skip-unreadable"));
+}
+
 TEST_CASE("analyze in a shallow clone without the merge base fails with the shallow-clone advice",
           "[e2e][analyze]") {
   History h;
