@@ -21,6 +21,7 @@
 #include "probe/toolchain.hpp"
 #include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
+#include "common/demo_crate_cache.hpp"
 
 namespace fs = std::filesystem;
 using namespace benchhist;
@@ -697,23 +698,14 @@ const CrateRepo& crate_repo() {
   static std::optional<CrateRepo> built;
   if (built) return *built;
   CrateRepo r;
-  // One cached dependency build per build directory: the first run compiles criterion (~85 s),
-  // later runs only the crate itself.
-  const auto cache = fs::path(BH_BUILD_DIR) / "backfill-cargo-cache";
-  r.seed_target = cache / "target";
-  copy_demo_crate(cache / "crate");
-  set_passes(cache / "crate", 1);
-  run_ok({"cargo", "bench", "--bench", "wordcount", "--no-run"}, cache / "crate",
-         [&] {
-           auto e = cargo_env();
-           e["CARGO_TARGET_DIR"] = r.seed_target.string();
-           return e;
-         }());
+  // The shared dependency build (tests/common/demo_crate_cache.hpp) seeds every worktree.
+  const auto& cache = testing::demo_crate_cache();
+  r.seed_target = cache.target;
 
   r.repo = scratch("crate-repo") / "repo";
   git_init(r.repo);
   copy_demo_crate(r.repo);
-  fs::copy_file(cache / "crate" / "Cargo.lock", r.repo / "Cargo.lock");
+  fs::copy_file(cache.crate / "Cargo.lock", r.repo / "Cargo.lock");
   write_file(r.repo / ".gitignore", "/target\n");
   for (int i = 0; i < 13; ++i) {
     if (i == 0) {
