@@ -10,6 +10,7 @@ packages=(
   libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev catch2 libbenchmark-dev
   librust-criterion-dev valgrind shellcheck
   chromium  # the HTML report opened in a real headless browser (tests/e2e/test_e2e_html.cpp)
+  clang libclang-rt-14-dev  # the sanitizer pass and the fuzz targets (docs/testing.md, docs/fuzzing.md)
 )
 
 missing=()
