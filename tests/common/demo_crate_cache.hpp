@@ -29,8 +29,13 @@ inline const DemoCrateCache& demo_crate_cache() {
     namespace fs = std::filesystem;
     const fs::path root = fs::path(BH_BUILD_DIR) / "demo-crate-cargo-cache";
     fs::create_directories(root);
-    const int lock = ::open((root.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock < 0 || ::flock(lock, LOCK_EX) != 0)
+    struct Lock {  // held until the build is done, whichever way it ends
+      int fd;
+      ~Lock() {
+        if (fd >= 0) ::close(fd);  // closing releases the flock
+      }
+    } lock{::open((root.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)};
+    if (lock.fd < 0 || ::flock(lock.fd, LOCK_EX) != 0)
       throw std::runtime_error("cannot lock " + root.string() + ".lock: remove it and re-run the suite");
     DemoCrateCache c{root / "crate", root / "target"};
     const fs::path src = fs::path(BH_SOURCE_DIR) / "examples" / "demo-crate";
@@ -47,7 +52,6 @@ inline const DemoCrateCache& demo_crate_cache() {
     build.capture_stdout = true;
     build.capture_stderr = true;
     const auto r = probe::run_process(build);
-    ::close(lock);  // releases the lock
     if (!r.success())
       throw std::runtime_error("building examples/demo-crate's dependencies in " + c.crate.string() +
                                " failed (is librust-criterion-dev installed? scripts/install-deps.sh):\n" + r.out + r.err);
