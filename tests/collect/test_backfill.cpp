@@ -677,14 +677,6 @@ std::map<std::string, std::optional<std::string>> cargo_env() {
   return {{"RUSTUP_TOOLCHAIN", std::nullopt}, {"CARGO", std::nullopt}};
 }
 
-void copy_demo_crate(const fs::path& dest) {
-  const fs::path src = fs::path(BH_SOURCE_DIR) / "examples" / "demo-crate";
-  for (const char* rel : {"Cargo.toml", ".cargo/config.toml", "src/lib.rs", "benches/wordcount.rs"}) {
-    fs::create_directories((dest / rel).parent_path());
-    fs::copy_file(src / rel, dest / rel, fs::copy_options::overwrite_existing);
-  }
-}
-
 void set_passes(const fs::path& crate, int passes) {
   auto text = read_file(crate / "src" / "lib.rs");
   auto pos = text.find("pub const PASSES: u32 = ");
@@ -704,7 +696,7 @@ const CrateRepo& crate_repo() {
 
   r.repo = scratch("crate-repo") / "repo";
   git_init(r.repo);
-  copy_demo_crate(r.repo);
+  testing::copy_demo_crate(r.repo);
   fs::copy_file(cache.crate / "Cargo.lock", r.repo / "Cargo.lock");
   write_file(r.repo / ".gitignore", "/target\n");
   for (int i = 0; i < 13; ++i) {
@@ -970,7 +962,7 @@ TEST_CASE("a seeded build cache written after the checkout never stands in for t
   const auto root = scratch("pitfall");
   const auto seed = root / "seed-slow";
   run_ok({"cp", "-a", cr.seed_target.string(), seed.string()});
-  copy_demo_crate(root / "slow-crate");
+  testing::copy_demo_crate(root / "slow-crate");
   fs::copy_file(cr.repo / "Cargo.lock", root / "slow-crate" / "Cargo.lock");
   set_passes(root / "slow-crate", slow_passes);
   auto env_changes = cargo_env();
@@ -1102,7 +1094,7 @@ TEST_CASE("a crate that neither commits nor ignores Cargo.lock stores clean runs
   const auto root = scratch("lockless");
   const auto repo = root / "repo";
   git_init(repo);
-  copy_demo_crate(repo);
+  testing::copy_demo_crate(repo);
   write_file(repo / ".gitignore", "/target\n");
   const auto first = commit_all(repo, "lockless crate");
   write_file(repo / "NOTES.md", "a note\n");

@@ -16,6 +16,16 @@
 
 namespace benchhist::testing {
 
+// Copies examples/demo-crate's sources (not its target/ or Cargo.lock) into `dest`.
+inline void copy_demo_crate(const std::filesystem::path& dest,
+                            std::filesystem::copy_options how = std::filesystem::copy_options::overwrite_existing) {
+  const std::filesystem::path src = std::filesystem::path(BH_SOURCE_DIR) / "examples" / "demo-crate";
+  for (const char* rel : {"Cargo.toml", ".cargo/config.toml", "src/lib.rs", "benches/wordcount.rs"}) {
+    std::filesystem::create_directories((dest / rel).parent_path());
+    std::filesystem::copy_file(src / rel, dest / rel, how);
+  }
+}
+
 struct DemoCrateCache {
   std::filesystem::path crate;   // a copy of examples/demo-crate with its Cargo.lock
   std::filesystem::path target;  // its warm Cargo target directory (`cargo bench --no-run`)
@@ -38,11 +48,7 @@ inline const DemoCrateCache& demo_crate_cache() {
     if (lock.fd < 0 || ::flock(lock.fd, LOCK_EX) != 0)
       throw std::runtime_error("cannot lock " + root.string() + ".lock: remove it and re-run the suite");
     DemoCrateCache c{root / "crate", root / "target"};
-    const fs::path src = fs::path(BH_SOURCE_DIR) / "examples" / "demo-crate";
-    for (const char* rel : {"Cargo.toml", ".cargo/config.toml", "src/lib.rs", "benches/wordcount.rs"}) {
-      fs::create_directories((c.crate / rel).parent_path());
-      fs::copy_file(src / rel, c.crate / rel, fs::copy_options::update_existing);
-    }
+    copy_demo_crate(c.crate, fs::copy_options::update_existing);  // unchanged sources keep their times
     probe::ProcessSpec build;
     build.argv = {"cargo", "bench", "--bench", "wordcount", "--no-run"};
     build.cwd = c.crate;
