@@ -16,6 +16,7 @@
 #include "benchhist/detect/level_start.hpp"
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
+#include "benchhist/detect/wander.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/series.hpp"
 #include "benchhist/model/verdict.hpp"

@@ -80,8 +80,11 @@ TEST_CASE("change points are attributed at the new level's start; Pettitt still 
   const auto x = step(200, 194, 0.3, 0.02, "near-the-end");
   const auto ranks = doubled_ranks(x);
   const std::size_t pettitt_tau = pettitt_from_ranks(ranks).index;
-  const auto sharp = change_point_cheap_gates(x, {}, benchhist::MetricKind::wall_time, true);
-  const auto ref = change_point_cheap_gates(x, {}, benchhist::MetricKind::wall_time, false);
+  // S2 alone against the reference (S3 moves the persistence split too: test_fresh.cpp).
+  detail::Departures s2_only = detail::Departures::reference();
+  s2_only.level_start_split = true;
+  const auto sharp = change_point_cheap_gates(x, {}, benchhist::MetricKind::wall_time, s2_only);
+  const auto ref = change_point_cheap_gates(x, {}, benchhist::MetricKind::wall_time, detail::Departures::reference());
   REQUIRE(sharp.candidate);
   CHECK(sharp.candidate->view_index == 194);
   // Pettitt's own split sits too far inside the old level: the reference ladder measures the
@@ -98,8 +101,9 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
           "an adjusted chance level",
           "[detect][sharp]") {
   const auto x = step(200, 120, 0.3, 0.02, "overwhelming");
-  const SplitCalibration sharp = history_calibration(2000, true);
-  const SplitCalibration ref = history_calibration(2000, false);
+  // S1 alone (Pettitt's split, the Chernoff / Serfling tails) against the reference.
+  const SplitCalibration sharp = history_calibration(2000, true, false, false);
+  const SplitCalibration ref = history_calibration(2000, false, false, false);
   const auto a = split_corrected_change_point(x, sharp);
   const auto b = split_corrected_change_point(x, ref);
   REQUIRE(a);
@@ -114,8 +118,8 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
   for (std::size_t s = 0; s < 40; ++s) {
     const double lift = 0.01 * static_cast<double>(s % 8);
     const auto y = step(60 + 10 * (s % 5), 30, lift, 0.02, "monotone-" + std::to_string(s));
-    const auto p = split_corrected_change_point(y, history_calibration(500, true));
-    const auto q = split_corrected_change_point(y, history_calibration(500, false));
+    const auto p = split_corrected_change_point(y, history_calibration(500, true, false, false));
+    const auto q = split_corrected_change_point(y, history_calibration(500, false, false, false));
     if (!p) {
       CHECK_FALSE(q);
       continue;

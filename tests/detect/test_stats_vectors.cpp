@@ -109,7 +109,10 @@ void check_case(const bhtest::json::object& c, bhtest::Behaviour behaviour) {
     sc.accept_analytic_below = num(cal.at("accept_analytic_below"));
     sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
     sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
-    sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;  // S1 is part of docs/statistics.md#analytic-bound
+    // S1, S3 and S3b are part of the history procedure (docs/divergences.md).
+    sc.sharp_certificate = bhtest::departures_of(behaviour).sharp_certificate;
+    sc.min_p_search = bhtest::departures_of(behaviour).min_p_search;
+    sc.sharp_tails = bhtest::departures_of(behaviour).sharp_tails;
     const auto r = split_corrected_change_point(values, sc);
     if (exp.is_null()) {
       CHECK_FALSE(r.has_value());

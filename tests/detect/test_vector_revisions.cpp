@@ -1,10 +1,9 @@
-// vector_revisions.json lists exactly the expectations that
-// docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p,
-// #s2--the-reported-split-is-the-new-levels-estimated-start move: every case of the history,
-// multiplicity and selection vectors is evaluated four ways (reference, S1 only, S2 only, both); a
-// field is revised iff the product's value differs from the reference behaviour's, and its label
-// says which change moves it. The hidden test case "[generate-revisions]" rewrites the file from
-// the same computation.
+// vector_revisions.json lists exactly the expectations that the adopted departures move
+// (docs/divergences.md: S1 and S2 of detection-sharp, S3, S3b, S4 and S5 of detection-tip): every
+// case of the history, multiplicity and selection vectors is evaluated as the reference, as the
+// product, and with each change alone; a field is revised iff the product's value differs from
+// the reference behaviour's, and its label says which change moves it. The hidden test case
+// "[generate-revisions]" rewrites the file from the same computation.
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -135,6 +134,8 @@ json::value selection_json(const json::object& c, Departures d) {
   sc.reject_at_or_above = num(cal.at("reject_at_or_above"));
   sc.min_regime = static_cast<std::size_t>(num(in.at("min_regime")));
   sc.sharp_certificate = d.sharp_certificate;
+  sc.min_p_search = d.min_p_search;
+  sc.sharp_tails = d.sharp_tails;
   const auto r = split_corrected_change_point(values, sc);
   if (!r) return json::value();
   return json::object{{"index", static_cast<std::int64_t>(r->index)},
@@ -212,32 +213,62 @@ const json::value& at_path(const json::value& root, const std::string& path) {
   return *v;
 }
 
+// Each departure alone (the reference behaviour plus that one change), by its label.
+std::vector<std::pair<std::string, Departures>> single_changes() {
+  std::vector<std::pair<std::string, Departures>> out;
+  auto with = [](bool Departures::*flag) {
+    Departures d = Departures::reference();
+    d.*flag = true;
+    return d;
+  };
+  out.emplace_back("S1", with(&Departures::sharp_certificate));
+  out.emplace_back("S2", with(&Departures::level_start_split));
+  out.emplace_back("S3", with(&Departures::min_p_search));
+  out.emplace_back("S3b", with(&Departures::sharp_tails));
+  out.emplace_back("S4", with(&Departures::wander_guard));
+  out.emplace_back("S5", with(&Departures::current_level));
+  return out;
+}
+
 std::vector<CaseRevision> computed_revisions() {
   std::vector<CaseRevision> out;
-  const Departures both{}, none = Departures::reference(), s1_only{true, false}, s2_only{false, true};
+  const Departures all{}, none = Departures::reference();
+  const auto singles = single_changes();
   for (const std::string file : {"history_change_point.json", "history_drift.json", "history_multiplicity.json",
                                  "stats_primitives.json"}) {
     for (const auto& v : load_vectors(file)) {
       const auto& c = v.as_object();
       const auto eval = evaluator(file, c);
       if (!eval) continue;
-      const json::value ref = eval(c, none), neu = eval(c, both);
+      const json::value ref = eval(c, none), neu = eval(c, all);
       std::vector<Move> moves;
       diff(c.at("expected"), ref, neu, "", moves);
       if (moves.empty()) continue;
-      const json::value s1 = eval(c, s1_only), s2 = eval(c, s2_only);
+      std::vector<json::value> alone;
+      for (const auto& [label, d] : singles) alone.push_back(eval(c, d));
       CaseRevision r{file, str(c.at("name")), {}};
       for (const auto& m : moves) {
-        const auto &r1 = at_path(s1, m.path), &r2 = at_path(s2, m.path), &rr = at_path(ref, m.path),
-                   &rn = at_path(neu, m.path);
-        const bool s1_moves = same_json(r1, rn) && same_json(r2, rr);
-        const bool s2_moves = same_json(r2, rn) && same_json(r1, rr);
+        const auto &rr = at_path(ref, m.path), &rn = at_path(neu, m.path);
+        // The label names the change that alone gives the product's value while every other
+        // leaves the reference's; otherwise every change that moves the field on its own,
+        // joined with "+" (all of them when it moves only in combination).
+        std::string exact, movers, everyone;
+        std::size_t exact_count = 0;
+        bool others_still = true;
+        for (std::size_t i = 0; i < singles.size(); ++i) {
+          const auto& ri = at_path(alone[i], m.path);
+          everyone += (everyone.empty() ? "" : "+") + singles[i].first;
+          if (same_json(ri, rr)) continue;
+          movers += (movers.empty() ? "" : "+") + singles[i].first;
+          if (same_json(ri, rn)) exact = singles[i].first, ++exact_count;
+          else others_still = false;
+        }
         FieldRevision f;
         f.path = "/expected" + m.path;
         f.op = same_json(m.reference, absent) ? "add" : same_json(m.revised, absent) ? "remove" : "replace";
         if (f.op != "add") f.reference = m.reference;
         if (f.op != "remove") f.revised = m.revised;
-        f.change = s1_moves ? "S1" : s2_moves ? "S2" : "S1+S2";
+        f.change = exact_count == 1 && others_still && movers == exact ? exact : !movers.empty() ? movers : everyone;
         r.fields.push_back(std::move(f));
       }
       out.push_back(std::move(r));
@@ -294,9 +325,12 @@ json::value to_document(const std::vector<CaseRevision>& revisions) {
   }
   return json::object{
       {"about",
-       "Expectations of the shared detection vectors that detection-sharp.md S1 (the analytic certificate at the "
-       "unclamped observed p) and S2 (the reported split is the new level's estimated start) move on purpose. "
-       "Generated by tests/detect/test_vector_revisions.cpp ([generate-revisions]); see docs/divergences.md."},
+       "Expectations of the shared detection vectors that the adopted departures move on purpose: "
+       "detection-sharp.md S1 (the analytic certificate at the unclamped observed p) and S2 (the reported split is "
+       "the new level's estimated start), detection-tip.md S3 (the most likely split is the split search), S3b (a "
+       "certificate as sharp as the evidence), S4 (the wander guard) and S5 (the current level). Each field names "
+       "the change that moves it alone, or every change that moves it on its own joined with '+'. Generated by "
+       "tests/detect/test_vector_revisions.cpp ([generate-revisions]); see docs/divergences.md."},
       {"revisions", rs}};
 }
 
@@ -322,7 +356,7 @@ bool close_json(const json::value& a, const json::value& b) {
 
 }  // namespace
 
-TEST_CASE("the vector revisions are exactly the expectations S1 and S2 move, each with the change that moves it",
+TEST_CASE("the vector revisions are exactly the expectations S1-S5 move, each with the change that moves it",
           "[detect][vectors]") {
   const auto want = computed_revisions();
   const auto have = load_revisions();

@@ -28,6 +28,7 @@ inline constexpr double practical_relative = 0.03;               // inclusive >=
 inline constexpr double residual_noise_multiple = 3.0;           // strict >
 inline constexpr double min_regime_separation = 0.85;            // inclusive >=
 inline constexpr double noise_band_multiple = 2.0;               // strict >
+inline constexpr double current_level_share = 0.5;               // inclusive >=, S5 (docs/divergences.md)
 
 // Absolute floor by metric kind (docs/statistics.md#constants), in the metric's unit
 // (unit_of(kind)): 1 ns for wall_time and processor_time, 5 instructions or branches for the
@@ -58,38 +59,45 @@ AnalysedView analysed_view(const SeriesInput& s) noexcept;
 std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept;
 
 namespace detail {
-// The two deliberate departures from the reference detector (docs/divergences.md, described in
-// docs/divergences.md). Both are on everywhere the product judges a series. Switching them off
-// reproduces the reference behaviour the shared vectors record; only the vector tests and the
-// accuracy scorecard do that, and no command, option or configuration key reaches it.
+// The deliberate departures from the reference detector (docs/divergences.md): S1 and S2
+// (detection-sharp), S3, S3b, S4 and S5 (fresh regressions). All are on everywhere the product
+// judges a series. Switching them off reproduces the reference behaviour the shared vectors record;
+// only the vector tests and the accuracy scorecard do that, and no command, option or
+// configuration key reaches it.
 struct Departures {
   bool sharp_certificate = true;  // S1: the analytic bound at the unclamped observed p
   bool level_start_split = true;  // S2: the reported split is the new level's estimated start
-  static constexpr Departures reference() noexcept { return {false, false}; }
+  bool min_p_search = true;       // S3: the split searched and tested is the most likely one
+  bool sharp_tails = true;        // S3b: the certificate's tails are exact, or the ranks' own MGF bound
+  bool wander_guard = true;       // S4: autocorrelated noise raises the residual demands
+  bool current_level = true;      // S5: the last five points must still be on the new level
+  static constexpr Departures reference() noexcept { return {false, false, false, false, false, false}; }
   friend bool operator==(const Departures&, const Departures&) = default;
 };
 }  // namespace detail
 
-// Change-point cheap gates (docs/statistics.md#change-point-ladder steps 1-8); carries what
-// arbitration and docs/statistics.md#selection-correction need. Pettitt's split decides
-// split_located and min_regime; gates 3-8 and the candidate are taken at the new level's estimated
-// start (S2) unless `level_start_split` is false.
+// Change-point cheap gates (docs/statistics.md#change-point-ladder steps 1-8, and
+// docs/divergences.md S3, S4, S5); carries what arbitration and docs/statistics.md#selection-correction
+// need. The most likely split (S3; Pettitt's without it) decides min_regime; gates 3-8 and the
+// candidate are taken at the new level's estimated start (S2), the two-median refinement of it.
 struct ChangePointStage {
   GateLadder ladder;
-  std::optional<Candidate> candidate;  // set when gates 1-8 passed
+  std::optional<Candidate> candidate;  // set when every cheap gate passed
   std::optional<double> step_residual;
 };
 ChangePointStage change_point_cheap_gates(std::span<const double> x,
                                           std::span<const std::optional<Interval>> intervals, MetricKind kind,
-                                          bool level_start_split = true);
+                                          detail::Departures departures = {});
 
 struct DriftStage {
   GateLadder ladder;
   std::optional<Candidate> candidate;  // set when every drift gate passed
   std::optional<double> line_residual;
 };
+// With the wander guard (S4) a significant Mann-Kendall trend is retested with its variance
+// inflated for the series' autocorrelation.
 DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
-                          MetricKind kind);
+                          MetricKind kind, detail::Departures departures = {});
 
 struct HistoryJudgement {
   std::optional<UnjudgedReason> unjudged;  // nullopt = judged

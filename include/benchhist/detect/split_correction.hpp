@@ -35,15 +35,24 @@ struct SplitCalibration {
   // reference threshold, the clamped p (branch regime search, and the reference behaviour the
   // vectors record).
   bool sharp_certificate = false;
+  // docs/divergences.md#s3--the-most-likely-split-is-the-split-search: the split searched and
+  // tested, on the observed order and on every rearrangement, is the one with the smallest
+  // Mann-Whitney p. Off = Pettitt's split (branch regime search, the reference behaviour).
+  bool min_p_search = false;
+  // docs/divergences.md#s3b--a-certificate-as-sharp-as-the-evidence: the analytic bound's
+  // normal-size tails are exact subset-sum tails where affordable, else the ranks' own
+  // moment-generating-function bound. Off = the Chernoff / Serfling tails.
+  bool sharp_tails = false;
 };
 
 // docs/statistics.md#budgets parameters for a history family of `family_size` judged series (>= 1),
 // with S1 on unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard
 // only).
-SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true);
+SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true,
+                                     bool min_p_search = true, bool sharp_tails = true);
 
 struct CorrectedSplit {
-  std::size_t index = 0;    // Pettitt split tau
+  std::size_t index = 0;    // the searched split tau (min-p, or Pettitt's)
   double tainted_p = 1.0;   // Mann-Whitney p at tau
   double adjusted_p = 1.0;  // after the split-search correction (>= tainted_p)
   double superiority = 0.5; // P(after > before), ties 1/2

@@ -107,7 +107,9 @@ struct MannKendall {
   double s = 0;
   double p_value = 1.0;
 };
-MannKendall mann_kendall(std::span<const double> xs);
+// `variance_factor` inflates the variance of S (docs/divergences.md#s4--wander-is-not-a-step's
+// Hamed-Rao factor); 1 is the plain test.
+MannKendall mann_kendall(std::span<const double> xs, double variance_factor = 1.0);
 
 // Theil-Sen line over positions 0..n-1 (docs/statistics.md#theil-sen-line), n >= 2.
 struct TheilSen {

@@ -10,8 +10,11 @@
 #include <cmath>
 #include <numeric>
 
+#include "benchhist/detect/detail/analytic_bound.hpp"
+#include "benchhist/detect/detail/split_search.hpp"
 #include "benchhist/detect/level_start.hpp"
 #include "benchhist/detect/stats.hpp"
+#include "benchhist/detect/wander.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
 
@@ -61,19 +64,29 @@ BENCHHIST_DETAIL_END
 
 BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<const double> x,
                                           std::span<const std::optional<Interval>> intervals, MetricKind kind,
-                                          bool level_start_split) {
+                                          detail::Departures dep) {
   ChangePointStage st;
   auto& l = st.ladder;
   const std::size_t n = x.size();
-  if (!l.check("split_located", std::nullopt, std::nullopt, n >= 2)) return st;  // Pettitt needs two points
+  if (!l.check("split_located", std::nullopt, std::nullopt, n >= 2)) return st;  // a split needs two points
   const std::vector<std::int64_t> ranks = doubled_ranks(x);
-  const std::size_t pettitt_tau = pettitt_from_ranks(ranks).index;
-  const std::size_t shorter = std::min(pettitt_tau, n - pettitt_tau);
-  if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(min_regime_points),
-               shorter >= min_regime_points))
-    return st;
-  // Persistence is Pettitt's; where the new level begins is S2's estimate (docs/divergences.md).
-  const std::size_t tau = level_start_split ? new_level_start(x, ranks, min_regime_points) : pettitt_tau;
+  const std::size_t m = min_regime_points;
+  // Persistence: the most likely split (S3, always admissible once n >= 2 min_regime), else Pettitt's.
+  const bool searched = dep.min_p_search && n >= 2 * m;
+  std::size_t persistent = 0;
+  if (searched) {
+    detail::Scorer sc = detail::make_scorer(ranks, m, detail::max_exact_size(n, m));
+    persistent = detail::most_likely_split(sc, ranks).index;
+  } else {
+    persistent = pettitt_from_ranks(ranks).index;
+  }
+  const std::size_t shorter = std::min(persistent, n - persistent);
+  if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(m), shorter >= m)) return st;
+  // Where the new level begins: S2 refines the coarse split (the searched one, or without S3 the
+  // standardised one) with two medians (docs/divergences.md).
+  std::size_t tau = persistent;
+  if (dep.level_start_split)
+    tau = two_median_refinement(x, searched ? persistent : standardised_split(ranks, m), m);
   const double baseline = median(detail::slice(x, 0, tau));
   const double latest = median(detail::slice(x, tau, n));
   const double delta = latest - baseline;
@@ -85,7 +98,13 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   if (!l.check("absolute_floor", abs_delta, floor, abs_delta >= floor)) return st;
   st.step_residual = step_residual(x, tau);
   if (st.step_residual) {  // fail-open and unlogged when undefined (docs/detection.md#4-the-gates)
-    const double demand = residual_noise_multiple * *st.step_residual;
+    double demand = residual_noise_multiple * *st.step_residual;
+    if (dep.wander_guard) {  // S4: wander raises the demand by sqrt((1 + rho) / (1 - rho))
+      std::vector<double> residuals(n);
+      for (std::size_t i = 0; i < n; ++i) residuals[i] = x[i] - (i < tau ? baseline : latest);
+      const double rho = wander_rho(x, residuals, tau - 1);  // without the difference across the split
+      if (rho > 0) demand *= std::sqrt((1 + rho) / (1 - rho));
+    }
     if (!l.check("residual_noise", abs_delta, demand, abs_delta > demand)) return st;
   }
   {
@@ -94,6 +113,11 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
     const double s = mann_whitney(before, after).superiority;
     const double oriented = delta >= 0 ? s : 1 - s;
     if (!l.check("regime_separation", oriented, min_regime_separation, oriented >= min_regime_separation)) return st;
+  }
+  if (dep.current_level) {  // S5: the last MIN_REGIME points are still nearer the new level
+    const double now = median(detail::slice(x, n - std::min(n, m), n));
+    const double where = (now - baseline) / delta;
+    if (!l.check("current_level", where, current_level_share, where >= current_level_share)) return st;
   }
   if (!intervals.empty()) {
     const auto bi = regime_interval(intervals.subspan(0, tau));
@@ -116,16 +140,27 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
 }
 
 BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
-                          MetricKind kind) {
+                          MetricKind kind, detail::Departures dep) {
   DriftStage st;
   auto& l = st.ladder;
   const std::size_t n = x.size();
   if (!l.check("min_series_points", static_cast<double>(n), static_cast<double>(min_series_points),
                n >= min_series_points))
     return st;
-  const double chance = std::min(history_detector_count * mann_kendall(x).p_value, 1.0);
+  double chance = std::min(history_detector_count * mann_kendall(x).p_value, 1.0);
+  std::optional<TheilSen> fitted;
+  // S4 can only weaken the trend, so it is asked only of a trend that would pass (and Theil-Sen,
+  // needed for its residuals, is then needed anyway).
+  if (dep.wander_guard && chance < max_change_chance_level && n >= wander_min_points) {
+    fitted = theil_sen(x);
+    std::vector<double> residuals(n);
+    for (std::size_t i = 0; i < n; ++i)
+      residuals[i] = x[i] - (fitted->intercept + fitted->slope * static_cast<double>(i));
+    const double rho = wander_rho(x, residuals);
+    if (rho > 0) chance = std::min(history_detector_count * mann_kendall(x, hamed_rao_factor(n, rho)).p_value, 1.0);
+  }
   if (!l.check("significance", chance, max_change_chance_level, chance < max_change_chance_level)) return st;
-  const TheilSen line = *theil_sen(x);
+  const TheilSen line = fitted ? *fitted : *theil_sen(x);
   const double baseline = line.intercept;
   const double latest = line.intercept + line.slope * static_cast<double>(n - 1);
   const double delta = latest - baseline;
@@ -139,6 +174,17 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
   if (st.line_residual) {
     const double demand = residual_noise_multiple * *st.line_residual;
     if (!l.check("residual_noise", abs_delta, demand, abs_delta > demand)) return st;
+  }
+  // S5 for the line too (docs/divergences.md#s5--the-current-level): an excursion that came back
+  // is no trend either. The line's own intercept is pulled down by the excursion it fits, so the
+  // current level is placed between where the series started (its first five points) and the
+  // line's latest value.
+  if (dep.current_level) {
+    const std::size_t m = std::min(n, min_regime_points);
+    const double start = median(detail::slice(x, 0, m));
+    const double now = median(detail::slice(x, n - m, n));
+    const double where = (now - start) / (latest - start);
+    if (!l.check("current_level", where, current_level_share, where >= current_level_share)) return st;
   }
   if (detail::any_interval(intervals)) {
     if (const auto h = median_half_width(intervals)) {
@@ -162,7 +208,8 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
 BENCHHIST_DETECT_INLINE HistoryJudge::HistoryJudge(std::size_t family_size, detail::Departures departures)
     : family_size_(std::max<std::size_t>(family_size, 1)),
       departures_(departures),
-      calibration_(history_calibration(family_size_, departures.sharp_certificate)) {}
+      calibration_(history_calibration(family_size_, departures.sharp_certificate, departures.min_p_search,
+                                       departures.sharp_tails)) {}
 
 BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
   if (!s.intervals.empty() && s.intervals.size() != s.values.size())
@@ -177,8 +224,8 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
   const auto x = s.values.subspan(j.view.offset, j.view.length);
   const auto iv = s.intervals.empty() ? s.intervals : s.intervals.subspan(j.view.offset, j.view.length);
 
-  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_.level_start_split);
-  DriftStage dr = drift_detector(x, iv, s.kind);
+  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_);
+  DriftStage dr = drift_detector(x, iv, s.kind, departures_);
   std::optional<Candidate> drift_candidate = dr.candidate;
   if (drift_candidate) {
     drift_candidate->point_index = j.view.offset + drift_candidate->view_index;

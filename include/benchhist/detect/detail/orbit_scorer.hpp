@@ -19,47 +19,12 @@
 #include "benchhist/detect/detail/analytic_bound.hpp"
 #include "benchhist/detect/detail/exact_table.hpp"
 #include "benchhist/detect/detail/orbit_group.hpp"
+#include "benchhist/detect/detail/split_search.hpp"
 #include "benchhist/detect/detail/u128.hpp"
 #include "benchhist/detect/stats.hpp"
 
 namespace benchhist::detect::detail {
 BENCHHIST_DETAIL_BEGIN
-
-inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
-
-// Scorer (docs/statistics.md#scorer) and procedure (docs/statistics.md#procedure)
-
-
-struct Scorer {
-  std::size_t n = 0;
-  std::size_t min_regime = 5;
-  std::size_t max_exact = 0;
-  double tie_term = 0;
-  std::vector<std::int64_t> sorted;
-  // Built only when an exact size can matter (the observed split, or a flag an orbit element
-  // could reach): for long series the knapsack costs more than all the rest of the scoring.
-  std::optional<detail::ExactTables> tables;
-
-  void ensure_tables() {
-    if (!tables) tables.emplace(sorted, max_exact);
-  }
-
-  std::int64_t smaller_sum(std::size_t tau, std::int64_t d_tau) const {
-    return tau <= n - tau ? d_tau : static_cast<std::int64_t>(n * (n + 1)) - d_tau;
-  }
-  // p of an ordering whose Pettitt split is (tau, d_tau); 1.0 when unreportable.
-  double p_at(std::size_t tau, std::int64_t d_tau) const { return clamp_p(sharp_p_at(tau, d_tau)); }
-  // The same score before clamp_p
-  // (docs/divergences.md#s1--the-analytic-certificate-at-the-unclamped-observed-p step 1): an exact
-  // tail is at least 2 / C(n, k) > 0 and the normal one is positive for every reachable z.
-  double sharp_p_at(std::size_t tau, std::int64_t d_tau) const {
-    const std::size_t k = std::min(tau, n - tau);
-    if (k < min_regime) return 1.0;
-    const std::int64_t sum = smaller_sum(tau, d_tau);
-    if (k <= max_exact) return tables->two_sided(k, sum);
-    return mw_normal_p_unclamped(k, n - k, static_cast<double>(sum) / 2, tie_term);
-  }
-};
 
 // Whether some exact size k (min_regime..max_exact) has an achievable sum with p <= p_obs. The
 // most extreme achievable sum has at least one subset on its side, so its p is at least
@@ -86,8 +51,16 @@ struct ExtremeTest {
   std::vector<std::int64_t> delta_by_k;  // per split size: least K that can be extreme there
   std::vector<std::int64_t> max_deviation;  // per split size: largest |U_t| any ordering reaches
   std::int64_t certain_k = never;  // any |U_t| >= certain_k makes an ordering extreme
+  // docs/divergences.md#s3--the-most-likely-split-is-the-split-search: with the min-p search an
+  // ordering is extreme iff some admissible split has p <= p_obs (the smallest p is then <= p_obs
+  // too), i.e. iff U_t >= hi_at[t] or U_t <= -lo_at[t] for some t (doubled U; `never` outside
+  // [min_regime, n - min_regime]). Exact sizes' flags are a prefix and a suffix of the sums (the
+  // lower count only grows with the sum, the upper only shrinks), normal sizes' are symmetric.
+  bool min_p = false;
+  std::vector<std::int64_t> hi_at, lo_at;
 
-  ExtremeTest(const Scorer& sc, double p_obs) : n(sc.n), min_regime(sc.min_regime), max_exact(sc.max_exact) {
+  ExtremeTest(const Scorer& sc, double p_obs, bool min_p_search = false)
+      : n(sc.n), min_regime(sc.min_regime), max_exact(sc.max_exact), min_p(min_p_search) {
     unreportable_extreme = 1.0 <= p_obs;
     exact_flags.resize(max_exact + 1);
     // Without tables no exact size can be extreme (exact_sizes_can_be_extreme): flags stay empty.
@@ -155,6 +128,46 @@ struct ExtremeTest {
       certain = std::max(certain, normal_size ? normal_delta[k] : max_deviation[k] + 1);
     }
     certain_k = certain;
+    if (min_p) thresholds_by_split(sc, p_obs);
+  }
+
+  // hi_at / lo_at (see above). p_obs < 1 here (the orbit runs only below the reject level), so
+  // "clamp_p(min(2 min(L, U) / total, 1)) <= p_obs" is "2 L / total <= p_obs or 2 U / total <= p_obs".
+  void thresholds_by_split(const Scorer& sc, double p_obs) {
+    std::vector<std::int64_t> up(n / 2 + 1, never), down(n / 2 + 1, never);  // on the smaller side's deviation
+    for (std::size_t k = min_regime; k <= n / 2; ++k) {
+      const auto centre = static_cast<std::int64_t>(k * (n + 1));
+      if (k > max_exact) {
+        up[k] = down[k] = normal_delta[k];
+        continue;
+      }
+      if (!sc.tables || exact_flags[k].empty()) continue;  // no exact size can be extreme
+      const auto& t = *sc.tables;
+      const double total = t.total(k);
+      const auto top = static_cast<std::int64_t>(t.counts(k).size()) - 1;
+      for (std::int64_t s = top; s >= 0; --s)
+        if (2.0 * t.lower(k, s) / total <= p_obs) {
+          down[k] = centre - s;
+          break;
+        }
+      for (std::int64_t s = 0; s <= top; ++s)
+        if (2.0 * t.upper(k, s) / total <= p_obs) {
+          up[k] = s - centre;
+          break;
+        }
+    }
+    hi_at.assign(n + 1, never);
+    lo_at.assign(n + 1, never);
+    for (std::size_t t = min_regime; t + min_regime <= n; ++t) {
+      const std::size_t k = std::min(t, n - t);
+      // The smaller side's deviation is U_t when it is the left part, -U_t when the right.
+      if (t <= n - t) hi_at[t] = up[k], lo_at[t] = down[k];
+      else hi_at[t] = down[k], lo_at[t] = up[k];
+    }
+  }
+
+  bool crosses(std::size_t t, std::int64_t u) const {
+    return (hi_at[t] != never && u >= hi_at[t]) || (lo_at[t] != never && u <= -lo_at[t]);
   }
 
   bool operator()(std::size_t tau, std::int64_t d_tau, std::int64_t kstat) const {
@@ -194,7 +207,30 @@ struct OrbitCounter {
 };
 
 // (a) every distinct ordering, scored with prefix sums updated from the first changed index.
+BENCHHIST_DETAIL_INLINE void run_distinct_orbit_min_p(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+  const std::size_t n = sc.n;
+  std::vector<std::int64_t> cur = sc.sorted;
+  const auto np1 = static_cast<std::int64_t>(n + 1);
+  // D[t] and whether some split <= t crosses its threshold.
+  std::vector<std::int64_t> D(n + 1, 0);
+  std::vector<char> hit(n + 1, 0);
+  auto recompute_from = [&](std::size_t first_changed) {
+    for (std::size_t t = std::max<std::size_t>(first_changed + 1, 1); t <= n; ++t) {
+      D[t] = D[t - 1] + cur[t - 1];
+      hit[t] = static_cast<char>(hit[t - 1] || is_extreme.crosses(t, D[t] - static_cast<std::int64_t>(t) * np1));
+    }
+  };
+  recompute_from(0);
+  while (true) {
+    if (hit[n] && !counter.add_extreme()) return;
+    const std::size_t changed = next_permutation_from(cur);
+    if (changed == n) return;
+    recompute_from(changed);
+  }
+}
+
 BENCHHIST_DETAIL_INLINE void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+  if (is_extreme.min_p) return run_distinct_orbit_min_p(sc, is_extreme, counter);
   const std::size_t n = sc.n;
   std::vector<std::int64_t> cur = sc.sorted;
   const auto np1 = static_cast<std::int64_t>(n + 1);
@@ -392,6 +428,7 @@ class SubgroupScorer {
       for (std::size_t t = from; t <= to && t < n_; ++t) thr_[l] = std::min(thr_[l], thr_at(t));
     }
     for (std::size_t t = 1; t <= by_pos_[0].first && t < n_; ++t) head_hit_ = head_hit_ || k0_ >= thr_at(t);
+    if (is_extreme.min_p) min_p_segments();
     bucket_value_.resize(g_);
     for (std::size_t b = 0; b < g_; ++b) bucket_value_[b] = static_cast<std::int32_t>(observed[gc_.positions[b]]);
     // Innermost coordinate: the one with the most elements (first on ties).
@@ -419,6 +456,12 @@ class SubgroupScorer {
       else cert_digit_slots_[static_cast<std::size_t>(digit_[l])].push_back(l);
     }
     cert_base_ = base_[observed_split];
+    if (is_extreme.min_p) {
+      need_hi_ = is_extreme.hi_at[observed_split];
+      need_lo_ = is_extreme.lo_at[observed_split];
+    } else {
+      need_hi_ = need_lo_ = is_extreme.certain_k;
+    }
     if (!gc_.coords.empty()) inner_count_ = gc_.coords[inner_].count();
     cert_w_.assign(std::max<std::size_t>(f_ * f_, 1), 0);
     cert_ok_.assign(inner_count_ <= max_listed_inner ? inner_count_ : 0, 0);
@@ -512,7 +555,7 @@ class SubgroupScorer {
   // how many inner elements are certified; cert_ok_[e] flags them (listed inner coordinates only,
   // else all or nothing from each digit's extreme images).
   std::size_t certify_inner(std::span<const std::int32_t> pre) {
-    if (is_extreme_.certain_k == never) return 0;
+    if (need_hi_ == never && need_lo_ == never) return 0;
     std::int64_t fixed = 0;
     for (const std::size_t l : cert_fixed_slots_) fixed += bucket_value_[static_cast<std::size_t>(pre[l])];
     for (std::size_t a = 0; a < f_; ++a)
@@ -523,15 +566,15 @@ class SubgroupScorer {
         cert_w_[a * f_ + j] = sum;
       }
     const std::int64_t at = cert_base_ + fixed;
-    const std::int64_t need = is_extreme_.certain_k;
-    if (f_ == 0) return at >= need || at <= -need ? inner_count_ : 0;
+    auto certain = [&](std::int64_t u) { return (need_hi_ != never && u >= need_hi_) || (need_lo_ != never && u <= -need_lo_); };
+    if (f_ == 0) return certain(at) ? inner_count_ : 0;
     if (inner_count_ <= max_listed_inner) {
       std::size_t certified = 0;
       const std::int32_t* perm = gc_.coords[inner_].perms.data();
       for (std::size_t e = 0; e < inner_count_; ++e, perm += f_) {
         std::int64_t u = at;
         for (std::size_t a = 0; a < f_; ++a) u += cert_w_[a * f_ + static_cast<std::size_t>(perm[a])];
-        cert_ok_[e] = u >= need || u <= -need;
+        cert_ok_[e] = certain(u);
         certified += cert_ok_[e];
       }
       return certified;
@@ -542,7 +585,7 @@ class SubgroupScorer {
       lo += *std::min_element(w, w + f_);
       hi += *std::max_element(w, w + f_);
     }
-    return lo >= need || hi <= -need ? inner_count_ : 0;
+    return (need_hi_ != never && lo >= need_hi_) || (need_lo_ != never && hi <= -need_lo_) ? inner_count_ : 0;
   }
 
   // Scores inner element e (listed inner coordinates) on its own: its grid prefix sums, then
@@ -665,9 +708,36 @@ class SubgroupScorer {
     return c;
   }
 
+  // docs/divergences.md#s3--the-most-likely-split-is-the-split-search: an element is extreme iff
+  // some split crosses its threshold. U_t = c_l + base_t in segment l (c_l the grid's prefix sum
+  // there), so "U_t >= hi_t or U_t <= -lo_t for some t of the segment" is
+  // "c_l >= A_l or c_l <= -B_l" with A_l = min (hi_t - base_t), B_l = min (lo_t + base_t): the
+  // kernels' test with smax = -A_l, smin = B_l and a threshold of 0, and the head segment (no grid
+  // position before it) is fixed for every element.
+  void min_p_segments() {
+    auto clamp32 = [](std::int64_t v) { return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, -far, far)); };
+    const auto& hi = is_extreme_.hi_at;
+    const auto& lo = is_extreme_.lo_at;
+    for (std::size_t l = 0; l < g_; ++l) {
+      const std::size_t from = by_pos_[l].first + 1;
+      const std::size_t to = l + 1 < g_ ? by_pos_[l + 1].first : n_ - 1;
+      std::int64_t a = far, b = far;
+      for (std::size_t t = from; t <= to && t < n_; ++t) {
+        if (hi[t] != never) a = std::min(a, hi[t] - base_[t]);
+        if (lo[t] != never) b = std::min(b, lo[t] + base_[t]);
+      }
+      smax_[l] = clamp32(-a);
+      smin_[l] = clamp32(b);
+      thr_[l] = 0;
+    }
+    head_hit_ = false;
+    for (std::size_t t = 1; t <= by_pos_[0].first && t < n_; ++t) head_hit_ = head_hit_ || is_extreme_.crosses(t, base_[t]);
+  }
+
   bool leaf(const std::int32_t* from, const std::int32_t* add1, const std::int32_t* add2) {
     const LeafScan scan =
         kernels_.leaf(from, add1, add2, smax_.data(), smin_.data(), thr_.data(), gp_, k0_);
+    if (is_extreme_.min_p) return scan.hit || head_hit_ ? counter_.add_extreme() : true;
     const std::int32_t best = scan.best;
     if (!scan.hit && !head_hit_) return true;    // no segment reaches its least extreme K
     if (best < is_extreme_.min_k) return true;  // cannot be extreme at any split size
@@ -725,6 +795,7 @@ class SubgroupScorer {
   std::vector<std::size_t> cert_fixed_slots_;               // ... without an inner digit
   std::vector<std::vector<std::size_t>> cert_digit_slots_;  // ... per inner digit
   std::int64_t cert_base_ = 0;   // base_ at the observed split
+  std::int64_t need_hi_ = never, need_lo_ = never;  // U there at or beyond these: certainly extreme
   std::size_t inner_count_ = 1;  // elements of the inner coordinate
   std::vector<std::int64_t> cert_w_;
   std::vector<char> cert_ok_;

@@ -20,7 +20,8 @@
 
 namespace benchhist::detect {
 
-BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate) {
+BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate,
+                                                             bool min_p_search, bool sharp_tails) {
   const std::size_t m = std::max<std::size_t>(family_size, 1);
   SplitCalibration c;
   c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
@@ -30,6 +31,8 @@ BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_
   c.accept_analytic_below = std::min(0.10 / (2.0 * static_cast<double>(m)), 0.025);
   c.min_regime = min_regime_points;
   c.sharp_certificate = sharp_certificate;
+  c.min_p_search = min_p_search;
+  c.sharp_tails = sharp_tails;
   return c;
 }
 
@@ -39,26 +42,30 @@ BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_poi
   const std::size_t n = values.size();
   if (n < 2) return std::nullopt;
   const std::vector<std::int64_t> ranks = doubled_ranks(values);
-  const PettittSplit split = pettitt_from_ranks(ranks);
-  const std::size_t k = std::min(split.index, n - split.index);
-  if (k < cal.min_regime) return std::nullopt;  // unreportable observed order
-
-  Scorer sc;
-  sc.n = n;
-  sc.min_regime = cal.min_regime;
-  sc.sorted = ranks;
-  std::sort(sc.sorted.begin(), sc.sorted.end());
-  sc.tie_term = tie_term_from_doubled_ranks(sc.sorted);
-  sc.max_exact = max_exact_size(n, cal.min_regime);
-  if (k <= sc.max_exact) sc.ensure_tables();  // the observed score is an exact one
+  Scorer sc = make_scorer(ranks, cal.min_regime, max_exact_size(n, cal.min_regime));
+  // The split searched and tested: the most likely one (S3), or Pettitt's.
+  std::size_t split_index = 0;
+  std::int64_t split_d = 0;
+  double p_sharp = 1.0;
+  if (cal.min_p_search) {
+    if (n < 2 * cal.min_regime) return std::nullopt;  // no admissible split
+    const SearchedSplit split = most_likely_split(sc, ranks);
+    split_index = split.index, split_d = split.d_tau, p_sharp = split.p_sharp;
+  } else {
+    const PettittSplit split = pettitt_from_ranks(ranks);
+    const std::size_t k = std::min(split.index, n - split.index);
+    if (k < cal.min_regime) return std::nullopt;  // unreportable observed order
+    if (k <= sc.max_exact) sc.ensure_tables();  // the observed score is an exact one
+    split_index = split.index, split_d = split.d_tau, p_sharp = sc.sharp_p_at(split_index, split_d);
+  }
 
   CorrectedSplit out;
-  out.index = split.index;
-  out.tainted_p = sc.p_at(split.index, split.d_tau);
+  out.index = split_index;
+  out.tainted_p = clamp_p(p_sharp);
   {
-    const auto tau = static_cast<double>(split.index);
-    const auto rest = static_cast<double>(n - split.index);
-    const double u_left = static_cast<double>(split.d_tau) / 2 - tau * (tau + 1) / 2;
+    const auto tau = static_cast<double>(split_index);
+    const auto rest = static_cast<double>(n - split_index);
+    const double u_left = static_cast<double>(split_d) / 2 - tau * (tau + 1) / 2;
     out.superiority = (tau * rest - u_left) / (tau * rest);
   }
   const double p_obs = out.tainted_p;
@@ -71,8 +78,10 @@ BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_poi
     return out;
   }
   // S1: the union bound holds at any threshold; the clamp only protects the reported value.
-  const double certificate_p = cal.sharp_certificate ? sc.sharp_p_at(split.index, split.d_tau) : p_obs;
-  const double a = analytic_bound_sorted(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term);
+  const double certificate_p = cal.sharp_certificate ? p_sharp : p_obs;
+  const double a = cal.sharp_tails
+                       ? analytic_bound_sharp_tails(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term)
+                       : analytic_bound_sorted(sc.sorted, certificate_p, cal.min_regime, sc.max_exact, sc.tie_term);
   const double wa = std::min(a / cal.analytic_weight, 1.0);
   if (wa < cal.accept_analytic_below) {
     out.adjusted_p = std::max(wa, p_obs);
@@ -88,14 +97,14 @@ BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_poi
     return out;
   }
   if (exact_sizes_can_be_extreme(n, cal.min_regime, sc.max_exact, p_obs)) sc.ensure_tables();
-  const ExtremeTest is_extreme(sc, p_obs);
+  const ExtremeTest is_extreme(sc, p_obs, cal.min_p_search);
   if (auto distinct = distinct_orderings(sc.sorted, cal.order_budget)) {
     counter.order = static_cast<double>(*distinct);
     run_distinct_orbit(sc, is_extreme, counter);
   } else {
     const FallbackGroup group = fallback_group(n, cal.order_budget);
     counter.order = static_cast<double>(group.order);
-    run_subgroup_orbit(sc, ranks, split.index, group, is_extreme, counter);
+    run_subgroup_orbit(sc, ranks, split_index, group, is_extreme, counter);
   }
   out.adjusted_p = counter.finish();
   return out;

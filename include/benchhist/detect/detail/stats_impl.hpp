@@ -262,7 +262,7 @@ BENCHHIST_DETAIL_END
 // S = concordant - discordant pairs. With N pairs, T tied pairs and D discordant (inverted)
 // pairs, concordant = N - T - D, so S = N - T - 2D: exact integers in O(n log n) instead of
 // the O(n^2) pair loop (1000-point series are the common case).
-BENCHHIST_DETECT_INLINE MannKendall mann_kendall(std::span<const double> xs) {
+BENCHHIST_DETECT_INLINE MannKendall mann_kendall(std::span<const double> xs, double variance_factor) {
   const std::size_t n = xs.size();
   MannKendall out;
   if (n < 3) return out;
@@ -284,7 +284,8 @@ BENCHHIST_DETECT_INLINE MannKendall mann_kendall(std::span<const double> xs) {
   const auto s = static_cast<std::int64_t>(pairs - tied_pairs) - 2 * static_cast<std::int64_t>(discordant);
   out.s = static_cast<double>(s);
   const auto nd = static_cast<double>(n);
-  const double var = (nd * (nd - 1) * (2 * nd + 5) - ties) / 18;
+  double var = (nd * (nd - 1) * (2 * nd + 5) - ties) / 18;
+  if (variance_factor != 1.0) var *= variance_factor;
   if (!(var > 0)) return out;
   double z = 0;
   if (s > 0) z = (out.s - 1) / std::sqrt(var);
