@@ -76,6 +76,23 @@ std::vector<HistoryExample> build_history() {
                         levels({{3.0, 10}, {3.2, 10}})));
   out.push_back(history("large-timing", "3,000 ns stepping to 3,200 ns at commit 10 (+6.7 %)",
                         levels({{3000.0, 10}, {3200.0, 10}})));
+  // A regression that just landed (docs/detection.md "A step at the tip"): the day it lands the
+  // newest commit is the only point of the new level; five commits later it is a regime.
+  const auto fresh = scattered({{100.0, 40}, {130.0, 5}}, 0.025, "fresh_step");
+  out.push_back(history("fresh-step-landing",
+                        "41 commits near 100 ns; the newest, commit 40, measures 130 ns: the day a regression lands",
+                        std::vector<double>(fresh.begin(), fresh.begin() + 41), MetricKind::wall_time, 20));
+  out.push_back(history("fresh-step-five-later",
+                        "the same history five commits later: commits 40-44 all near 130 ns", fresh,
+                        MetricKind::wall_time, 20));
+  // detection-tip.md W5: a real Google Benchmark series (wall time, ns) backfilled on a machine
+  // that was loaded for a stretch; the last five points are back at the baseline.
+  out.push_back(history("loaded-excursion",
+                        "34 real commits of a Google Benchmark (ns): near 88,000, about twice that for commits "
+                        "17-28 while the machine was loaded, back near 90,000 for the last five",
+                        {68669,  65628,  74078,  112632, 112667, 90023,  85563,  90158,  85653,  85903,  83948,  89404,
+                         101236, 95611,  107668, 95230,  84031,  151217, 186347, 185425, 201955, 179334, 168674,
+                         259045, 99838,  247910, 175303, 275279, 124008, 93385,  89615,  86177,  92838,  88999}));
   for (std::size_t m : {6u, 7u})
     out.push_back(history("perfect-10-step-family-" + std::to_string(m),
                           "10 instruction counts, 100 then 130 from commit 5, judged among " + std::to_string(m) +

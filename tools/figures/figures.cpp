@@ -44,10 +44,11 @@ const ex::HistoryExample& use_history(Rendering& out, std::string_view name) {
 // show the rungs a candidate never reached.
 const std::vector<std::string> change_point_gates{"split_located",  "min_regime",        "non_zero_delta",
                                                   "relative_floor", "absolute_floor",    "residual_noise",
-                                                  "regime_separation", "interval_disjoint", "selection_adjustment",
-                                                  "significance"};
-const std::vector<std::string> drift_gates{"min_series_points", "significance",   "non_zero_delta",     "relative_floor",
-                                           "absolute_floor",    "residual_noise", "interval_noise_band"};
+                                                  "regime_separation", "current_level", "interval_disjoint",
+                                                  "selection_adjustment", "significance"};
+const std::vector<std::string> drift_gates{"min_series_points", "significance",  "non_zero_delta",
+                                           "relative_floor",    "absolute_floor", "residual_noise",
+                                           "current_level",     "interval_noise_band"};
 
 // How a gate compares its computed value with its demand.
 std::string comparator(const std::string& gate) {
@@ -274,7 +275,7 @@ void branch_figure(const ex::BranchExample& e, Rendering& out) {
 // ---------------------------------------------------------------- tables
 
 void ladder_blocks(Rendering& out) {
-  for (const char* name : {"ladder-pass", "ladder-declined"}) {
+  for (const char* name : {"ladder-pass", "ladder-declined", "fresh-step-landing", "loaded-excursion"}) {
     const auto& e = use_history(out, name);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];

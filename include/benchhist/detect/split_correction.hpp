@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -17,6 +18,10 @@
 #include <vector>
 
 namespace benchhist::detect {
+
+namespace detail {
+class TieFreeTables;
+}  // namespace detail
 
 inline constexpr std::size_t min_regime_points = 5;                       // MIN_REGIME
 inline constexpr double change_analytic_weight = 0.10;                     // CHANGE_ANALYTIC_WEIGHT
@@ -43,6 +48,9 @@ struct SplitCalibration {
   // normal-size tails are exact subset-sum tails where affordable, else the ranks' own
   // moment-generating-function bound. Off = the Chernoff / Serfling tails.
   bool sharp_tails = false;
+  // Exact tables of tie-free series, shared across one analysis (history_calibration makes one);
+  // only speed depends on it.
+  std::shared_ptr<const detail::TieFreeTables> tie_free_tables;
 };
 
 // docs/statistics.md#budgets parameters for a history family of `family_size` judged series (>= 1),

@@ -7,7 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace benchhist::detect::detail {
@@ -22,11 +26,18 @@ class ExactTables {
     kmax_ = std::min(kmax_, n);
     counts_.resize(kmax_ + 1);
     max_sum_.assign(kmax_ + 1, 0);
-    for (std::size_t j = 1; j <= kmax_; ++j) max_sum_[j] = max_sum_[j - 1] + sorted[n - j];
+    const bool from_tie_free = gaussian_binomial && 4 * tied_items(sorted) < n;
+    // Averaging a tie group never raises its top rank, so the tie-free maximum sums bound both.
+    for (std::size_t j = 1; j <= kmax_; ++j)
+      max_sum_[j] = max_sum_[j - 1] + (from_tie_free ? static_cast<std::int64_t>(2 * (n - j + 1)) : sorted[n - j]);
     for (std::size_t j = 0; j <= kmax_; ++j) counts_[j].assign(static_cast<std::size_t>(max_sum_[j]) + 1, 0.0);
     counts_[0][0] = 1.0;
-    if (gaussian_binomial && tie_free(sorted)) fill_tie_free(n);
-    else fill_knapsack(sorted);
+    if (from_tie_free) {
+      fill_tie_free(n);
+      retie(sorted);
+    } else {
+      fill_knapsack(sorted);
+    }
     cumulative_.resize(kmax_ + 1);
     for (std::size_t j = 0; j <= kmax_; ++j) {
       auto& c = cumulative_[j];
@@ -78,6 +89,49 @@ class ExactTables {
     }
   }
 
+  static std::size_t tied_items(std::span<const std::int64_t> sorted) noexcept {
+    std::size_t tied = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      tied += (i > 0 && sorted[i] == sorted[i - 1]) || (i + 1 < sorted.size() && sorted[i] == sorted[i + 1]);
+    return tied;
+  }
+
+  // A few ties: start from the tie-free table and, per tie group, divide out the factors
+  // (1 + x y^(2i)) of its tie-free ranks and multiply in (1 + x y^r) for its shared doubled rank
+  // r, once per member — two passes per tied value instead of the knapsack's one per value. Every
+  // intermediate is the table of a sub-multiset: integers below 2^53, so subtracting in double
+  // is exact and the result is the knapsack's integers.
+  void retie(std::span<const std::int64_t> sorted) {
+    const std::size_t n = sorted.size();
+    for (std::size_t b = 0; b < n;) {
+      std::size_t e = b + 1;
+      while (e < n && sorted[e] == sorted[b]) ++e;
+      if (e - b > 1) {
+        for (std::size_t i = b; i < e; ++i) divide_out(static_cast<std::int64_t>(2 * (i + 1)));
+        for (std::size_t i = b; i < e; ++i) multiply_in(sorted[b]);
+      }
+      b = e;
+    }
+  }
+  void divide_out(std::int64_t r) {  // Q_j(s) = P_j(s) - Q_(j-1)(s - r), j ascending
+    for (std::size_t j = 1; j <= kmax_; ++j) {
+      auto& dst = counts_[j];
+      const auto& src = counts_[j - 1];
+      const auto top = std::min<std::int64_t>(static_cast<std::int64_t>(dst.size()) - 1,
+                                              static_cast<std::int64_t>(src.size()) - 1 + r);
+      for (std::int64_t s = r; s <= top; ++s) dst[static_cast<std::size_t>(s)] -= src[static_cast<std::size_t>(s - r)];
+    }
+  }
+  void multiply_in(std::int64_t r) {  // P_j(s) += P_(j-1)(s - r), j descending
+    for (std::size_t j = kmax_; j >= 1; --j) {
+      auto& dst = counts_[j];
+      const auto& src = counts_[j - 1];
+      const auto top = std::min<std::int64_t>(static_cast<std::int64_t>(dst.size()) - 1,
+                                              static_cast<std::int64_t>(src.size()) - 1 + r);
+      for (std::int64_t s = top; s >= r; --s) dst[static_cast<std::size_t>(s)] += src[static_cast<std::size_t>(s - r)];
+    }
+  }
+
   // Ranks 1..n without ties: the size-j sums are j(j+1)/2 + m where m counts partitions into at
   // most j parts of at most n - j, the coefficients of the Gaussian binomial [n choose j]_q. Built
   // as prod_{i=1..j} (1 - q^(n-j+i)) / (1 - q^i), dividing after each factor so every
@@ -109,6 +163,41 @@ class ExactTables {
   std::vector<std::vector<double>> counts_;
   std::vector<std::vector<double>> cumulative_;
   std::vector<std::int64_t> max_sum_;
+};
+
+// The tie-free tables of one analysis, shared by every series of the same length (most timing
+// series have no ties, and the min-p search needs the exact sizes of every judged series). Safe
+// to use from every worker; results never depend on what is cached. At most `capacity` lengths
+// are kept (about 1.3 MB each at n = 1,000); a full cache starts over.
+class TieFreeTables {
+ public:
+  static constexpr std::size_t capacity = 32;
+  std::shared_ptr<const ExactTables> get(std::size_t n, std::size_t kmax) const {
+    const std::lock_guard lock(mutex_);
+    auto& slot = tables_[{n, kmax}];
+    if (!slot) {
+      if (tables_.size() > capacity) {
+        tables_.clear();
+        return get_locked(n, kmax);
+      }
+      slot = build(n, kmax);
+    }
+    return slot;
+  }
+
+ private:
+  std::shared_ptr<const ExactTables> get_locked(std::size_t n, std::size_t kmax) const {
+    auto& slot = tables_[{n, kmax}];
+    slot = build(n, kmax);
+    return slot;
+  }
+  static std::shared_ptr<const ExactTables> build(std::size_t n, std::size_t kmax) {
+    std::vector<std::int64_t> ranks(n);
+    for (std::size_t i = 0; i < n; ++i) ranks[i] = static_cast<std::int64_t>(2 * (i + 1));
+    return std::make_shared<const ExactTables>(ranks, kmax);
+  }
+  mutable std::mutex mutex_;
+  mutable std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const ExactTables>> tables_;
 };
 
 }  // namespace benchhist::detect::detail

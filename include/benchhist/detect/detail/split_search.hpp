@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -34,11 +35,23 @@ struct Scorer {
   double tie_term = 0;
   std::vector<std::int64_t> sorted;
   // Built only when an exact size can matter (the observed split, or a flag an orbit element
-  // could reach): for long series with ties the knapsack costs more than all the rest.
-  std::optional<detail::ExactTables> tables;
+  // could reach): for long series with ties the knapsack costs more than all the rest. Tie-free
+  // series share theirs through `shared` when the analysis keeps one.
+  std::shared_ptr<const detail::ExactTables> tables;
+  const TieFreeTables* shared = nullptr;
 
+  bool tie_free() const { return ExactTables::tie_free(sorted); }
   void ensure_tables() {
-    if (!tables) tables.emplace(sorted, max_exact);
+    if (tables) return;
+    if (shared && tie_free()) tables = shared->get(n, max_exact);
+    else tables = std::make_shared<const ExactTables>(sorted, max_exact);
+  }
+  // The tie-free table of this length (for the search's lower bounds).
+  std::shared_ptr<const ExactTables> tie_free_tables() const {
+    if (shared) return shared->get(n, max_exact);
+    std::vector<std::int64_t> free(n);
+    for (std::size_t i = 0; i < n; ++i) free[i] = static_cast<std::int64_t>(2 * (i + 1));
+    return std::make_shared<const ExactTables>(free, max_exact);
   }
 
   std::int64_t smaller_sum(std::size_t tau, std::int64_t d_tau) const {
@@ -113,12 +126,12 @@ inline SearchedSplit most_likely_split(Scorer& sc, std::span<const std::int64_t>
   }
   if (!exact_splits.empty() && !sc.tables) {
     bool needed = true;
-    if (best_normal <= 1.0 && !ExactTables::tie_free(sc.sorted)) {
-      std::vector<std::int64_t> free(n);
-      for (std::size_t i = 0; i < n; ++i) free[i] = static_cast<std::int64_t>(2 * (i + 1));
-      const ExactTables bound(free, sc.max_exact);
+    if (best_normal <= 1.0 && !sc.tie_free()) {
+      const auto free_tables = sc.tie_free_tables();
+      const ExactTables& bound = *free_tables;
       std::vector<std::int64_t> up(n), down(n);  // tied minus tie-free, and its negation
-      for (std::size_t i = 0; i < n; ++i) up[i] = sc.sorted[i] - free[i], down[i] = -up[i];
+      for (std::size_t i = 0; i < n; ++i)
+        up[i] = sc.sorted[i] - static_cast<std::int64_t>(2 * (i + 1)), down[i] = -up[i];
       std::sort(up.begin(), up.end(), std::greater<>());
       std::sort(down.begin(), down.end(), std::greater<>());
       needed = false;
@@ -165,8 +178,10 @@ inline SearchedSplit most_likely_split_plain(Scorer& sc, std::span<const std::in
   return best;
 }
 
-inline Scorer make_scorer(std::span<const std::int64_t> ranks, std::size_t min_regime, std::size_t max_exact) {
+inline Scorer make_scorer(std::span<const std::int64_t> ranks, std::size_t min_regime, std::size_t max_exact,
+                          const TieFreeTables* shared = nullptr) {
   Scorer sc;
+  sc.shared = shared;
   sc.n = ranks.size();
   sc.min_regime = min_regime;
   sc.sorted.assign(ranks.begin(), ranks.end());
