@@ -1,6 +1,9 @@
 // History detection throughput (docs/statistics.md; the docs/statistics.md#orbit orbit dominates).
 //   BM_JudgeSeries/<n>   series per second for single series of n points (one thread)
 //   BM_MixedFamily       2,000 series x 200 points of mixed shapes, judged with 2 threads
+//   BM_Certificate/<n>/<tails>  the analytic certificate of one candidate (a step 8 points before
+//                        the tip), with S3b's exact / MGF tails (1) or the Chernoff / Serfling
+//                        ones (0): its cost per candidate
 // All series are judged with the calibration of a 2,000-series family (budget 500,000,
 // acceptance bar 2.5e-5), which is what makes the orbit run.
 #include <benchmark/benchmark.h>
@@ -10,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "benchhist/detect/detail/analytic_bound.hpp"
 #include "benchhist/detect/detail/scatter.hpp"
+#include "benchhist/detect/detail/split_search.hpp"
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/split_correction.hpp"
 
@@ -89,6 +94,28 @@ void BM_MixedFamily(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * inputs.size()));
 }
 BENCHMARK(BM_MixedFamily)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+void BM_Certificate(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const bool tails = state.range(1) != 0;
+  std::vector<double> levels(n, 100.0);
+  for (std::size_t i = n - 8; i < n; ++i) levels[i] = 110.0;
+  const auto x = detail::scattered_levels(levels, 0.02, "certificate-" + std::to_string(n));
+  const auto ranks = doubled_ranks(x);
+  auto sc = detail::make_scorer(ranks, min_regime_points, detail::max_exact_size(n, min_regime_points));
+  const double p = detail::most_likely_split(sc, ranks).p_sharp;
+  double bound = 0;
+  for (auto _ : state) {
+    bound = tails ? detail::analytic_bound_sharp_tails(sc.sorted, p, min_regime_points, sc.max_exact, sc.tie_term)
+                  : detail::analytic_bound_sorted(sc.sorted, p, min_regime_points, sc.max_exact, sc.tie_term);
+    benchmark::DoNotOptimize(bound);
+  }
+  state.counters["bound"] = bound;
+}
+BENCHMARK(BM_Certificate)
+    ->ArgsProduct({{100, 200, 1000}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond)
+    ->MinTime(2.0);
 
 }  // namespace
 

@@ -113,7 +113,7 @@ inline double analytic_bound_sorted(std::span<const std::int64_t> sorted, double
 // non-negative numbers, so each count is within a relative (1 + eps)^(n + width) of the truth and
 // exact_tail_probability rounds the ratio up past that. nullopt when the knapsack would take more
 // than `budget` additions.
-inline constexpr double exact_tail_budget = 4e7;  // additions, about 20 ms (docs/divergences.md)
+inline constexpr double exact_tail_budget = 2e7;  // additions (upper estimate), a few ms (docs/divergences.md)
 
 struct TailCounts {
   std::vector<double> count;  // per size k (0 where not asked)
@@ -132,6 +132,12 @@ inline std::optional<TailCounts> subset_counts_at_most(std::span<const std::int6
   if (kk == 0) return out;
   std::vector<std::int64_t> minsum(kk + 1, 0);
   for (std::size_t j = 1; j <= kk; ++j) minsum[j] = minsum[j - 1] + ascending[j - 1];
+  {  // the rows of the asked sizes alone already cost this much: give up before the quadratic part
+    double least = 0;
+    for (std::size_t k = 1; k <= kk; ++k)
+      if (cap[k] >= minsum[k]) least += static_cast<double>(cap[k] - minsum[k] + 1);
+    if (least * static_cast<double>(n) > budget) return std::nullopt;
+  }
   std::vector<std::int64_t> top(kk + 1, -1);  // largest partial sum still useful per size
   for (std::size_t j = 0; j <= kk; ++j)
     for (std::size_t k = std::max<std::size_t>(j, 1); k <= kk; ++k)
@@ -139,6 +145,23 @@ inline std::optional<TailCounts> subset_counts_at_most(std::span<const std::int6
   double work = 0;
   for (std::size_t j = 0; j <= kk; ++j) work += static_cast<double>(std::max<std::int64_t>(top[j] - minsum[j] + 1, 0));
   if (work * static_cast<double>(n) > budget) return std::nullopt;
+  // Tighter per item: after item i a j-subset can still become a k-subset only by adding the
+  // k - j items after i at the least, so row j needs sums up to
+  // max(cap_j, max_{k > j} (cap_k - (a_(i+1) + ... + a_(i+k-j)))).
+  std::vector<std::int64_t> prefix(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + ascending[i];
+  // O(kk) per row and item: worth it only while kk is small (n <= 200).
+  const bool per_item = kk <= 100;
+  auto row_cap = [&](std::size_t i, std::size_t j) {  // after items 0..i
+    if (!per_item) return top[j];
+    std::int64_t c = cap[j] >= 0 ? cap[j] : -1;
+    for (std::size_t k = j + 1; k <= kk; ++k) {
+      if (cap[k] < 0) continue;
+      if (i + 1 + (k - j) > n) break;  // not enough items left
+      c = std::max(c, cap[k] - (prefix[i + 1 + (k - j)] - prefix[i + 1]));
+    }
+    return std::min(c, top[j]);
+  };
   std::vector<std::vector<double>> cnt(kk + 1);
   for (std::size_t j = 0; j <= kk; ++j)
     cnt[j].assign(static_cast<std::size_t>(std::max<std::int64_t>(top[j] - minsum[j] + 1, 0)), 0.0);
@@ -148,7 +171,7 @@ inline std::optional<TailCounts> subset_counts_at_most(std::span<const std::int6
     const std::int64_t r = ascending[i];
     for (std::size_t j = std::min(i + 1, kk); j >= 1; --j) {
       const std::int64_t from = std::max(minsum[j], minsum[j - 1] + r);
-      const std::int64_t to = std::min(top[j], top[j - 1] + r);
+      const std::int64_t to = std::min(row_cap(i, j), top[j - 1] + r);
       if (from > to) continue;
       double* dst = cnt[j].data() + (from - minsum[j]);
       const double* src = cnt[j - 1].data() + (from - r - minsum[j - 1]);
@@ -181,14 +204,14 @@ inline double exact_tail_probability(double count, std::size_t n, std::size_t k,
 // replacement is dominated in convex order by one drawn with replacement, so
 // P(S_k - k(n+1) >= d) <= exp(-lambda d) M(lambda)^k for every lambda >= 0, with
 // M(lambda) = mean exp(lambda (r_i - (n+1))) over the doubled ranks). Every lambda gives a valid
-// bound, so minimising over a fixed grid (lambda (n+1) from 0.02 to about 190, ratio 1.06) only
+// bound, so minimising over a fixed grid (lambda (n+1) from 0.02 to about 190, ratio 1.15) only
 // costs tightness; log M is rounded up past its rounding error.
 class RankMgf {
  public:
   explicit RankMgf(std::span<const std::int64_t> sorted) {
     const std::size_t n = sorted.size();
     const auto centre = static_cast<std::int64_t>(n + 1);
-    for (double theta = 0.02; theta < 200; theta *= 1.06) {
+    for (double theta = 0.02; theta < 200; theta *= 1.15) {
       const double lambda = theta / static_cast<double>(n + 1);
       lambda_.push_back(lambda);
       log_m_up_.push_back(log_mgf(sorted, centre, lambda, true));

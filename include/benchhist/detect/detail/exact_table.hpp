@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "benchhist/detect/detail/u128.hpp"
+
 namespace benchhist::detect::detail {
 
 class ExactTables {
@@ -35,20 +37,29 @@ class ExactTables {
     if (from_tie_free) {
       fill_tie_free(n);
       retie(sorted);
+    } else if (gaussian_binomial && distinct_values(sorted) * (kmax_ + 1) < 2 * n) {
+      fill_grouped(sorted);
     } else {
       fill_knapsack(sorted);
     }
-    cumulative_.resize(kmax_ + 1);
+    // Only the running sums are kept (half the memory: analyses share tie-free tables by length).
     for (std::size_t j = 0; j <= kmax_; ++j) {
-      auto& c = cumulative_[j];
-      c.resize(counts_[j].size());
+      auto& c = counts_[j];
       double run = 0;  // exact: every partial sum is an integer below C(N, j) < 2^53
-      for (std::size_t s = 0; s < c.size(); ++s) c[s] = run += counts_[j][s];
+      for (std::size_t s = 0; s < c.size(); ++s) c[s] = run += c[s];
     }
+    cumulative_ = std::move(counts_);
   }
 
   std::size_t kmax() const noexcept { return kmax_; }
-  const std::vector<double>& counts(std::size_t k) const { return counts_[k]; }
+  // The number of size-k subsets with each doubled sum (from the running sums).
+  std::vector<double> counts(std::size_t k) const {
+    const auto& c = cumulative_[k];
+    std::vector<double> out(c.size());
+    for (std::size_t s = 0; s < c.size(); ++s) out[s] = s == 0 ? c[0] : c[s] - c[s - 1];
+    return out;
+  }
+  std::size_t sums(std::size_t k) const { return cumulative_[k].size(); }  // doubled sums 0..sums-1
   // Size-k subsets with doubled sum <= s, >= s, and all of them (exact integers).
   double lower(std::size_t k, std::int64_t s) const {
     const auto& c = cumulative_[k];
@@ -86,6 +97,46 @@ class ExactTables {
         reach[j] = std::max(reach[j], hi);
       }
       ++processed;
+    }
+  }
+
+  static std::size_t distinct_values(std::span<const std::int64_t> sorted) noexcept {
+    std::size_t d = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i) d += i == 0 || sorted[i] != sorted[i - 1];
+    return d;
+  }
+
+  // Heavy ties (counted metrics, near-constant series): one pass per distinct value r with
+  // multiplicity m, adding C(m, c) subsets of c copies at once —
+  // P_j(s) += sum_c C(m, c) P_(j-c)(s - c r), j descending so every P_(j-c) is still the value
+  // before this group. C(m, c) <= C(n, c) and every product is part of a count below 2^53, so
+  // the double arithmetic is exact and the table is the knapsack's.
+  void fill_grouped(std::span<const std::int64_t> sorted) {
+    const std::size_t n = sorted.size();
+    for (std::size_t b = 0; b < n;) {
+      std::size_t e = b + 1;
+      while (e < n && sorted[e] == sorted[b]) ++e;
+      const std::size_t m = e - b;
+      const std::int64_t r = sorted[b];
+      std::vector<double> choose(std::min(m, kmax_) + 1, 1.0);  // C(m, c), exact (integers below 2^53)
+      u128 c_mc = 1;
+      for (std::size_t c = 1; c < choose.size(); ++c) {
+        c_mc = c_mc * (m - c + 1) / c;
+        choose[c] = static_cast<double>(c_mc);
+      }
+      for (std::size_t j = kmax_; j >= 1; --j) {
+        auto& dst = counts_[j];
+        for (std::size_t c = 1; c <= std::min(m, j); ++c) {
+          const auto& src = counts_[j - c];
+          const std::int64_t shift = static_cast<std::int64_t>(c) * r;
+          const auto top = std::min<std::int64_t>(static_cast<std::int64_t>(dst.size()) - 1,
+                                                  static_cast<std::int64_t>(src.size()) - 1 + shift);
+          const double w = choose[c];
+          for (std::int64_t s = shift; s <= top; ++s)
+            dst[static_cast<std::size_t>(s)] += w * src[static_cast<std::size_t>(s - shift)];
+        }
+      }
+      b = e;
     }
   }
 
@@ -165,39 +216,44 @@ class ExactTables {
   std::vector<std::int64_t> max_sum_;
 };
 
-// The tie-free tables of one analysis, shared by every series of the same length (most timing
-// series have no ties, and the min-p search needs the exact sizes of every judged series). Safe
-// to use from every worker; results never depend on what is cached. At most `capacity` lengths
-// are kept (about 1.3 MB each at n = 1,000); a full cache starts over.
+// The exact tables of one analysis, shared by every series with the same doubled ranks: every
+// tie-free series of a length (most timing series), and every series with the same ties (a
+// constant counter, a counter with the same few values). The min-p search needs the exact sizes
+// of every judged series. Safe to use from every worker; results never depend on what is
+// cached. At most `capacity` rank sets are kept (about 0.7 MB each at n = 1,000); a full cache
+// starts over.
 class TieFreeTables {
  public:
-  static constexpr std::size_t capacity = 32;
-  std::shared_ptr<const ExactTables> get(std::size_t n, std::size_t kmax) const {
+  static constexpr std::size_t capacity = 256;
+  // `sorted` = doubled ranks ascending.
+  std::shared_ptr<const ExactTables> get(std::span<const std::int64_t> sorted, std::size_t kmax) const {
+    Key key{kmax, std::vector<std::int64_t>(sorted.begin(), sorted.end())};
     const std::lock_guard lock(mutex_);
-    auto& slot = tables_[{n, kmax}];
-    if (!slot) {
-      if (tables_.size() > capacity) {
-        tables_.clear();
-        return get_locked(n, kmax);
-      }
-      slot = build(n, kmax);
-    }
-    return slot;
+    if (const auto it = tables_.find(key); it != tables_.end()) return it->second;
+    if (tables_.size() >= capacity) tables_.clear();
+    auto table = std::make_shared<const ExactTables>(key.ranks, kmax);
+    tables_.emplace(std::move(key), table);
+    return table;
+  }
+  // The tie-free table of length n.
+  std::shared_ptr<const ExactTables> get(std::size_t n, std::size_t kmax) const {
+    std::vector<std::int64_t> ranks(n);
+    for (std::size_t i = 0; i < n; ++i) ranks[i] = static_cast<std::int64_t>(2 * (i + 1));
+    return get(ranks, kmax);
   }
 
  private:
-  std::shared_ptr<const ExactTables> get_locked(std::size_t n, std::size_t kmax) const {
-    auto& slot = tables_[{n, kmax}];
-    slot = build(n, kmax);
-    return slot;
-  }
-  static std::shared_ptr<const ExactTables> build(std::size_t n, std::size_t kmax) {
-    std::vector<std::int64_t> ranks(n);
-    for (std::size_t i = 0; i < n; ++i) ranks[i] = static_cast<std::int64_t>(2 * (i + 1));
-    return std::make_shared<const ExactTables>(ranks, kmax);
-  }
+  struct Key {
+    std::size_t kmax;
+    std::vector<std::int64_t> ranks;
+    bool operator<(const Key& o) const {
+      if (kmax != o.kmax) return kmax < o.kmax;
+      if (ranks.size() != o.ranks.size()) return ranks.size() < o.ranks.size();
+      return ranks < o.ranks;
+    }
+  };
   mutable std::mutex mutex_;
-  mutable std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const ExactTables>> tables_;
+  mutable std::map<Key, std::shared_ptr<const ExactTables>> tables_;
 };
 
 }  // namespace benchhist::detect::detail

@@ -65,7 +65,7 @@ struct ExtremeTest {
     exact_flags.resize(max_exact + 1);
     // Without tables no exact size can be extreme (exact_sizes_can_be_extreme): flags stay empty.
     for (std::size_t k = min_regime; k <= max_exact && sc.tables; ++k) {
-      const auto& c = sc.tables->counts(k);
+      const auto c = sc.tables->counts(k);
       double total = 0;
       for (double v : c) total += v;
       std::vector<double> upper(c.size() + 1, 0.0);
@@ -108,7 +108,7 @@ struct ExtremeTest {
       if (exact_flags[k].empty()) continue;
       const auto centre = static_cast<std::int64_t>(k * (n + 1));
       // Only achievable sums count: below the k smallest ranks "lower" is 0 and p clamps.
-      const auto& counts = sc.tables->counts(k);
+      const auto counts = sc.tables->counts(k);
       for (std::size_t s = 0; s < exact_flags[k].size(); ++s)
         if (exact_flags[k][s] && counts[s] > 0)
           delta_by_k[k] = std::min(delta_by_k[k], std::abs(static_cast<std::int64_t>(s) - centre));
@@ -144,7 +144,7 @@ struct ExtremeTest {
       if (!sc.tables || exact_flags[k].empty()) continue;  // no exact size can be extreme
       const auto& t = *sc.tables;
       const double total = t.total(k);
-      const auto top = static_cast<std::int64_t>(t.counts(k).size()) - 1;
+      const auto top = static_cast<std::int64_t>(t.sums(k)) - 1;
       for (std::int64_t s = top; s >= 0; --s)
         if (2.0 * t.lower(k, s) / total <= p_obs) {
           down[k] = centre - s;

@@ -35,15 +35,15 @@ struct Scorer {
   double tie_term = 0;
   std::vector<std::int64_t> sorted;
   // Built only when an exact size can matter (the observed split, or a flag an orbit element
-  // could reach): for long series with ties the knapsack costs more than all the rest. Tie-free
-  // series share theirs through `shared` when the analysis keeps one.
+  // could reach): for long series with ties the knapsack costs more than all the rest. Series
+  // with the same ranks share theirs through `shared` when the analysis keeps one.
   std::shared_ptr<const detail::ExactTables> tables;
   const TieFreeTables* shared = nullptr;
 
   bool tie_free() const { return ExactTables::tie_free(sorted); }
   void ensure_tables() {
     if (tables) return;
-    if (shared && tie_free()) tables = shared->get(n, max_exact);
+    if (shared) tables = shared->get(sorted, max_exact);
     else tables = std::make_shared<const ExactTables>(sorted, max_exact);
   }
   // The tie-free table of this length (for the search's lower bounds).
