@@ -67,7 +67,8 @@ if [ ! -f "$build_dir/build.ninja" ]; then
   CXX="$cxx" meson setup "$build_dir" -Dbenchmarks=true >"$build_dir.setup.log" 2>&1 ||
     fail "meson setup failed (log: $build_dir.setup.log)"
 fi
-ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" >"$build_dir.build.log" 2>&1 ||
+# -k 0: one run reports every file that does not build, not just the first.
+ninja -C "$build_dir" -k 0 -j "${JOBS:-$(nproc)}" >"$build_dir.build.log" 2>&1 ||
   fail "the build failed (log: $build_dir.build.log; rebuild by hand: ninja -C $build_dir)"
 warnings=$(grep -c 'warning:' "$build_dir.build.log")
 echo "[distro] built with $("$cxx" --version | head -1): $warnings warnings" >&2

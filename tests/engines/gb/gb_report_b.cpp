@@ -23,10 +23,18 @@ class CountingMemoryManager : public benchmark::MemoryManager {
     peak_bytes = 0;
     counting = true;
   }
-  void Stop(Result* result) override {
+  // BH_GB_STOP_BY_REFERENCE: Google Benchmark 1.8+ (tests/engines/meson.build).
+#if BH_GB_STOP_BY_REFERENCE
+  void Stop(Result& result) override { record(result); }
+#else
+  void Stop(Result* result) override { record(*result); }
+#endif
+
+ private:
+  static void record(Result& result) {
     counting = false;
-    result->num_allocs = allocations;
-    result->max_bytes_used = peak_bytes;
+    result.num_allocs = allocations;
+    result.max_bytes_used = peak_bytes;
   }
 };
 
