@@ -60,8 +60,10 @@ BENCHMARK(BM_Reserve)->Arg(100);
 
 }  // namespace
 
-// Sized allocations are counted only while the memory manager measures.
-void* operator new(std::size_t n) {
+// Sized allocations are counted only while the memory manager measures. The replacements stay
+// out of line: inlined into the library's allocator, gcc's -Wmismatched-new-delete takes our
+// malloc/free pairing for an operator new released with free.
+[[gnu::noinline]] void* operator new(std::size_t n) {
   if (counting) {
     ++allocations;
     const long long now = live_bytes += static_cast<long long>(n);
@@ -72,8 +74,8 @@ void* operator new(std::size_t n) {
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t n) noexcept {
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t n) noexcept {
   if (counting) live_bytes -= static_cast<long long>(n);
   std::free(p);
 }
