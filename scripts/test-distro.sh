@@ -63,8 +63,11 @@ skipped=()
 [ "${BH_WITH_CHROMIUM:-0}" = 1 ] || skipped+=(e2e_html)
 
 # 2. Build: scripts/build.sh's configuration (benchmarks and examples too).
+# A tree whose configuration was interrupted (no build.ninja) is configured again in place.
 if [ ! -f "$build_dir/build.ninja" ]; then
-  CXX="$cxx" meson setup "$build_dir" -Dbenchmarks=true >"$build_dir.setup.log" 2>&1 ||
+  reconfigure=()
+  [ -d "$build_dir/meson-private" ] && reconfigure=(--reconfigure)
+  CXX="$cxx" meson setup "${reconfigure[@]}" "$build_dir" -Dbenchmarks=true >"$build_dir.setup.log" 2>&1 ||
     fail "meson setup failed (log: $build_dir.setup.log)"
 fi
 # -k 0: one run reports every file that does not build, not just the first.
