@@ -2,9 +2,6 @@
 // of docs/formats.md#process-contract (exit 0 on success, 1 on any failure; usage errors and help
 // unprefixed).
 
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -18,6 +15,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "options.hpp"
+#include "platform/platform.hpp"
 
 namespace {
 
@@ -27,14 +25,6 @@ void print_error(const benchhist::Error& e) {
   std::cerr << "Error: " << e.message() << '\n';
   if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';
   if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << '\n';
-}
-
-// The width of stdout when it is a terminal; reports then fit it instead of 80 columns.
-std::optional<std::size_t> terminal_width() {
-  winsize ws{};
-  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-    return static_cast<std::size_t>(ws.ws_col);
-  return std::nullopt;
 }
 
 }  // namespace
@@ -69,8 +59,9 @@ int main(int argc, char** argv) {
                              {}, ec.message());
     benchhist::probe::ProcessEnvironment env;
     benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
-    inv.terminal_width = terminal_width();
-    inv.stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;
+    // Reports fit a terminal's width instead of 80 columns.
+    inv.terminal_width = benchhist::platform::stdout_terminal_columns();
+    inv.stderr_is_terminal = benchhist::platform::stderr_is_terminal();
     // Left to the operating system: std::exit below does not destroy main's automatic objects.
     std::vector<std::shared_ptr<const void>> keep_until_exit;
     inv.keep_until_exit = &keep_until_exit;

@@ -15,32 +15,8 @@ BUILD_DIR="$build_dir" scripts/build.sh || { echo "tests: 0 passed, 1 failed"; e
 meson test -C "$build_dir" --print-errorlogs --num-processes "${JOBS:-2}" "$@"
 status=$?
 
-summarize() {
-python3 - "$1" <<'PY'
-import json, re, sys
-passed = failed = 0
-try:
-    lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
-except OSError:
-    print("0 1"); sys.exit(0)
-for line in lines:
-    if not line.strip():
-        continue
-    t = json.loads(line)
-    out = t.get("stdout") or ""
-    m_all = re.search(r"All tests passed \(\d+ assertions? in (\d+) test cases?\)", out)
-    m_mix = re.search(r"test cases:\s+(\d+) \|\s+(\d+) passed \|\s+(\d+) failed", out)
-    if m_all and t.get("result") == "OK":
-        passed += int(m_all.group(1))
-    elif m_mix:
-        passed += int(m_mix.group(2)); failed += int(m_mix.group(3))
-    elif t.get("result") in ("OK", "SKIP"):
-        passed += 1
-    else:
-        failed += 1   # crashed or timed out before Catch2 could summarize
-print(passed, failed)
-PY
-}
+# Catch2 test cases passed and failed in a build's last `meson test` (scripts/test-summary.py).
+summarize() { python3 scripts/test-summary.py "$1"; }
 
 read -r passed failed < <(summarize "$build_dir/meson-logs/testlog.json")
 

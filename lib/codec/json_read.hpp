@@ -163,13 +163,16 @@ inline boost::json::value parse_document(std::string_view text) {
   return p.handler().st.release();
 }
 
-inline const boost::json::object& as_object(const boost::json::value& v, const std::string& path) {
-  if (!v.is_object()) fail(path, "expected an object");
+// The accessors returning a reference take the path by value: a `const std::string&` bound to a
+// temporary (`as_object(doc, "")`) beside the returned reference is what gcc 13+ reports as
+// -Wdangling-reference, although the result refers into `v` only.
+inline const boost::json::object& as_object(const boost::json::value& v, std::string_view path) {
+  if (!v.is_object()) fail(std::string(path), "expected an object");
   return v.get_object();
 }
 
-inline const boost::json::array& as_array(const boost::json::value& v, const std::string& path) {
-  if (!v.is_array()) fail(path, "expected an array");
+inline const boost::json::array& as_array(const boost::json::value& v, std::string_view path) {
+  if (!v.is_array()) fail(std::string(path), "expected an array");
   return v.get_array();
 }
 
@@ -186,9 +189,9 @@ inline const boost::json::value* find_non_null(const boost::json::object& o, std
 }
 
 inline const boost::json::value& required(const boost::json::object& o, std::string_view key,
-                                          const std::string& path) {
+                                          std::string_view path) {
   const auto* v = find(o, key);
-  if (v == nullptr) fail(child(path, key), "missing");
+  if (v == nullptr) fail(child(std::string(path), key), "missing");
   return *v;
 }
 

@@ -1,73 +1,28 @@
 // The real services of backfill and its interrupt guard (docs/backfill.md,
 // docs/formats.md#toolchain).
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
+#include <stdexcept>
 
 #include "benchhist/collect/backfill.hpp"
+#include "platform/platform.hpp"
 #include "probe/hardware.hpp"
 #include "probe/toolchain.hpp"
 
 namespace benchhist::collect {
-namespace {
-
-// The write end of the active guard's self-pipe. A signal handler can reach no object, so
-// this one descriptor is the only global the guard needs; -1 while no guard is active.
-std::atomic<int> g_interrupt_pipe{-1};
-static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free atomic");
-
-extern "C" void backfill_interrupt_handler(int sig) {
-  const int saved_errno = errno;
-  const int fd = g_interrupt_pipe.load(std::memory_order_relaxed);
-  if (fd >= 0) {
-    const unsigned char b = static_cast<unsigned char>(sig);
-    [[maybe_unused]] auto n = ::write(fd, &b, 1);  // non-blocking; a full pipe already says enough
-  }
-  errno = saved_errno;
-}
-
-}  // namespace
 
 InterruptGuard::InterruptGuard() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw Error(ErrorKind::io, "failed to create the interrupt pipe", {}, std::strerror(errno));
-  read_fd_ = fds[0];
-  write_fd_ = fds[1];
-  int expected = -1;
-  if (!g_interrupt_pipe.compare_exchange_strong(expected, write_fd_)) {
-    ::close(read_fd_);
-    ::close(write_fd_);
+  try {
+    watch_ = std::make_unique<platform::InterruptWatch>();
+  } catch (const std::system_error& e) {
+    throw Error(ErrorKind::io, "failed to create the interrupt pipe", {}, e.code().message());
+  } catch (const std::logic_error&) {
     throw Error(ErrorKind::internal, "another backfill interrupt guard is already active in this process");
   }
-  struct sigaction sa {};
-  sa.sa_handler = backfill_interrupt_handler;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;  // blocking waits resume; the loop polls pending() between steps
-  ::sigaction(SIGINT, &sa, &old_int_);
-  ::sigaction(SIGTERM, &sa, &old_term_);
 }
 
-InterruptGuard::~InterruptGuard() {
-  ::sigaction(SIGINT, &old_int_, nullptr);
-  ::sigaction(SIGTERM, &old_term_, nullptr);
-  g_interrupt_pipe.store(-1);
-  ::close(read_fd_);
-  ::close(write_fd_);
-}
+InterruptGuard::~InterruptGuard() = default;
 
-int InterruptGuard::pending() {
-  unsigned char buf[16];
-  ssize_t n;
-  while ((n = ::read(read_fd_, buf, sizeof buf)) > 0)
-    if (received_ == 0) received_ = buf[0];
-  return received_;
-}
+int InterruptGuard::pending() { return watch_->pending(); }
 
 BackfillServices BackfillServices::system(const probe::Environment& env) {
   BackfillServices s;
@@ -98,7 +53,7 @@ BackfillServices BackfillServices::system(const probe::Environment& env) {
     return collect::collect(r, e, st, c);
   };
   s.temp_dir = env.non_empty("TMPDIR").value_or("/tmp");
-  s.pid = static_cast<long>(::getpid());
+  s.pid = platform::current_process_id();
   s.announce = [](std::string_view) {};
   return s;
 }

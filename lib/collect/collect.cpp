@@ -1,6 +1,5 @@
 #include "benchhist/collect/collect.hpp"
 
-#include <stdlib.h>
 
 #include <chrono>
 #include <set>
@@ -11,6 +10,7 @@
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
+#include "platform/platform.hpp"
 #include "probe/hardware.hpp"
 #include "probe/machine_key.hpp"
 #include "benchhist/codec/key.hpp"
@@ -49,11 +49,12 @@ class OutputDir {
  public:
   explicit OutputDir(const probe::Environment& env) {
     const std::filesystem::path tmp = env.non_empty("TMPDIR").value_or("/tmp");
-    std::string tmpl = (tmp / "benchhist-output-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data()))
+    try {
+      path_ = platform::make_unique_directory(tmp, "benchhist-output-");
+    } catch (const std::system_error& e) {
       throw Error(ErrorKind::io, "failed to create the benchmark output directory under " + tmp.string(), tmp.string(),
-                  std::strerror(errno), "check that TMPDIR (or /tmp) exists and is writable");
-    path_ = tmpl;
+                  e.code().message(), "check that TMPDIR (or /tmp) exists and is writable");
+    }
   }
   ~OutputDir() {
     if (keep_) return;

@@ -2,14 +2,11 @@
 
 #include "benchhist/config/starter.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <string>
+#include <system_error>
 
 #include "benchhist/error.hpp"
+#include "platform/platform.hpp"
 
 namespace benchhist::config {
 namespace {
@@ -84,29 +81,14 @@ bool write_starter_config(const std::filesystem::path& path) {
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw fail("could not create parent directories: " + ec.message());
   }
-  // O_EXCL: never overwrite, even if a file appears between a check and the write.
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == EEXIST) return false;
-    throw fail(std::strerror(errno));
-  }
-  std::string_view rest = kStarter;
-  while (!rest.empty()) {
-    ssize_t n = ::write(fd, rest.data(), rest.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      // Do not leave a truncated starter behind: the next install would refuse to replace it.
-      ::unlink(path.c_str());
-      throw fail(std::strerror(err));
-    }
-    rest.remove_prefix(static_cast<std::size_t>(n));
-  }
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(path.c_str());
-    throw fail(std::strerror(err));
+  // Created exclusively: never overwrite, even if a file appears between a check and the
+  // write; a failed write leaves no truncated starter, which the next install would refuse
+  // to replace.
+  try {
+    platform::write_new_file(path, kStarter, false);
+  } catch (const platform::WriteError& e) {
+    if (e.step == platform::WriteStep::create && e.code() == std::errc::file_exists) return false;
+    throw fail(e.code().message());
   }
   return true;
 }

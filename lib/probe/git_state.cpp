@@ -35,9 +35,12 @@ std::string last_git_error() {
   return (e && e->message) ? e->message : "unknown libgit2 error";
 }
 
-[[noreturn]] void fail(const std::filesystem::path& dir, const std::string& what) {
+// `why` is libgit2's last error unless the probe found the problem itself: libgit2 1.8 took
+// git_error_set_str out of its public headers, so our own reasons never go through its state.
+[[noreturn]] void fail(const std::filesystem::path& dir, const std::string& what,
+                       const std::string& why = last_git_error()) {
   throw Error(ErrorKind::git, "failed to probe the repository's git state", dir.string(),
-              what + " (" + last_git_error() + ")",
+              what + " (" + why + ")",
               "run the command inside a git repository (or pass --repo <path>)");
 }
 
@@ -53,8 +56,7 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   }
   RepoPtr repo(raw);
   if (git_repository_is_bare(repo.get())) {
-    git_error_set_str(GIT_ERROR_REPOSITORY, "the repository is bare");
-    fail(repo_dir, "no working tree at " + repo_dir.string());
+    fail(repo_dir, "no working tree at " + repo_dir.string(), "the repository is bare");
   }
 
   git_reference* head_raw = nullptr;

@@ -5,6 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include <string>
+#include <string_view>
+
 #include "benchhist/error.hpp"
 
 namespace benchhist::publish {
@@ -15,10 +18,12 @@ namespace {
               "pass the file written by `cargo bench-history analyze --json <path>`");
 }
 
+// `where` by value: a reference parameter bound to a temporary ("" at a call) beside the
+// returned reference is what gcc 13+'s -Wdangling-reference warns about.
 const boost::json::value& member(const boost::json::object& o, const char* name, const std::string& path,
-                                 const std::string& where) {
+                                 std::string_view where) {
   auto* v = o.if_contains(name);
-  if (!v) bad(path, "missing member \"" + where + name + "\"");
+  if (!v) bad(path, "missing member \"" + std::string(where) + name + "\"");
   return *v;
 }
 

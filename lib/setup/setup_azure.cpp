@@ -2,7 +2,6 @@
 
 #include "setup/setup_azure.hpp"
 
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -13,6 +12,7 @@
 
 #include "benchhist/error.hpp"
 #include "benchhist/probe/process.hpp"
+#include "platform/platform.hpp"
 #include "setup/deployment_bundle.hpp"
 #include "setup/setup_inputs.hpp"
 
@@ -41,13 +41,12 @@ std::optional<fs::path> find_on_path(std::string_view program, const std::string
 class TempDir {
  public:
   explicit TempDir(const fs::path& root) {
-    std::string pattern = (root / "bench-history-setup-XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()) == nullptr)
+    try {
+      path_ = platform::make_unique_directory(root, "bench-history-setup-");
+    } catch (const std::system_error& e) {
       throw Error(ErrorKind::io, "could not create a temporary directory under " + root.string(), root.string(),
-                  std::strerror(errno), "check that the temporary directory exists and is writable (TMPDIR)");
-    path_ = buf.data();
+                  e.code().message(), "check that the temporary directory exists and is writable (TMPDIR)");
+    }
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

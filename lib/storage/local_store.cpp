@@ -1,9 +1,5 @@
 #include "benchhist/storage/local_store.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -13,6 +9,7 @@
 #include "benchhist/codec/gzip.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/codec/key.hpp"
+#include "platform/platform.hpp"
 
 namespace fs = std::filesystem;
 
@@ -30,29 +27,6 @@ constexpr std::string_view read_hint = "check the permissions of the storage dir
                            const std::string& detail = {}) {
   throw Error(ErrorKind::io, "could not " + std::string(what) + " at " + path.string(), path.string(),
               detail.empty() ? errno_text(err) : detail + ": " + errno_text(err), std::string(hint));
-}
-
-// Closes a descriptor on scope exit.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  int release() {
-    const int f = fd;
-    fd = -1;
-    return f;
-  }
-};
-
-void fsync_dir(const fs::path& dir) noexcept {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
 }
 
 // Objects are write-once (docs/formats.md#write-semantics); callers such as collect rephrase this
@@ -85,30 +59,8 @@ bool has_temp_segment(std::string_view key) {
   return false;
 }
 
-enum class Publish { published, exists };
-
-// Publishes `tmp` at `target` only if nothing is there yet, atomically.
-Publish publish_no_replace(const fs::path& tmp, const fs::path& target) {
-  if (::link(tmp.c_str(), target.c_str()) == 0) return Publish::published;
-  int err = errno;
-  if (err == EEXIST) return Publish::exists;
-  if (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP || err == EMLINK || err == ENOSYS) {
-    // Filesystems without hard links: an atomic no-replace rename does the same job.
-    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0)
-      return Publish::published;
-    err = errno;
-    if (err == EEXIST) return Publish::exists;
-    if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
-      // Last resort (docs/formats.md#local-backend's documented behaviour): a lost race degrades to
-      // last-writer-wins, never to a partial object.
-      struct stat st {};
-      if (::lstat(target.c_str(), &st) == 0) return Publish::exists;
-      if (::rename(tmp.c_str(), target.c_str()) == 0) return Publish::published;
-      err = errno;
-    }
-  }
-  errno = err;
-  throw std::system_error(err, std::generic_category());
+bool not_found(const std::error_code& e) {
+  return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
 }
 
 }  // namespace
@@ -159,15 +111,14 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   const fs::path rel = target.parent_path().lexically_relative(root_);
   for (const auto& part : rel) {
     dir /= part;
-    if (::mkdir(dir.c_str(), 0777) == 0) continue;
-    const int err = errno;
-    if (err != EEXIST) io_error("create local storage parent directories", dir, err, write_hint, for_key);
-    struct stat st {};
-    if (::lstat(dir.c_str(), &st) != 0)
-      io_error("create local storage parent directories", dir, errno, write_hint, for_key);
-    if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+    if (fs::create_directory(dir, ec)) continue;
+    if (ec && ec != std::errc::file_exists)
+      io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
+    const auto st = fs::symlink_status(dir, ec);
+    if (ec) io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
+    if (!fs::is_symlink(st) && !fs::is_directory(st))
       io_error("create local storage parent directories", dir, ENOTDIR, "move the file out of the storage directory");
-    if (S_ISLNK(st.st_mode)) check_inside_root(dir, key);
+    if (fs::is_symlink(st)) check_inside_root(dir, key);
   }
 }
 
@@ -177,35 +128,17 @@ fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
   for (int attempt = 0;; ++attempt) {
-    const fs::path tmp = dir / (std::string(temp_prefix) + std::to_string(::getpid()) + "-" +
+    const fs::path tmp = dir / (std::string(temp_prefix) + std::to_string(platform::current_process_id()) + "-" +
                                 std::to_string(nanos) + "-" + std::to_string(counter_.fetch_add(1)));
-    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
-    if (fd.fd < 0) {
-      if (errno == EEXIST && attempt < 100) continue;
-      io_error("write local storage object", target, errno, write_hint, "creating temporary file " + tmp.string());
-    }
-    std::size_t done = 0;
-    while (done < body.size()) {
-      const ssize_t n = ::write(fd.fd, body.data() + done, body.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
-      }
-      done += static_cast<std::size_t>(n);
-    }
-    // The bytes must be durable before the name is published, or a crash could publish an
-    // empty or partial file under the final name.
-    if (options_.durable && ::fsync(fd.fd) != 0) {
-      const int err = errno;
-      ::unlink(tmp.c_str());
-      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
-    }
-    if (::close(fd.release()) != 0) {
-      const int err = errno;
-      ::unlink(tmp.c_str());
-      io_error("write local storage object", target, err, write_hint, "writing temporary file " + tmp.string());
+    // With `durable` the bytes reach the disk before the name is published, or a crash could
+    // publish an empty or partial file under the final name.
+    try {
+      platform::write_new_file(tmp, body, options_.durable);
+    } catch (const platform::WriteError& e) {
+      const bool create = e.step == platform::WriteStep::create;
+      if (create && e.code() == std::errc::file_exists && attempt < 100) continue;
+      io_error("write local storage object", target, e.code().value(), write_hint,
+               (create ? "creating temporary file " : "writing temporary file ") + tmp.string());
     }
     return tmp;
   }
@@ -222,7 +155,7 @@ void LocalStore::remove_stale_temps(const fs::path& dir) const noexcept {
     std::error_code tec;
     const auto mtime = fs::last_write_time(it->path(), tec);
     if (tec) continue;
-    if (now - mtime > options_.stale_temp_age) ::unlink(it->path().c_str());
+    if (now - mtime > options_.stale_temp_age) fs::remove(it->path(), tec);
   }
 }
 
@@ -232,10 +165,12 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
   make_parent_dirs(target, key);
   const fs::path dir = target.parent_path();
 
-  struct stat st {};
-  const bool existed = ::lstat(target.c_str(), &st) == 0;
-  if (!existed && errno != ENOENT) io_error("inspect local storage object", target, errno, read_hint);
-  if (existed && S_ISDIR(st.st_mode))
+  std::error_code ec;
+  const auto st = fs::symlink_status(target, ec);
+  const bool existed = !ec;
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    io_error("inspect local storage object", target, ec.value(), read_hint);
+  if (existed && fs::is_directory(st))
     io_error("write local storage object", target, EISDIR, "move the directory out of the storage directory");
   if (existed && policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
   if (existed && policy == CollisionPolicy::refuse)
@@ -245,55 +180,47 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
   const fs::path tmp = write_temp(target, body);
   PutOutcome outcome = PutOutcome::stored;
   if (policy == CollisionPolicy::overwrite) {
-    if (::rename(tmp.c_str(), target.c_str()) != 0) {
-      const int err = errno;
-      ::unlink(tmp.c_str());
-      io_error("write local storage object", target, err, write_hint);
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      std::error_code rec;
+      fs::remove(tmp, rec);
+      io_error("write local storage object", target, ec.value(), write_hint);
     }
     outcome = existed ? PutOutcome::replaced : PutOutcome::stored;
   } else {
-    Publish p;
+    bool published = false;
+    std::error_code rec;
     try {
-      p = publish_no_replace(tmp, target);
+      published = platform::publish_no_replace(tmp, target);
     } catch (const std::system_error& e) {
-      ::unlink(tmp.c_str());
+      fs::remove(tmp, rec);
       io_error("write local storage object", target, e.code().value(), write_hint);
     }
-    ::unlink(tmp.c_str());  // after link(2) the object has its own name; ENOENT after a rename
-    if (p == Publish::exists) {
+    fs::remove(tmp, rec);  // after a hard link the object has its own name; gone after a rename
+    if (!published) {
       if (policy == CollisionPolicy::skip_existing) return PutOutcome::skipped_existing;
       already_exists(key);
     }
   }
-  if (options_.durable) fsync_dir(dir);
+  if (options_.durable) platform::sync_directory(dir);
   return outcome;
 }
 
 std::optional<std::string> LocalStore::get(std::string_view key) {
   const fs::path path = path_of(key);
   check_inside_root(path.parent_path(), key);
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
-  if (fd.fd < 0) {
-    const int err = errno;
-    if (err == ENOENT || err == ENOTDIR) return std::nullopt;
-    if (err == ELOOP)
-      io_error("read local storage object", path, err, "replace the link with the object file itself",
-               "it is a symbolic link, which the local store never follows");
-    io_error("read local storage object", path, err, read_hint);
-  }
-  std::string body;
-  char buf[65536];
-  while (true) {
-    const ssize_t n = ::read(fd.fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      io_error("read local storage object", path, errno, read_hint);
-    }
-    if (n == 0) break;
-    body.append(buf, static_cast<std::size_t>(n));
-  }
+  std::optional<std::string> body;
   try {
-    return codec::gunzip(body);
+    body = platform::read_file_no_follow(path);
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::too_many_symbolic_link_levels)
+      io_error("read local storage object", path, e.code().value(), "replace the link with the object file itself",
+               "it is a symbolic link, which the local store never follows");
+    io_error("read local storage object", path, e.code().value(), read_hint);
+  }
+  if (!body) return std::nullopt;
+  try {
+    return codec::gunzip(*body);
   } catch (const Error& e) {
     throw Error(ErrorKind::decode, "could not decompress local storage object at " + path.string(), path.string(),
                 e.message(),
@@ -371,10 +298,17 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
 bool LocalStore::remove(std::string_view key) {
   const fs::path path = path_of(key);
   check_inside_root(path.parent_path(), key);
-  if (::unlink(path.c_str()) == 0) return true;
-  const int err = errno;
-  if (err == ENOENT || err == ENOTDIR) return false;
-  io_error("remove local storage object", path, err, write_hint);
+  // Objects are files: a directory at a key is an error, never removed (fs::remove would).
+  std::error_code ec;
+  const auto st = fs::symlink_status(path, ec);
+  if (ec) {
+    if (not_found(ec)) return false;
+    io_error("remove local storage object", path, ec.value(), write_hint);
+  }
+  if (fs::is_directory(st)) io_error("remove local storage object", path, EISDIR, write_hint);
+  if (fs::remove(path, ec)) return true;
+  if (!ec || not_found(ec)) return false;  // removed by someone else meanwhile
+  io_error("remove local storage object", path, ec.value(), write_hint);
 }
 
 }  // namespace benchhist::storage

@@ -127,7 +127,7 @@ TEST_CASE("List Blobs pages: names and markers decode; a truncated or mangled pa
       "bench");
   CHECK(page.names == std::vector<std::string>{"a&b", "c/d\xC3\xA9"});
   CHECK(page.next_marker == "mA");
-  for (const std::string bad : {
+  for (const std::string& bad : {
            std::string(R"(<?xml version="1.0"?><EnumerationResults><Blobs><Blob><Name>a</Name></Blob>)"),  // truncated
            std::string("<html>proxy login</html>"),
            std::string(R"(<EnumerationResults><Blobs><Blob><Name>a&#xZZ;</Name></Blob></Blobs></EnumerationResults>)"),

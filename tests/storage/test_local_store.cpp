@@ -651,7 +651,7 @@ TEST_CASE("a read-only store directory serves reads and listings, refuses writes
     storage::LocalStore store(root);
     if (store.list("") != std::vector<std::string>{key_a, key_b}) return 1;
     if (store.get(key_a) != "{\"a\":1}") return 2;
-    for (const std::string key : {std::string("v1/p/objects/criterion/t/m/c1/dirty-9.json"),
+    for (const std::string& key : {std::string("v1/p/objects/criterion/t/m/c1/dirty-9.json"),
                                   std::string("v1/p/objects/criterion/t/m/new/clean.json")}) {
       try {
         store.put(key, "{}", storage::CollisionPolicy::refuse);

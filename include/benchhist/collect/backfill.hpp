@@ -8,10 +8,10 @@
 // Everything that touches the outside world is a member of BackfillServices, so the planning
 // logic can be tested with substituted git, toolchain, hardware and collect services.
 
-#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +22,10 @@
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/probe/process.hpp"
 #include "benchhist/storage/object_store.hpp"
+
+namespace benchhist::platform {
+class InterruptWatch;  // lib/platform/platform.hpp
+}
 
 namespace benchhist::collect {
 
@@ -164,13 +168,12 @@ std::filesystem::path parse_project_prefix(std::string_view git_output);
 std::optional<std::string> backfill_failure_reason(const Error& e);
 bool is_duplicate_result_error(const Error& e);
 
-// A scoped SIGINT/SIGTERM guard (self-pipe): while alive, those signals no longer kill the
-// process; the handler only writes the signal number into a non-blocking pipe, and pending()
-// reads it back. Child processes get default dispositions on exec, so a terminal Ctrl-C still
-// stops `cargo bench` (same process group) and backfill then notices the signal, removes its
-// worktree and returns. The pipe's write end is the only global the handler needs (a signal
-// handler can reach nothing else); one guard may be active at a time. The destructor restores
-// the previous handlers.
+// A scoped SIGINT/SIGTERM guard (the platform layer's interrupt watch, a self-pipe on Linux):
+// while alive, those signals no longer kill the process, and pending() reports them. Child
+// processes get default dispositions on exec, so a terminal Ctrl-C still stops `cargo bench`
+// (same process group) and backfill then notices the signal, removes its worktree and
+// returns. One guard may be active at a time (a signal handler reaches only process-wide
+// state). The destructor restores the previous handlers.
 class InterruptGuard {
  public:
   // Throws Error{io} when the self-pipe cannot be created, Error{internal} when another guard is
@@ -183,11 +186,7 @@ class InterruptGuard {
   int pending();
 
  private:
-  int read_fd_ = -1;
-  int write_fd_ = -1;
-  int received_ = 0;
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
+  std::unique_ptr<platform::InterruptWatch> watch_;
 };
 
 }  // namespace benchhist::collect

@@ -23,10 +23,18 @@ class CountingMemoryManager : public benchmark::MemoryManager {
     peak_bytes = 0;
     counting = true;
   }
-  void Stop(Result* result) override {
+  // BH_GB_STOP_BY_REFERENCE: Google Benchmark 1.8+ (tests/engines/meson.build).
+#if BH_GB_STOP_BY_REFERENCE
+  void Stop(Result& result) override { record(result); }
+#else
+  void Stop(Result* result) override { record(*result); }
+#endif
+
+ private:
+  static void record(Result& result) {
     counting = false;
-    result->num_allocs = allocations;
-    result->max_bytes_used = peak_bytes;
+    result.num_allocs = allocations;
+    result.max_bytes_used = peak_bytes;
   }
 };
 
@@ -52,8 +60,10 @@ BENCHMARK(BM_Reserve)->Arg(100);
 
 }  // namespace
 
-// Sized allocations are counted only while the memory manager measures.
-void* operator new(std::size_t n) {
+// Sized allocations are counted only while the memory manager measures. The replacements stay
+// out of line: inlined into the library's allocator, gcc's -Wmismatched-new-delete takes our
+// malloc/free pairing for an operator new released with free.
+[[gnu::noinline]] void* operator new(std::size_t n) {
   if (counting) {
     ++allocations;
     const long long now = live_bytes += static_cast<long long>(n);
@@ -64,8 +74,8 @@ void* operator new(std::size_t n) {
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t n) noexcept {
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t n) noexcept {
   if (counting) live_bytes -= static_cast<long long>(n);
   std::free(p);
 }

@@ -1,0 +1,117 @@
+#pragma once
+// Everything the library and the CLI ask of the operating system beyond the C++ standard
+// library: child processes, interrupts, the terminal, and the few file operations whose
+// atomicity std::filesystem cannot express. lib/platform/posix.cpp implements it for Linux
+// (and, with the changes docs/portability.md lists, macOS); a port to another system adds
+// its own implementation file here and touches no other folder.
+//
+// Failures of the operating system are thrown as std::system_error (generic category, so the
+// code compares with std::errc); callers turn them into benchhist::Error with their own
+// wording and hint.
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace benchhist::platform {
+
+// --- Processes -------------------------------------------------------------------------
+
+// The calling process's environment as NAME=value entries.
+std::vector<std::string> current_environment();
+
+// The calling process's id (names of temporary files and directories, lock owners).
+long current_process_id();
+
+struct ChildRequest {
+  std::vector<std::string> argv;         // non-empty; argv[0] found on PATH unless it has a '/'
+  std::filesystem::path cwd;             // empty: the caller's working directory
+  std::vector<std::string> environment;  // the child's whole environment, NAME=value
+  bool stdin_from_null = true;           // false: the child inherits stdin
+  bool capture_stdout = false;           // false: the child inherits stdout
+  bool capture_stderr = false;           // false: the child inherits stderr
+};
+
+struct ChildOutcome {
+  bool exited = false;  // false: terminated by a signal
+  int exit_code = -1;   // when exited
+  int signal = 0;       // when !exited
+  std::string out, err; // the captured streams
+};
+
+// Starting or waiting for a child failed; `what()` says what, `step` which step.
+enum class ChildStep { pipe, start, wait };
+struct ChildError : std::system_error {
+  ChildError(ChildStep s, std::error_code code, const std::string& what) : std::system_error(code, what), step(s) {}
+  ChildStep step;
+};
+
+// Runs the child to completion without a shell, draining captured streams concurrently (no
+// pipe deadlock). Signal dispositions the caller blocked or ignored (a test runner ignoring
+// SIGPIPE, an active InterruptWatch) are reset to the defaults in the child. Throws
+// ChildError when the child cannot be started or waited for.
+ChildOutcome run_child(const ChildRequest& request);
+
+// --- Interrupts ------------------------------------------------------------------------
+
+// While alive, an interrupt (SIGINT, SIGTERM) no longer ends the process; pending() reports
+// the first one received. One watch may be active per process (a signal handler reaches only
+// process-wide state): a second throws std::logic_error. The destructor restores the previous
+// handlers. Throws std::system_error when the watch cannot be set up.
+class InterruptWatch {
+ public:
+  InterruptWatch();
+  ~InterruptWatch();
+  InterruptWatch(const InterruptWatch&) = delete;
+  InterruptWatch& operator=(const InterruptWatch&) = delete;
+  // The first interrupt's signal number so far, or 0.
+  int pending();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// --- Terminal --------------------------------------------------------------------------
+
+// The width of standard output when it is a terminal.
+std::optional<std::size_t> stdout_terminal_columns();
+bool stderr_is_terminal();
+
+// --- Files -----------------------------------------------------------------------------
+
+// A new, empty, private directory `parent/<prefix><unique suffix>`.
+std::filesystem::path make_unique_directory(const std::filesystem::path& parent, std::string_view prefix);
+
+// The step of write_new_file that failed, for the caller's message.
+enum class WriteStep { create, write };
+struct WriteError : std::system_error {
+  WriteError(WriteStep s, std::error_code code) : std::system_error(code), step(s) {}
+  WriteStep step;
+};
+
+// Creates `path` and writes `bytes` to it. Never replaces or follows anything already at
+// `path`: an existing name (a file, a directory or a symbolic link) fails with
+// std::errc::file_exists. With `durable`, the bytes reach the disk before it returns. On a
+// write failure the partial file is removed. Throws WriteError.
+void write_new_file(const std::filesystem::path& path, std::string_view bytes, bool durable);
+
+// The whole content of the regular file at `path`, never following a symbolic link there
+// (std::errc::too_many_symbolic_link_levels); nullopt when nothing is at `path`. Throws
+// std::system_error.
+std::optional<std::string> read_file_no_follow(const std::filesystem::path& path);
+
+// Gives the file `from` the name `to` only if nothing has that name yet, atomically: false
+// when something had it. Afterwards `from` may still exist (a hard link was made): remove it.
+// Throws std::system_error.
+bool publish_no_replace(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// Makes the directory's entries durable (after publishing a name in it). Best effort.
+void sync_directory(const std::filesystem::path& dir) noexcept;
+
+}  // namespace benchhist::platform

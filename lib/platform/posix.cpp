@@ -1,0 +1,322 @@
+// The platform interface on Linux (platform.hpp). The Linux-only calls — pipe2,
+// renameat2, posix_spawn_file_actions_addchdir_np — are the ones docs/portability.md lists
+// for a macOS port.
+
+#include "platform/platform.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace benchhist::platform {
+namespace {
+
+std::error_code errno_code(int err) { return {err, std::generic_category()}; }
+
+// Closes a descriptor once; keeps the error paths below leak-free.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& o) noexcept : fd(o.fd) { o.fd = -1; }
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      reset();
+      fd = o.fd;
+      o.fd = -1;
+    }
+    return *this;
+  }
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  int release() {
+    const int f = fd;
+    fd = -1;
+    return f;
+  }
+};
+
+struct Pipe {
+  Fd read, write;
+};
+
+Pipe make_pipe() {
+  int fds[2];
+  // O_CLOEXEC so only the dup2'd copies reach the child (and no other concurrently spawned
+  // child inherits our ends, which would delay EOF).
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw ChildError(ChildStep::pipe, errno_code(errno), "could not create a pipe");
+  Pipe p;
+  p.read.fd = fds[0];
+  p.write.fd = fds[1];
+  return p;
+}
+
+// The write end of the active watch's self-pipe. A signal handler can reach no object, so
+// this one descriptor is the only global the watch needs; -1 while no watch is active.
+std::atomic<int> g_interrupt_pipe{-1};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free atomic");
+
+extern "C" void interrupt_handler(int sig) {
+  const int saved_errno = errno;
+  const int fd = g_interrupt_pipe.load(std::memory_order_relaxed);
+  if (fd >= 0) {
+    const unsigned char b = static_cast<unsigned char>(sig);
+    [[maybe_unused]] auto n = ::write(fd, &b, 1);  // non-blocking; a full pipe already says enough
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) out.emplace_back(*e);
+  return out;
+}
+
+long current_process_id() { return static_cast<long>(::getpid()); }
+
+ChildOutcome run_child(const ChildRequest& request) {
+  const bool cap_out = request.capture_stdout;
+  const bool cap_err = request.capture_stderr;
+  Pipe out_pipe, err_pipe;
+  if (cap_out) out_pipe = make_pipe();
+  if (cap_err) err_pipe = make_pipe();
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  struct ActionsGuard {
+    posix_spawn_file_actions_t* a;
+    ~ActionsGuard() { posix_spawn_file_actions_destroy(a); }
+  } actions_guard{&actions};
+  if (request.stdin_from_null) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (cap_out) posix_spawn_file_actions_adddup2(&actions, out_pipe.write.fd, STDOUT_FILENO);
+  if (cap_err) posix_spawn_file_actions_adddup2(&actions, err_pipe.write.fd, STDERR_FILENO);
+  const std::string cwd = request.cwd.string();
+  // glibc >= 2.29: the chdir happens in the child, so the parent's cwd is never touched.
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+
+  // Signals blocked/ignored by the caller must not leak into the child (e.g. a test runner
+  // ignoring SIGPIPE): reset the mask and default the common dispositions.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  struct AttrGuard {
+    posix_spawnattr_t* a;
+    ~AttrGuard() { posix_spawnattr_destroy(a); }
+  } attr_guard{&attr};
+  sigset_t empty_mask, defaults;
+  sigemptyset(&empty_mask);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigmask(&attr, &empty_mask);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::vector<std::string> env = request.environment;
+  std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = request.argv;
+  std::vector<char*> argvp;
+  argvp.reserve(args.size() + 1);
+  for (auto& a : args) argvp.push_back(a.data());
+  argvp.push_back(nullptr);
+
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, argvp[0], &actions, &attr, argvp.data(), envp.data());
+  if (rc != 0) throw ChildError(ChildStep::start, errno_code(rc), "could not start " + request.argv[0]);
+
+  // Our copies of the write ends must go, or the reads below never see EOF.
+  out_pipe.write.reset();
+  err_pipe.write.reset();
+
+  ChildOutcome result;
+  // Drain both pipes together: reading one to EOF first deadlocks when the child fills the
+  // other pipe's buffer and blocks.
+  std::vector<pollfd> fds;
+  if (cap_out) fds.push_back({out_pipe.read.fd, POLLIN, 0});
+  if (cap_err) fds.push_back({err_pipe.read.fd, POLLIN, 0});
+  char buf[65536];
+  while (!fds.empty()) {
+    const int n = ::poll(fds.data(), fds.size(), -1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;  // cannot happen with valid fds; fall through to wait for the child
+    }
+    for (std::size_t i = 0; i < fds.size();) {
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        const ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
+        if (r > 0) {
+          std::string& target = (cap_out && fds[i].fd == out_pipe.read.fd) ? result.out : result.err;
+          target.append(buf, static_cast<std::size_t>(r));
+        } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+          fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
+          continue;
+        }
+      }
+      ++i;
+    }
+  }
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
+  }
+  if (WIFEXITED(status)) {
+    result.exited = true;
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.exited = false;
+    result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+// A self-pipe: the handler only writes the signal number into a non-blocking pipe and
+// pending() reads it back. SA_RESTART so blocking waits resume; the caller polls pending()
+// between steps. Children get default dispositions (run_child), so a terminal Ctrl-C still
+// reaches them through the process group.
+struct InterruptWatch::State {
+  Fd read, write;
+  int received = 0;
+  struct sigaction old_int {};
+  struct sigaction old_term {};
+};
+
+InterruptWatch::InterruptWatch() : state_(std::make_unique<State>()) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw std::system_error(errno_code(errno), "could not create the interrupt pipe");
+  state_->read.fd = fds[0];
+  state_->write.fd = fds[1];
+  int expected = -1;
+  if (!g_interrupt_pipe.compare_exchange_strong(expected, state_->write.fd))
+    throw std::logic_error("another interrupt watch is already active in this process");
+  struct sigaction sa {};
+  sa.sa_handler = interrupt_handler;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  ::sigaction(SIGINT, &sa, &state_->old_int);
+  ::sigaction(SIGTERM, &sa, &state_->old_term);
+}
+
+InterruptWatch::~InterruptWatch() {
+  ::sigaction(SIGINT, &state_->old_int, nullptr);
+  ::sigaction(SIGTERM, &state_->old_term, nullptr);
+  g_interrupt_pipe.store(-1);
+}
+
+int InterruptWatch::pending() {
+  unsigned char buf[16];
+  ssize_t n;
+  while ((n = ::read(state_->read.fd, buf, sizeof buf)) > 0)
+    if (state_->received == 0) state_->received = buf[0];
+  return state_->received;
+}
+
+std::optional<std::size_t> stdout_terminal_columns() {
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return static_cast<std::size_t>(ws.ws_col);
+  return std::nullopt;
+}
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+std::filesystem::path make_unique_directory(const std::filesystem::path& parent, std::string_view prefix) {
+  std::string pattern = (parent / (std::string(prefix) + "XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::system_error(errno_code(errno), "could not create a directory under " + parent.string());
+  return pattern;
+}
+
+void write_new_file(const std::filesystem::path& path, std::string_view bytes, bool durable) {
+  // O_EXCL with O_NOFOLLOW: never replace a file, never write through a link planted at the name.
+  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (fd.fd < 0) throw WriteError(WriteStep::create, errno_code(errno));
+  auto fail = [&](int err) {
+    fd.reset();
+    ::unlink(path.c_str());  // never leave a partial file under the name
+    throw WriteError(WriteStep::write, errno_code(err));
+  };
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd.fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(errno);
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (durable && ::fsync(fd.fd) != 0) fail(errno);
+  if (::close(fd.release()) != 0) fail(errno);
+}
+
+std::optional<std::string> read_file_no_follow(const std::filesystem::path& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.fd < 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::nullopt;
+    throw std::system_error(errno_code(err));
+  }
+  std::string body;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = ::read(fd.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno_code(errno));
+    }
+    if (n == 0) break;
+    body.append(buf, static_cast<std::size_t>(n));
+  }
+  return body;
+}
+
+bool publish_no_replace(const std::filesystem::path& from, const std::filesystem::path& to) {
+  if (::link(from.c_str(), to.c_str()) == 0) return true;
+  int err = errno;
+  if (err == EEXIST) return false;
+  if (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP || err == EMLINK || err == ENOSYS) {
+    // Filesystems without hard links: an atomic no-replace rename does the same job.
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return true;
+    err = errno;
+    if (err == EEXIST) return false;
+    if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
+      // Last resort (docs/formats.md#local-backend's documented behaviour): a lost race degrades to
+      // last-writer-wins, never to a partial object.
+      struct stat st {};
+      if (::lstat(to.c_str(), &st) == 0) return false;
+      if (::rename(from.c_str(), to.c_str()) == 0) return true;
+      err = errno;
+    }
+  }
+  throw std::system_error(errno_code(err));
+}
+
+void sync_directory(const std::filesystem::path& dir) noexcept {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace benchhist::platform
