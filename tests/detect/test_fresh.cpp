@@ -17,25 +17,20 @@
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/detect/wander.hpp"
+#include "step_series.hpp"
 
 using namespace benchhist;
 using namespace benchhist::detect;
+using bhtest::input;
+using bhtest::step;
 
 namespace {
-
-std::vector<double> step(std::size_t n, std::size_t at, double lift, double cv, const std::string& seed) {
-  std::vector<double> levels(n, 100.0);
-  for (std::size_t i = at; i < n; ++i) levels[i] = 100.0 * (1 + lift);
-  return detail::scattered_levels(levels, cv, seed);
-}
 
 // Values rounded to `grain`: ties, as counted metrics have them.
 std::vector<double> rounded(std::vector<double> v, double grain) {
   for (auto& x : v) x = std::round(x / grain) * grain;
   return v;
 }
-
-SeriesInput input(const std::vector<double>& v) { return SeriesInput{v, {}, MetricKind::wall_time, 0}; }
 
 // The seeded sample every shortcut is compared on: steps anywhere (near both ends too), flat
 // noise, wanders, with and without ties, n from 10 to 1,000.

@@ -11,21 +11,12 @@
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
+#include "step_series.hpp"
 
 using namespace benchhist;
 using namespace benchhist::detect;
-
-namespace {
-
-std::vector<double> step(std::size_t n, std::size_t at, double lift, double cv, const std::string& seed) {
-  std::vector<double> levels(n, 100.0);
-  for (std::size_t i = at; i < n; ++i) levels[i] = 100.0 * (1 + lift);
-  return detail::scattered_levels(levels, cv, seed);
-}
-
-SeriesInput input(const std::vector<double>& v) { return SeriesInput{v, {}, benchhist::MetricKind::wall_time, 0}; }
-
-}  // namespace
+using bhtest::input;
+using bhtest::step;
 
 TEST_CASE("the standardised split finds lopsided clean steps that Pettitt's split pulls toward the centre",
           "[detect][sharp]") {
