@@ -85,11 +85,11 @@ struct ChangePointStage {
   std::optional<Candidate> candidate;  // set when every cheap gate passed
   std::optional<double> step_residual;
 };
-// `tie_free_tables` (optional) shares exact tables across the series of one analysis (speed only).
+// `shared_tables` (optional) shares exact tables across the series of one analysis (speed only).
 ChangePointStage change_point_cheap_gates(std::span<const double> x,
                                           std::span<const std::optional<Interval>> intervals, MetricKind kind,
                                           detail::Departures departures = {},
-                                          const detail::TieFreeTables* tie_free_tables = nullptr);
+                                          const detail::SharedExactTables* shared_tables = nullptr);
 
 struct DriftStage {
   GateLadder ladder;

@@ -20,7 +20,7 @@
 namespace benchhist::detect {
 
 namespace detail {
-class TieFreeTables;
+class SharedExactTables;
 }  // namespace detail
 
 inline constexpr std::size_t min_regime_points = 5;                       // MIN_REGIME
@@ -48,9 +48,9 @@ struct SplitCalibration {
   // normal-size tails are exact subset-sum tails where affordable, else the ranks' own
   // moment-generating-function bound. Off = the Chernoff / Serfling tails.
   bool sharp_tails = false;
-  // Exact tables of tie-free series, shared across one analysis (history_calibration makes one);
-  // only speed depends on it.
-  std::shared_ptr<const detail::TieFreeTables> tie_free_tables;
+  // Exact tables shared by the series of one analysis with the same ranks (history_calibration
+  // makes one); only speed depends on it.
+  std::shared_ptr<const detail::SharedExactTables> shared_tables;
 };
 
 // docs/statistics.md#budgets parameters for a history family of `family_size` judged series (>= 1),

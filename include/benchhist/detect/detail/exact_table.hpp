@@ -222,7 +222,7 @@ class ExactTables {
 // of every judged series. Safe to use from every worker; results never depend on what is
 // cached. At most `capacity` rank sets are kept (about 0.7 MB each at n = 1,000); a full cache
 // starts over.
-class TieFreeTables {
+class SharedExactTables {
  public:
   static constexpr std::size_t capacity = 256;
   // `sorted` = doubled ranks ascending.

@@ -64,7 +64,7 @@ BENCHHIST_DETAIL_END
 
 BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<const double> x,
                                           std::span<const std::optional<Interval>> intervals, MetricKind kind,
-                                          detail::Departures dep, const detail::TieFreeTables* tie_free_tables) {
+                                          detail::Departures dep, const detail::SharedExactTables* shared_tables) {
   ChangePointStage st;
   auto& l = st.ladder;
   const std::size_t n = x.size();
@@ -75,7 +75,7 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   const bool searched = dep.min_p_search && n >= 2 * m;
   std::size_t persistent = 0;
   if (searched) {
-    detail::Scorer sc = detail::make_scorer(ranks, m, detail::max_exact_size(n, m), tie_free_tables);
+    detail::Scorer sc = detail::make_scorer(ranks, m, detail::max_exact_size(n, m), shared_tables);
     persistent = detail::most_likely_split(sc, ranks).index;
   } else {
     persistent = pettitt_from_ranks(ranks).index;
@@ -229,7 +229,7 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
   const auto x = s.values.subspan(j.view.offset, j.view.length);
   const auto iv = s.intervals.empty() ? s.intervals : s.intervals.subspan(j.view.offset, j.view.length);
 
-  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_, calibration_.tie_free_tables.get());
+  ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_, calibration_.shared_tables.get());
   DriftStage dr = drift_detector(x, iv, s.kind, departures_);
   std::optional<Candidate> drift_candidate = dr.candidate;
   if (drift_candidate) {

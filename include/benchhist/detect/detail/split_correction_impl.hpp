@@ -33,7 +33,7 @@ BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_
   c.sharp_certificate = sharp_certificate;
   c.min_p_search = min_p_search;
   c.sharp_tails = sharp_tails;
-  c.tie_free_tables = std::make_shared<const detail::TieFreeTables>();
+  c.shared_tables = std::make_shared<const detail::SharedExactTables>();
   return c;
 }
 
@@ -43,7 +43,7 @@ BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_poi
   const std::size_t n = values.size();
   if (n < 2) return std::nullopt;
   const std::vector<std::int64_t> ranks = doubled_ranks(values);
-  Scorer sc = make_scorer(ranks, cal.min_regime, max_exact_size(n, cal.min_regime), cal.tie_free_tables.get());
+  Scorer sc = make_scorer(ranks, cal.min_regime, max_exact_size(n, cal.min_regime), cal.shared_tables.get());
   // The split searched and tested: the most likely one (S3), or Pettitt's.
   std::size_t split_index = 0;
   std::int64_t split_d = 0;

@@ -38,7 +38,7 @@ struct Scorer {
   // could reach): for long series with ties the knapsack costs more than all the rest. Series
   // with the same ranks share theirs through `shared` when the analysis keeps one.
   std::shared_ptr<const detail::ExactTables> tables;
-  const TieFreeTables* shared = nullptr;
+  const SharedExactTables* shared = nullptr;
 
   bool tie_free() const { return ExactTables::tie_free(sorted); }
   void ensure_tables() {
@@ -47,7 +47,7 @@ struct Scorer {
     else tables = std::make_shared<const ExactTables>(sorted, max_exact);
   }
   // The tie-free table of this length (for the search's lower bounds).
-  std::shared_ptr<const ExactTables> tie_free_tables() const {
+  std::shared_ptr<const ExactTables> free_tables_of_length() const {
     if (shared) return shared->get(n, max_exact);
     std::vector<std::int64_t> free(n);
     for (std::size_t i = 0; i < n; ++i) free[i] = static_cast<std::int64_t>(2 * (i + 1));
@@ -127,7 +127,7 @@ inline SearchedSplit most_likely_split(Scorer& sc, std::span<const std::int64_t>
   if (!exact_splits.empty() && !sc.tables) {
     bool needed = true;
     if (best_normal <= 1.0 && !sc.tie_free()) {
-      const auto free_tables = sc.tie_free_tables();
+      const auto free_tables = sc.free_tables_of_length();
       const ExactTables& bound = *free_tables;
       std::vector<std::int64_t> up(n), down(n);  // tied minus tie-free, and its negation
       for (std::size_t i = 0; i < n; ++i)
@@ -179,7 +179,7 @@ inline SearchedSplit most_likely_split_plain(Scorer& sc, std::span<const std::in
 }
 
 inline Scorer make_scorer(std::span<const std::int64_t> ranks, std::size_t min_regime, std::size_t max_exact,
-                          const TieFreeTables* shared = nullptr) {
+                          const SharedExactTables* shared = nullptr) {
   Scorer sc;
   sc.shared = shared;
   sc.n = ranks.size();
