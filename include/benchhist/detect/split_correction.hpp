@@ -1,11 +1,12 @@
 #pragma once
 // The split-search correction (docs/statistics.md#selection-correction; the spec calls it the
 // "selection adjustment", its gate token is `selection_adjustment`). Given the analysed values it
-// returns the Mann-Whitney p at the Pettitt split ("tainted") and an honest chance level for the
-// whole search ("adjusted"), via an analytic union bound and, when that is not decisive, the
-// conditional permutation orbit of the observed ranks. Its parts live in detect/detail/
-// (scatter.hpp, orbit_group.hpp, analytic_bound.hpp, orbit_scorer.hpp): private, exposed only
-// so the vectors can pin them.
+// returns the Mann-Whitney p at the searched split ("tainted": the most likely split for history
+// change points, Pettitt's for branch mode) and an honest chance level for the whole search
+// ("adjusted"), via an analytic union bound and, when that is not decisive, the conditional
+// permutation orbit of the observed ranks. Its parts live in detect/detail/ (scatter.hpp,
+// orbit_group.hpp, split_search.hpp, analytic_bound.hpp, orbit_scorer.hpp): private, exposed only
+// so the vectors and tests can pin them.
 
 #include <cstddef>
 #include <cstdint>
