@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "benchhist/detect/detail/config.hpp"
+#include "benchhist/detect/detail/exact_table.hpp"
 #include "benchhist/detect/stats.hpp"
 
 namespace benchhist::detect::detail {
@@ -337,8 +338,7 @@ inline std::size_t max_exact_size(std::size_t n, std::size_t min_regime) noexcep
 }
 
 inline double analytic_bound(std::span<const std::int64_t> doubled, double p_obs, std::size_t min_regime) {
-  std::vector<std::int64_t> sorted(doubled.begin(), doubled.end());
-  std::sort(sorted.begin(), sorted.end());
+  const std::vector<std::int64_t> sorted = sorted_doubled_ranks(doubled);
   return analytic_bound_sorted(sorted, p_obs, min_regime, max_exact_size(sorted.size(), min_regime),
                                tie_term_from_doubled_ranks(sorted));
 }

@@ -18,6 +18,24 @@
 
 namespace benchhist::detect::detail {
 
+// Doubled ranks in ascending order. Doubled ranks of n values lie in [2, 2n], so a counting
+// sort does it in O(n); anything else (a caller's own integers) is sorted the usual way.
+inline std::vector<std::int64_t> sorted_doubled_ranks(std::span<const std::int64_t> doubled) {
+  const std::size_t n = doubled.size();
+  const auto top = static_cast<std::int64_t>(2 * n);
+  std::vector<std::int64_t> sorted;
+  sorted.reserve(n);
+  if (std::all_of(doubled.begin(), doubled.end(), [&](std::int64_t r) { return r >= 0 && r <= top; })) {
+    std::vector<std::uint32_t> count(2 * n + 1, 0);
+    for (const std::int64_t r : doubled) ++count[static_cast<std::size_t>(r)];
+    for (std::size_t r = 0; r < count.size(); ++r) sorted.insert(sorted.end(), count[r], static_cast<std::int64_t>(r));
+    return sorted;
+  }
+  sorted.assign(doubled.begin(), doubled.end());
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
 class ExactTables {
  public:
   ExactTables() = default;

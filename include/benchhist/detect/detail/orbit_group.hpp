@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "benchhist/detect/detail/config.hpp"
+#include "benchhist/detect/detail/exact_table.hpp"
 #include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/detail/u128.hpp"
 
@@ -272,8 +273,7 @@ inline void for_each_group_element(std::span<const std::int64_t> observed, const
 
 inline std::uint64_t for_each_orbit_element(std::span<const std::int64_t> observed, std::uint64_t budget,
                                      const std::function<bool(std::span<const std::int64_t>)>& visit) {
-  std::vector<std::int64_t> sorted(observed.begin(), observed.end());
-  std::sort(sorted.begin(), sorted.end());
+  const std::vector<std::int64_t> sorted = sorted_doubled_ranks(observed);
   const std::size_t n = observed.size();
   if (auto g = distinct_orderings(sorted, budget)) {
     std::vector<std::int64_t> cur = sorted;

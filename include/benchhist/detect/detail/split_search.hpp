@@ -132,8 +132,10 @@ inline SearchedSplit most_likely_split(Scorer& sc, std::span<const std::int64_t>
       std::vector<std::int64_t> up(n), down(n);  // tied minus tie-free, and its negation
       for (std::size_t i = 0; i < n; ++i)
         up[i] = sc.sorted[i] - static_cast<std::int64_t>(2 * (i + 1)), down[i] = -up[i];
-      std::sort(up.begin(), up.end(), std::greater<>());
-      std::sort(down.begin(), down.end(), std::greater<>());
+      // Only the largest max_exact of each are read.
+      const auto kk = static_cast<std::ptrdiff_t>(std::min(n, sc.max_exact));
+      std::partial_sort(up.begin(), up.begin() + kk, up.end(), std::greater<>());
+      std::partial_sort(down.begin(), down.begin() + kk, down.end(), std::greater<>());
       needed = false;
       for (const std::size_t t : exact_splits) {
         const std::size_t k = std::min(t, n - t);
@@ -184,8 +186,7 @@ inline Scorer make_scorer(std::span<const std::int64_t> ranks, std::size_t min_r
   sc.shared = shared;
   sc.n = ranks.size();
   sc.min_regime = min_regime;
-  sc.sorted.assign(ranks.begin(), ranks.end());
-  std::sort(sc.sorted.begin(), sc.sorted.end());
+  sc.sorted = sorted_doubled_ranks(ranks);
   sc.tie_term = tie_term_from_doubled_ranks(sc.sorted);
   sc.max_exact = max_exact;
   return sc;

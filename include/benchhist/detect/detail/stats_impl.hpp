@@ -81,8 +81,7 @@ BENCHHIST_DETECT_INLINE std::vector<std::int64_t> doubled_ranks(std::span<const 
 }
 
 BENCHHIST_DETECT_INLINE double tie_term_from_doubled_ranks(std::span<const std::int64_t> doubled) {
-  std::vector<std::int64_t> sorted(doubled.begin(), doubled.end());
-  std::sort(sorted.begin(), sorted.end());
+  const std::vector<std::int64_t> sorted = detail::sorted_doubled_ranks(doubled);
   double t_sum = 0;
   std::size_t s = 0;
   while (s < sorted.size()) {
