@@ -1,5 +1,6 @@
 #pragma once
-// Seeded history shapes shared by the detector suites (test_sharp.cpp, test_fresh.cpp).
+// Seeded history shapes shared by the detector suites (test_sharp.cpp, test_fresh.cpp,
+// test_batch.cpp), and whether this is the sanitizer build.
 
 #include <string>
 #include <vector>
@@ -8,6 +9,21 @@
 #include "benchhist/detect/history.hpp"
 
 namespace bhtest {
+
+// The sanitizer pass (scripts/test.sh) looks for memory errors and undefined behaviour, at about
+// ten times the run time: there the comparisons of the detectors with their plain definitions
+// take the smaller part of their samples. The normal build runs every one of them whole.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+#else
+inline constexpr bool sanitized = false;
+#endif
 
 // n points near 100 with `cv` scatter, +lift from index `at` on (at = 0 or lift = 0: flat).
 inline std::vector<double> step(std::size_t n, std::size_t at, double lift, double cv, const std::string& seed) {

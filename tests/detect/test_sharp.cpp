@@ -106,11 +106,13 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
   CHECK(a->adjusted_p >= a->tainted_p);
 
   // Only series whose unclamped p is below 1e-15 can move, and only downwards.
+  const SplitCalibration sharp500 = history_calibration(500, true, false, false);
+  const SplitCalibration ref500 = history_calibration(500, false, false, false);
   for (std::size_t s = 0; s < 40; ++s) {
     const double lift = 0.01 * static_cast<double>(s % 8);
     const auto y = step(60 + 10 * (s % 5), 30, lift, 0.02, "monotone-" + std::to_string(s));
-    const auto p = split_corrected_change_point(y, history_calibration(500, true, false, false));
-    const auto q = split_corrected_change_point(y, history_calibration(500, false, false, false));
+    const auto p = split_corrected_change_point(y, sharp500);
+    const auto q = split_corrected_change_point(y, ref500);
     if (!p) {
       CHECK_FALSE(q);
       continue;
