@@ -92,7 +92,8 @@ ProcessResult run(const ProcessSpec& spec, Mode mode) {
   };
   if (spec.argv.empty() || spec.argv[0].empty()) throw fail(0, "no program was given");
 
-  const bool cap_out = mode == Mode::probe && spec.capture_stdout;
+  const bool tee_out = mode == Mode::streaming && spec.tee_stdout;
+  const bool cap_out = (mode == Mode::probe && spec.capture_stdout) || tee_out;
   const bool cap_err = mode == Mode::probe && spec.capture_stderr;
 
   Pipe out_pipe, err_pipe;
@@ -182,8 +183,16 @@ ProcessResult run(const ProcessSpec& spec, Mode mode) {
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
         ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
         if (r > 0) {
-          std::string& target = (cap_out && fds[i].fd == out_pipe.read.fd) ? result.out : result.err;
+          const bool is_out = cap_out && fds[i].fd == out_pipe.read.fd;
+          std::string& target = is_out ? result.out : result.err;
           target.append(buf, static_cast<std::size_t>(r));
+          // Passed on as it arrives; a closed terminal must not stop the benchmarks.
+          for (ssize_t done = 0; is_out && tee_out && done < r;) {
+            const ssize_t w = ::write(STDOUT_FILENO, buf + done, static_cast<std::size_t>(r - done));
+            if (w > 0) done += w;
+            else if (w < 0 && errno == EINTR) continue;
+            else break;
+          }
         } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
           fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
           continue;
