@@ -390,3 +390,23 @@ TEST_CASE("report files are recognised by content: one harvest per engine, a for
     fs::remove(out / name);
   }
 }
+
+TEST_CASE("libtest: plain cargo bench's captured stdout is harvested when it has bench lines", "[engines][libtest][harvest]") {
+  TempDir t;
+  HarvestOptions options;
+  options.captured_stdout = cargo_bench_libtest();
+  const Harvest h = harvest_all(t.path() / "no-target", enginetest::run_start(), options);
+  CHECK(ids(ParsedReport{h.results(Engine::libtest), {}}) == std::vector<std::string>{"tests/bench_copy", "tests/bench_spin"});
+  CHECK(std::any_of(h.notes.begin(), h.notes.end(), [](const HarvestNote& n) {
+    return n.text() == "libtest: included <cargo bench standard output>";
+  }));
+  // Output without #[bench] lines (a Criterion-only crate) is not a report: nothing, no error.
+  options.captured_stdout = "running 0 tests\n\ntest result: ok. 0 passed; 0 failed\n";
+  CHECK(harvest_all(t.path() / "no-target", enginetest::run_start(), options).case_count() == 0);
+  // Printed and also written to a file of the output directory: one would be silently lost.
+  options.captured_stdout = cargo_bench_libtest();
+  write_file(t.path() / "out" / "bench.txt", cargo_bench_libtest());
+  options.report_paths = {t.path() / "out"};
+  expect_parse_error([&](const fs::path&) { harvest_all(t.path() / "no-target", enginetest::run_start(), options); },
+                     fs::path(std::string(captured_stdout_name)), "is also reported by a file in the output directory");
+}
