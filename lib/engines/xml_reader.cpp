@@ -31,7 +31,9 @@ class Reader {
   std::size_t line_ = 1;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw XmlProblem("XML line " + std::to_string(line_) + ": " + what);
+    // Whatever was expected, the end of the text is the news: say so.
+    const bool cut = at_end() && what.find("truncated") == std::string::npos;
+    throw XmlProblem("XML line " + std::to_string(line_) + ": " + what + (cut ? " (the file ends here: truncated?)" : ""));
   }
   bool at_end() const { return pos_ >= s_.size(); }
   char peek() const { return s_[pos_]; }

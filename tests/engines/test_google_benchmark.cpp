@@ -292,7 +292,7 @@ TEST_CASE("google_benchmark harvest: two binaries' reports in one output directo
   }));
 
   // The whole harvest carries the engine as the fifth entry, after the four target-root engines.
-  const Harvest all = harvest_all(t.path() / "no-target", enginetest::run_start(), HarvestOptions{true, {out}});
+  const Harvest all = harvest_all(t.path() / "no-target", enginetest::run_start(), HarvestOptions{true, {out}, std::nullopt});
   REQUIRE(all.engines.size() == harvest_order.size());
   CHECK(all.engines[4].engine == Engine::google_benchmark);
   CHECK(all.results(Engine::google_benchmark).size() == 3);
