@@ -165,6 +165,12 @@ TEST_CASE("import stores every report format for a given commit; a rejected file
         std::vector<std::string>{"sleep/10ms", "true"});
   CHECK(result_ids(stored(object_dir(store.path(), "libtest", r.commits[3]) / "clean.json")) ==
         std::vector<std::string>{"tests/bench_copy", "tests/bench_spin"});
+  // The collision policies apply per engine object, as for every engine.
+  auto again = run_cli({"import", local, "--commit", r.commits[3], (reports.path() / "catch2.xml").string()}, r.dir);
+  CHECK(again.exit_code == 1);
+  CHECK(contains(again.err, "a result is already stored for this run at "));
+  auto skip = run_cli({"import", local, "--commit", r.commits[3], "--skip-existing", reports.path().string()}, r.dir);
+  CHECK(skip.exit_code == 0);
 
   // One file no engine takes among good ones: the import fails naming it, stores nothing (not
   // even the good files' engines at another commit) and leaves the earlier objects as they were.
@@ -198,6 +204,15 @@ TEST_CASE("collect --bench-command: a file no engine recognises fails naming it;
   CHECK(named.ends_with("/log.txt"));
   CHECK(contains(foreign.err, "no engine recognises this file"));
   fs::remove_all(fs::path(named).parent_path());  // kept for inspection
+
+  // --best-of keeps each metric's minimum over the runs, for these engines as for the others.
+  auto best = run_cli({"collect", "--no-store", "--verbose", "--best-of", "2", "--bench-command", "./bench.sh"}, r.dir, bench_env);
+  INFO("stderr: " << best.err);
+  CHECK(best.exit_code == 0);
+  CHECK(contains(best.err, "catch2 work/spin/wall_time: best-of samples "));
+  CHECK(contains(best.err, "hyperfine spin/wall_time: best-of samples "));
+  CHECK(e2e::last_line(best.out) ==
+        "Harvested 2 benchmark cases; nothing stored (--no-store). [hyperfine: 1 harvested (not stored); catch2: 1 harvested (not stored)]\n");
 
   // hyperfine refuses a failing command itself; with --ignore-failure the export names it.
   auto failing = run_cli({"collect", "--no-store", "--bench-command",
