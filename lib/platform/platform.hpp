@@ -36,7 +36,7 @@ struct ChildRequest {
   bool capture_stdout = false;           // false: the child inherits stdout
   bool capture_stderr = false;           // false: the child inherits stderr
   // With capture_stdout: the captured stdout is also written to the caller's stdout as it
-  // arrives (best effort: a closed terminal does not stop the child or lose the capture).
+  // arrives (best effort: a failed write is dropped; the capture goes on).
   bool tee_stdout = false;
 };
 

@@ -67,8 +67,8 @@ Pipe make_pipe() {
   return p;
 }
 
-// Writes all of `bytes` unless the descriptor fails: a passed-on copy (a closed terminal)
-// must not stop the reader.
+// Writes all of `bytes` unless the descriptor fails: a passed-on copy that cannot be written
+// must not stop the reader draining the child.
 void write_best_effort(int fd, const char* bytes, std::size_t size) {
   while (size > 0) {
     const ssize_t w = ::write(fd, bytes, size);
