@@ -30,6 +30,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/codec/key.hpp"
 #include "benchhist/codec/utf8.hpp"
+#include "benchhist/codec/xml_reference.hpp"
 #include "benchhist/storage/cached_store.hpp"
 #include "benchhist/storage/local_store.hpp"
 #include "benchhist/storage/object_store.hpp"

@@ -1,8 +1,8 @@
 #include "xml_reader.hpp"
 
-#include <cstdint>
 
 #include "benchhist/codec/utf8.hpp"
+#include "benchhist/codec/xml_reference.hpp"
 
 namespace benchhist::engines::detail {
 namespace {
@@ -70,46 +70,14 @@ class Reader {
     if (pos_ == b) fail(at_end() ? "unexpected end of file (the file is truncated?)" : "a name was expected");
     return std::string(s_.substr(b, pos_ - b));
   }
-  void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) fail("a character reference to an invalid code point");
-    if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
   // At '&': one entity or character reference, decoded into `out`.
   void reference(std::string& out) {
     const auto semi = s_.find(';', pos_);
     if (semi == std::string_view::npos || semi - pos_ > 12) fail("an unterminated entity reference");
-    const std::string_view ref = s_.substr(pos_ + 1, semi - pos_ - 1);
-    if (ref == "amp") out += '&';
-    else if (ref == "lt") out += '<';
-    else if (ref == "gt") out += '>';
-    else if (ref == "quot") out += '"';
-    else if (ref == "apos") out += '\'';
-    else if (ref.size() > 1 && ref[0] == '#') {
-      const bool hex = ref[1] == 'x';
-      std::uint32_t cp = 0;
-      const std::string_view digits = ref.substr(hex ? 2 : 1);
-      if (digits.empty()) fail("an empty character reference");
-      for (char c : digits) {
-        int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) fail("a malformed character reference");
-        cp = cp * (hex ? 16 : 10) + static_cast<std::uint32_t>(d);
-        if (cp > 0x10FFFF) fail("a character reference to an invalid code point");
-      }
-      append_utf8(out, cp);
-    } else {
-      fail("the unknown entity &" + std::string(ref) + ";");
-    }
+    std::string defect;
+    const auto text = codec::xml::decode_reference(s_.substr(pos_ + 1, semi - pos_ - 1), defect);
+    if (!text) fail(defect);
+    out += *text;
     advance(semi + 1 - pos_);
   }
   std::string attribute_value() {
