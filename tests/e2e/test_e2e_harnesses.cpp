@@ -15,13 +15,13 @@
 #include <chrono>
 #include <set>
 
-#include "benchhist/codec/gzip.hpp"
 #include "common/libtest_crate.hpp"
 #include "e2e_support.hpp"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
 using e2e::contains;
+using e2e::result_ids;
 using e2e::run_cli;
 
 namespace {
@@ -75,26 +75,10 @@ const Repo& repo() {
   return r;
 }
 
-std::string host_triple() {
-  auto r = e2e::run({"c++", "-dumpmachine"}, fs::current_path());
-  return e2e::trim(r.out) == "x86_64-linux-gnu" ? "x86_64-unknown-linux-gnu" : e2e::trim(r.out);
-}
-
-json::object stored(const fs::path& file) { return json::parse(benchhist::codec::gunzip(e2e::read_file(file))).as_object(); }
-
 fs::path object_dir(const fs::path& store, const std::string& engine, const std::string& commit) {
-  return store / "v1" / "harness-repo" / "objects" / engine / host_triple() / repo().machine_key / commit;
+  return store / "v1" / "harness-repo" / "objects" / engine / e2e::cxx_host_triple() / repo().machine_key / commit;
 }
 
-std::vector<std::string> result_ids(const json::object& run) {
-  std::vector<std::string> ids;
-  for (const auto& r : run.at("results").as_array()) {
-    std::string id;
-    for (const auto& s : r.at("id").at("segments").as_array()) id += (id.empty() ? "" : "/") + std::string(s.as_string());
-    ids.push_back(id);
-  }
-  return ids;
-}
 
 }  // namespace
 
@@ -112,8 +96,8 @@ TEST_CASE("backfill --bench-command running hyperfine and Catch2 over a real his
                         "0 deferred. Range exhausted."));
   // One object per engine per commit.
   for (const auto& c : r.commits) {
-    CHECK(result_ids(stored(object_dir(store.path(), "hyperfine", c) / "clean.json")) == std::vector<std::string>{"spin"});
-    CHECK(result_ids(stored(object_dir(store.path(), "catch2", c) / "clean.json")) == std::vector<std::string>{"work/spin"});
+    CHECK(result_ids(e2e::stored_run(object_dir(store.path(), "hyperfine", c) / "clean.json")) == std::vector<std::string>{"spin"});
+    CHECK(result_ids(e2e::stored_run(object_dir(store.path(), "catch2", c) / "clean.json")) == std::vector<std::string>{"work/spin"});
   }
 
   fs::path report = store.path() / "report.json";
@@ -157,13 +141,13 @@ TEST_CASE("import stores every report format for a given commit; a rejected file
                  "libtest: 2 stored]\n");
   CHECK(contains(i.err, "libtest: included " + (reports.path() / "cargo-bench.txt").string()));
   for (const char* engine : {"hyperfine", "catch2", "bmf", "libtest"}) {
-    const auto run = stored(object_dir(store.path(), engine, r.commits[3]) / "clean.json");
+    const auto run = e2e::stored_run(object_dir(store.path(), engine, r.commits[3]) / "clean.json");
     CHECK(run.at("context").at("git").at("commit").as_string() == r.commits[3]);
     CHECK(run.at("context").at("best_of").as_int64() == 1);
   }
-  CHECK(result_ids(stored(object_dir(store.path(), "bmf", r.commits[3]) / "clean.json")) ==
+  CHECK(result_ids(e2e::stored_run(object_dir(store.path(), "bmf", r.commits[3]) / "clean.json")) ==
         std::vector<std::string>{"sleep/10ms", "true"});
-  CHECK(result_ids(stored(object_dir(store.path(), "libtest", r.commits[3]) / "clean.json")) ==
+  CHECK(result_ids(e2e::stored_run(object_dir(store.path(), "libtest", r.commits[3]) / "clean.json")) ==
         std::vector<std::string>{"tests/bench_copy", "tests/bench_spin"});
   // The collision policies apply per engine object, as for every engine.
   auto again = run_cli({"import", local, "--commit", r.commits[3], (reports.path() / "catch2.xml").string()}, r.dir);
@@ -257,6 +241,6 @@ TEST_CASE("plain cargo bench: the #[bench] lines of its standard output are stor
   fs::path objects = store.path() / "v1" / "libtest-repo" / "objects" / "libtest";
   REQUIRE(fs::exists(objects));
   const fs::path triple_dir = fs::directory_iterator(objects)->path();
-  CHECK(result_ids(stored(triple_dir / mk / head / "clean.json")) ==
+  CHECK(result_ids(e2e::stored_run(triple_dir / mk / head / "clean.json")) ==
         std::vector<std::string>{"tests/bench_copy", "tests/bench_spin"});
 }
