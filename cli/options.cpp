@@ -75,7 +75,7 @@ void add_cache(std::vector<Opt>& o) {
 }
 void add_filters(std::vector<Opt>& o) {
   o.push_back({"engine", 0, Kind::multi, "NAME",
-               "Engine filter (criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, or all); repeatable"});
+               "Engine filter (criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, hyperfine, catch2, bmf, libtest, or all); repeatable"});
   o.push_back({"target-triple", 0, Kind::multi, "TRIPLE",
                "Target triple filter, or all [default: the toolchain host]; repeatable"});
   o.push_back({"machine-key", 0, Kind::multi, "KEY",
@@ -310,7 +310,10 @@ std::vector<CommandSpec> build_specs() {
     c.opts.push_back({"dirty", 0, Kind::flag, "", "Store as a dirty snapshot"});
     c.opts.push_back({"overwrite", 0, Kind::flag, "", "Replace an existing stored result"});
     c.opts.push_back({"skip-existing", 0, Kind::flag, "", "Succeed without writing when a result exists (conflicts with --overwrite)"});
-    c.positionals = {{"REPORT", "Google Benchmark JSON report files (or directories holding them)", false, true}};
+    c.positionals = {{"REPORT",
+                      "Report files (Google Benchmark JSON, hyperfine JSON, Catch2 XML, BMF, cargo bench #[bench] output), "
+                      "or directories holding them",
+                      false, true}};
     specs.push_back(c);
   }
   return specs;

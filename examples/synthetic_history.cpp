@@ -89,6 +89,10 @@ std::vector<MetricKind> metrics_of(Engine e) {
     case Engine::alloc_tracker: return {MetricKind::allocated_bytes, MetricKind::allocation_count};
     case Engine::all_the_time: return {MetricKind::processor_time};
     case Engine::google_benchmark: return {MetricKind::wall_time, MetricKind::processor_time};
+    case Engine::hyperfine: return {MetricKind::wall_time, MetricKind::processor_time};
+    case Engine::catch2:
+    case Engine::libtest: return {MetricKind::wall_time};
+    case Engine::bmf: return {MetricKind::wall_time, MetricKind::instruction_count};
   }
   return {};
 }

@@ -9,6 +9,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libssl-dev libgit2-dev zlib1g-dev libtomlplusplus-dev catch2 libbenchmark-dev
   librust-criterion-dev valgrind shellcheck
+  hyperfine  # the hyperfine engine's real exports (tests/engines/test_harnesses.cpp, tests/e2e/test_e2e_harnesses.cpp)
   chromium  # the HTML report opened in a real headless browser (tests/e2e/test_e2e_html.cpp)
   clang libclang-rt-14-dev  # the sanitizer pass and the fuzz targets (docs/testing.md, docs/fuzzing.md)
 )

@@ -122,8 +122,9 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
       throw Error(ErrorKind::not_found, "the report " + path.string() + " does not exist", path.string(), {},
-                  "pass the path of a Google Benchmark JSON report (--benchmark_out=<file> --benchmark_out_format=json)");
-    req.google_benchmark_paths.push_back(path);
+                  "pass the path of a benchmark report (Google Benchmark JSON, hyperfine --export-json, Catch2 XML, BMF or "
+                  "captured cargo bench output; docs/import.md)");
+    req.report_paths.push_back(path);
   }
   auto ctx = open_context(o.env, nullptr, inv, base, true);
   req.project = ctx.project;
@@ -141,7 +142,7 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
   c.git.dirty = o.dirty;
   c.env = probe::detect_ci_provider(inv.env);
   const collect::RunTriple triple = collect::resolve_run_triple(
-      o.target_triple, !req.google_benchmark_paths.empty(), [] { return probe::probe_toolchain(); },
+      o.target_triple, !req.report_paths.empty(), [] { return probe::probe_toolchain(); },
       [&inv] { return probe::probe_cxx_target(inv.env); });
   c.toolchain.target_triple = triple.triple;
   c.toolchain.rustc_version = triple.rustc_version;

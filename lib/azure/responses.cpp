@@ -6,6 +6,7 @@
 #include <charconv>
 #include <optional>
 
+#include "benchhist/codec/xml_reference.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::azure {
@@ -33,24 +34,6 @@ std::optional<std::string_view> xml_text(std::string_view body, std::string_view
   return body.substr(a, b - a);
 }
 
-void append_utf8(std::string& out, unsigned long cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // XML's five named entities and numeric character references; nullopt names the defect.
 std::optional<std::string> xml_unescape(std::string_view s, std::string& defect) {
   std::string out;
@@ -64,28 +47,9 @@ std::optional<std::string> xml_unescape(std::string_view s, std::string& defect)
       defect = "an unterminated entity reference";
       return std::nullopt;
     }
-    const auto ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
-    else if (ent.size() > 1 && ent[0] == '#') {
-      const bool hex = ent[1] == 'x' || ent[1] == 'X';
-      const auto digits = ent.substr(hex ? 2 : 1);
-      unsigned long cp = 0;
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-      // XML 1.0 Char: no NUL, no surrogates, nothing past U+10FFFF.
-      if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size() || cp == 0 ||
-          (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
-        defect = "a bad character reference &" + std::string(ent.substr(0, 16)) + ";";
-        return std::nullopt;
-      }
-      append_utf8(out, cp);
-    } else {
-      defect = "an unknown entity &" + std::string(ent.substr(0, 16)) + ";";
-      return std::nullopt;
-    }
+    const auto text = codec::xml::decode_reference(s.substr(i + 1, semi - i - 1), defect);
+    if (!text) return std::nullopt;
+    out += *text;
     i = semi;
   }
   return out;

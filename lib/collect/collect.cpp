@@ -175,6 +175,8 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   spec.env_changes = bench_environment(root, req.strip_toolchain_overrides);
   spec.capture_stdout = false;
   spec.capture_stderr = false;
+  // libtest's #[bench] results exist only as lines on cargo bench's stdout (docs/harnesses.md#libtest).
+  spec.tee_stdout = !req.bench_command;
   if (svc.note) {
     svc.note("benchmark command: " + (req.bench_command ? "/bin/sh -c '" + *req.bench_command + "'" : probe::describe_command(spec.argv)) +
              " (in " + req.repo_dir.string() + ")");
@@ -200,9 +202,11 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     if (svc.note) svc.note("repetition " + std::to_string(rep) + ": BENCHHIST_OUTPUT_DIR=" + output.path().string());
     const Timestamp start = svc.clock();
     if (rep == 1) first_start = start;
-    check_exit(svc.run_benchmarks(spec), command_label);
+    const probe::ProcessResult ran = svc.run_benchmarks(spec);
+    check_exit(ran, command_label);
     engines::HarvestOptions options;
-    options.google_benchmark_paths = {output.path()};
+    options.report_paths = {output.path()};
+    if (spec.tee_stdout) options.captured_stdout = ran.out;
     try {
       harvests.push_back(engines::harvest_all(root, start, options));
     } catch (const Error&) {
@@ -246,22 +250,20 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
 
 CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& store,
                               const std::function<void(std::string_view)>& note) {
-  if (!req.target_dir && req.google_benchmark_paths.empty())
+  if (!req.target_dir && req.report_paths.empty())
     throw Error(ErrorKind::usage, "import needs something to harvest", "--target-dir", {},
-                "pass --target-dir <PATH> and/or Google Benchmark report files");
+                "pass --target-dir <PATH> and/or report files");
   engines::HarvestOptions options;
   options.freshness_gate = false;  // the results were produced elsewhere, at another time
-  options.google_benchmark_paths = req.google_benchmark_paths;
+  options.report_paths = req.report_paths;
   engines::Harvest h;
   if (req.target_dir) {
     h = engines::harvest_all(*req.target_dir, req.context.observation, options);
   } else {
     // Only report files: the four target-root engines are not looked for.
     const auto gate = engines::FreshnessGate::disabled();
-    for (Engine e : engines::harvest_order)
-      h.engines.push_back(e == Engine::google_benchmark
-                              ? engines::harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
-                              : engines::EngineHarvest{e, {}});
+    for (Engine e : engines::target_root_engines) h.engines.push_back(engines::EngineHarvest{e, {}});
+    for (auto& r : engines::harvest_reports(options.report_paths, gate, h.notes)) h.engines.push_back(std::move(r));
   }
   if (note)
     for (const auto& n : h.notes) note(n.text());

@@ -65,6 +65,18 @@ constexpr std::string_view kStarter =
 #
 # [analysis]
 # ignore = ["my_pkg/multithreaded/", "my_pkg/network_"]
+
+# [collect]
+# A command to run instead of `cargo bench` (docs/bench-command.md), e.g. for C++ or whole
+# programs. It writes its reports into $BENCHHIST_OUTPUT_DIR, a fresh directory per run, where
+# every file is recognised by its content (docs/harnesses.md): Google Benchmark JSON, hyperfine
+# --export-json, Catch2 XML (-r xml), the Bencher Metric Format, or cargo bench's #[bench] lines.
+# A script such as bench.sh might run:
+#
+#   hyperfine --runs 10 --command-name startup './app --version' --export-json "$BENCHHIST_OUTPUT_DIR/hyperfine.json"
+#   ./build/tests -r xml -o "$BENCHHIST_OUTPUT_DIR/catch2.xml" '[!benchmark]'
+#
+# bench_command = "./bench.sh"
 )";
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "common.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -8,13 +9,33 @@
 
 namespace benchhist::engines::detail {
 
-std::string read_text_file(const std::filesystem::path& file, Engine engine) {
+std::string read_text_file(const std::filesystem::path& file, std::string_view engine) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw_harvest_error(engine, file, std::string("cannot open file: ") + std::strerror(errno));
   std::ostringstream buf;
   buf << in.rdbuf();
   if (in.bad()) throw_harvest_error(engine, file, "read failed");
   return std::move(buf).str();
+}
+
+BenchmarkId split_identity(std::string_view name, std::string_view separator) {
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  for (;;) {
+    const auto at = name.find(separator, start);
+    std::string_view seg = name.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start);
+    if (!seg.empty()) segments.emplace_back(seg);
+    if (at == std::string_view::npos) break;
+    start = at + separator.size();
+  }
+  if (segments.empty()) segments.emplace_back(name);
+  return BenchmarkId(std::move(segments));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 std::optional<double> usable_slope(const JsonValue& obj, std::string_view name) {

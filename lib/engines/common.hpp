@@ -6,6 +6,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
+
+#include "benchhist/model/benchmark_id.hpp"
 
 #include "benchhist/error.hpp"
 #include "benchhist/model/engine.hpp"
@@ -26,10 +29,11 @@ inline constexpr std::string_view default_parse_hint =
               std::move(cause), std::move(hint));
 }
 
-// Error{io, "failed to harvest <engine> benchmark output", subject = path}.
-[[noreturn]] inline void throw_harvest_error(Engine engine, const std::filesystem::path& path,
+// Error{io, "failed to harvest <what> benchmark output", subject = path}; `what` is the engine's
+// name, or "report" for a report file not yet recognised.
+[[noreturn]] inline void throw_harvest_error(std::string_view what, const std::filesystem::path& path,
                                              std::string cause) {
-  throw Error(ErrorKind::io, "failed to harvest " + std::string(to_string(engine)) + " benchmark output",
+  throw Error(ErrorKind::io, "failed to harvest " + std::string(what) + " benchmark output",
               path.string(), path.string() + ": " + std::move(cause),
               "check that the target directory is readable by this user and not being deleted "
               "concurrently, then collect again");
@@ -45,8 +49,23 @@ std::optional<double> usable_slope(const JsonValue& obj, std::string_view name);
 std::optional<Interval> optional_interval(const JsonValue& obj, std::string_view low_name,
                                           std::string_view high_name);
 
-// Whole-file read; errors → throw_harvest_error.
-std::string read_text_file(const std::filesystem::path& file, Engine engine);
+// A harness's benchmark name as an identity: split on `separator`, empty segments dropped (a name
+// of separators only stays one segment, so no identity is empty).
+BenchmarkId split_identity(std::string_view name, std::string_view separator);
+
+// The median of a non-empty sample; even counts take the mean of the two middle values (Google
+// Benchmark's own median, and the usual definition).
+double median(std::vector<double> v);
+
+[[noreturn]] inline void throw_harvest_error(Engine engine, const std::filesystem::path& path, std::string cause) {
+  throw_harvest_error(to_string(engine), path, std::move(cause));
+}
+
+// Whole-file read; errors → throw_harvest_error (naming `what`: an engine, or "report").
+std::string read_text_file(const std::filesystem::path& file, std::string_view what);
+inline std::string read_text_file(const std::filesystem::path& file, Engine engine) {
+  return read_text_file(file, to_string(engine));
+}
 
 // Runs `fn` and turns a JsonProblem into the parse error naming `file`.
 template <class Fn>

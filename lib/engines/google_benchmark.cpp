@@ -73,27 +73,6 @@ struct Group {
   std::optional<std::string> not_measured;  // "error: <message>" / "skipped: <message>"
 };
 
-BenchmarkId identity(const std::string& run_name) {
-  std::vector<std::string> segments;
-  std::size_t start = 0;
-  for (;;) {
-    const auto slash = run_name.find('/', start);
-    std::string seg = run_name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    if (!seg.empty()) segments.push_back(std::move(seg));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  if (segments.empty()) segments.push_back(run_name);
-  return BenchmarkId(std::move(segments));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  // Even counts: the mean of the two middle values, as Google Benchmark's own median.
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 GoogleBenchmarkReport read_report(const JsonValue& doc) {
   detail::require_object(doc, "");
   // Both members are what makes this a Google Benchmark report rather than some other JSON.
@@ -182,7 +161,7 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
     }
 
     BenchmarkResult result;
-    result.id = identity(g.run_name);
+    result.id = detail::split_identity(g.run_name, "/");
     for (std::size_t k = 0; k < std::size(stored_fields); ++k) {
       std::vector<double> samples;
       std::size_t present = 0;
@@ -207,7 +186,7 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
       }
       MetricValue m;
       m.kind = stored_fields[k].kind;
-      m.value = median(samples);
+      m.value = detail::median(samples);
       if (samples.size() >= 2)
         m.interval = Interval{*std::min_element(samples.begin(), samples.end()),
                               *std::max_element(samples.begin(), samples.end())};

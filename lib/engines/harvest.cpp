@@ -4,8 +4,9 @@
 #include "benchhist/engines/alloc_tracker.hpp"
 #include "benchhist/engines/callgrind.hpp"
 #include "benchhist/engines/criterion.hpp"
-#include "benchhist/engines/google_benchmark.hpp"
+#include "benchhist/engines/libtest.hpp"
 #include "benchhist/engines/output_locations.hpp"
+#include "benchhist/engines/report_file.hpp"
 #include "common.hpp"
 
 #include <map>
@@ -134,41 +135,52 @@ EngineHarvest harvest_engine(Engine engine, const fs::path& target_root, const F
     case Engine::criterion: harvest_criterion(root, gate, out, notes); break;
     case Engine::alloc_tracker: harvest_flat(engine, root, gate, out, notes, read_alloc_tracker); break;
     case Engine::all_the_time: harvest_flat(engine, root, gate, out, notes, read_all_the_time); break;
-    case Engine::google_benchmark:
-      throw Error(ErrorKind::internal, "google_benchmark reports are not under the target root",
-                  target_root.string(), {}, "call harvest_google_benchmark with the report paths");
+    default:
+      throw Error(ErrorKind::internal, std::string(to_string(engine)) + " reports are not under the target root",
+                  target_root.string(), {}, "call harvest_reports with the report paths");
   }
   return out;
 }
 
-EngineHarvest harvest_google_benchmark(const std::vector<fs::path>& paths, const FreshnessGate& gate,
-                                       std::vector<HarvestNote>& notes) {
-  constexpr Engine e = Engine::google_benchmark;
-  EngineHarvest out;
-  out.engine = e;
-  std::map<BenchmarkId, fs::path> seen;  // identity → the file it came from
+std::vector<EngineHarvest> harvest_reports(const std::vector<fs::path>& paths, const FreshnessGate& gate,
+                                           std::vector<HarvestNote>& notes) {
+  std::vector<EngineHarvest> out;
+  for (Engine e : report_engines) out.push_back(EngineHarvest{e, {}});
+  auto slot = [&](Engine e) -> EngineHarvest& {
+    for (auto& h : out)
+      if (h.engine == e) return h;
+    throw Error(ErrorKind::internal, "no harvest slot for " + std::string(to_string(e)));
+  };
+  std::map<std::pair<Engine, BenchmarkId>, fs::path> seen;  // identity → the file it came from
   for (const fs::path& path : paths) {
-    const auto files = list_google_benchmark_files(path);
+    const auto files = list_report_files(path);
     if (files.empty()) {
       std::error_code ec;
-      if (!fs::exists(path, ec)) notes.push_back(note(e, HarvestDecision::no_output, path, std::nullopt));
-      else notes.push_back(note(e, HarvestDecision::not_measured, path, std::nullopt, "no *.json report was written here"));
+      if (!fs::exists(path, ec))
+        notes.push_back(note(Engine::google_benchmark, HarvestDecision::no_output, path, std::nullopt));
+      else
+        notes.push_back(note(Engine::google_benchmark, HarvestDecision::not_measured, path, std::nullopt,
+                             "no report was written here"));
     }
     for (const fs::path& file : files) {
+      // Recognised before the gate: a file no engine reads fails even when stale, so nothing
+      // in the directory goes unexplained.
+      RecognisedReport rec = read_report_file(file);
+      const Engine e = rec.engine;
       Timestamp t;
       if (!admit(e, file, file, gate, notes, t)) continue;
-      GoogleBenchmarkReport report = read_google_benchmark(file);
-      for (auto& r : report.results) {
-        auto [it, fresh] = seen.try_emplace(r.id, file);
+      for (auto& r : rec.report.results) {
+        auto [it, fresh] = seen.try_emplace({e, r.id}, file);
         if (!fresh)
           detail::throw_parse_error(
-              file, "benchmark '" + r.id.qualified() + "' is also reported by " + it->second.string(),
-              "give every benchmark binary's report its own benchmarks (or its own filter), or write one "
-              "report per binary; two results for one benchmark would make one of them silently lost");
-        out.results.push_back(std::move(r));
+              file, std::string(to_string(e)) + " benchmark '" + r.id.qualified() + "' is also reported by " +
+                        it->second.string(),
+              "give every report its own benchmarks (or its own filter or command names); two results for one "
+              "benchmark would make one of them silently lost");
+        slot(e).results.push_back(std::move(r));
       }
       notes.push_back(note(e, HarvestDecision::included, file, t));
-      for (auto& n : report.notes) notes.push_back(note(e, HarvestDecision::not_measured, file, t, std::move(n)));
+      for (auto& n : rec.report.notes) notes.push_back(note(e, HarvestDecision::not_measured, file, t, std::move(n)));
     }
   }
   return out;
@@ -178,9 +190,26 @@ Harvest harvest_all(const fs::path& target_root, Timestamp run_start, const Harv
   const FreshnessGate gate = options.freshness_gate ? FreshnessGate::for_run_start(run_start) : FreshnessGate::disabled();
   Harvest h;
   h.cutoff = gate.cutoff();
-  for (Engine e : harvest_order)
-    h.engines.push_back(e == Engine::google_benchmark ? harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
-                                                      : harvest_engine(e, target_root, gate, h.notes));
+  for (Engine e : target_root_engines) h.engines.push_back(harvest_engine(e, target_root, gate, h.notes));
+  for (auto& r : harvest_reports(options.report_paths, gate, h.notes)) h.engines.push_back(std::move(r));
+  // Printed by this run, so fresh by definition; output without #[bench] lines is not a report.
+  if (options.captured_stdout && looks_like_libtest(*options.captured_stdout)) {
+    const fs::path source{std::string(captured_stdout_name)};
+    ParsedReport rep = parse_libtest(*options.captured_stdout, source);
+    for (auto& h_engine : h.engines) {
+      if (h_engine.engine != Engine::libtest) continue;
+      for (auto& r : rep.results) {
+        for (const auto& earlier : h_engine.results)
+          if (earlier.id == r.id)
+            detail::throw_parse_error(source, "libtest benchmark '" + r.id.qualified() +
+                                                  "' is also reported by a file in the output directory",
+                                      "let cargo bench print its results, or write them to a file, not both");
+        h_engine.results.push_back(std::move(r));
+      }
+    }
+    h.notes.push_back(note(Engine::libtest, HarvestDecision::included, source, std::nullopt));
+    for (auto& n : rep.notes) h.notes.push_back(note(Engine::libtest, HarvestDecision::not_measured, source, std::nullopt, std::move(n)));
+  }
   return h;
 }
 

@@ -106,18 +106,18 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const fs::path& root) {
 }
 
 namespace {
-void walk_json_files(const fs::path& dir, std::vector<fs::path>& out) {
+void walk_report_files(const fs::path& dir, std::vector<fs::path>& out) {
   for (const auto& e : entries_of(dir, Engine::google_benchmark)) {
     const fs::file_type t = own_type(e, Engine::google_benchmark);
     if (t == fs::file_type::directory)
-      walk_json_files(e.path(), out);
-    else if (t == fs::file_type::regular && e.path().extension() == ".json")
+      walk_report_files(e.path(), out);
+    else if (t == fs::file_type::regular)
       out.push_back(e.path());
   }
 }
 }  // namespace
 
-std::vector<fs::path> list_google_benchmark_files(const fs::path& path) {
+std::vector<fs::path> list_report_files(const fs::path& path) {
   std::vector<fs::path> out;
   std::error_code ec;
   // A path named explicitly is taken as the user gave it (a symlink to a report is fine);
@@ -131,7 +131,7 @@ std::vector<fs::path> list_google_benchmark_files(const fs::path& path) {
     return out;
   }
   if (st.type() != fs::file_type::directory) return out;
-  walk_json_files(path, out);
+  walk_report_files(path, out);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -35,6 +35,9 @@ struct ChildRequest {
   bool stdin_from_null = true;           // false: the child inherits stdin
   bool capture_stdout = false;           // false: the child inherits stdout
   bool capture_stderr = false;           // false: the child inherits stderr
+  // With capture_stdout: the captured stdout is also written to the caller's stdout as it
+  // arrives (best effort: a failed write is dropped; the capture goes on).
+  bool tee_stdout = false;
 };
 
 struct ChildOutcome {

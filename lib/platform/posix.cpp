@@ -67,6 +67,18 @@ Pipe make_pipe() {
   return p;
 }
 
+// Writes all of `bytes` unless the descriptor fails: a passed-on copy that cannot be written
+// must not stop the reader draining the child.
+void write_best_effort(int fd, const char* bytes, std::size_t size) {
+  while (size > 0) {
+    const ssize_t w = ::write(fd, bytes, size);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    bytes += w;
+    size -= static_cast<std::size_t>(w);
+  }
+}
+
 // The write end of the active watch's self-pipe. A signal handler can reach no object, so
 // this one descriptor is the only global the watch needs; -1 while no watch is active.
 std::atomic<int> g_interrupt_pipe{-1};
@@ -166,8 +178,10 @@ ChildOutcome run_child(const ChildRequest& request) {
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
         const ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
         if (r > 0) {
-          std::string& target = (cap_out && fds[i].fd == out_pipe.read.fd) ? result.out : result.err;
+          const bool is_out = cap_out && fds[i].fd == out_pipe.read.fd;
+          std::string& target = is_out ? result.out : result.err;
           target.append(buf, static_cast<std::size_t>(r));
+          if (is_out && request.tee_stdout) write_best_effort(STDOUT_FILENO, buf, static_cast<std::size_t>(r));
         } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
           fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
           continue;

@@ -58,7 +58,9 @@ ProcessResult run(const ProcessSpec& spec, Mode mode) {
   request.cwd = spec.cwd;
   request.environment = child_environment(spec);
   request.stdin_from_null = mode == Mode::probe;
-  request.capture_stdout = mode == Mode::probe && spec.capture_stdout;
+  // Streaming with tee_stdout: stdout still reaches our stdout, and is kept as well.
+  request.tee_stdout = mode == Mode::streaming && spec.tee_stdout;
+  request.capture_stdout = (mode == Mode::probe && spec.capture_stdout) || request.tee_stdout;
   request.capture_stderr = mode == Mode::probe && spec.capture_stderr;
   platform::ChildOutcome child;
   try {

@@ -204,7 +204,7 @@ TEST_CASE("import and --bench-command parse their options and refuse what cannot
 TEST_CASE("Runtime argument checks still run before a command reports it is unavailable", "[cli]") {
   TempDir dir;
   require_runtime_error(run_cli({"analyze", "--engine", "criterium"}, dir.path()),
-                        "unknown engine \"criterium\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark");
+                        "unknown engine \"criterium\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, hyperfine, catch2, bmf, libtest");
   require_runtime_error(run_cli({"examine", "--benchmark", "", "--metric", "wall_time"}, dir.path()),
                         "--benchmark must not be empty");
   require_runtime_error(run_cli({"examine", "--benchmark", "a", "--metric", "time"}, dir.path()),
@@ -353,7 +353,7 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
   }
   SECTION("an unknown engine name is an error") {
     require_runtime_error(run_cli({"list", "discriminants", "--local=store", "--engine", "gungraun"}, dir.path()),
-                          "unknown engine \"gungraun\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark");
+                          "unknown engine \"gungraun\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, hyperfine, catch2, bmf, libtest");
   }
 }
 

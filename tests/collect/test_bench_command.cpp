@@ -230,7 +230,7 @@ TEST_CASE("import_results stores reports without a freshness gate, with the coll
 
   collect::ImportRequest req;
   req.project = "textstats";
-  req.google_benchmark_paths = {dir / "a.json"};
+  req.report_paths = {dir / "a.json"};
   req.context.git = rig.git;
   req.context.git.branch.reset();
   req.context.toolchain.target_triple = "x86_64-unknown-linux-gnu";

@@ -255,6 +255,10 @@ TEST_CASE("the starter configuration documents each section in order", "[probe][
       "# endpoint = ",
       "# [analysis]",
       "# ignore = [",
+      "# [collect]",
+      "hyperfine",
+      "Catch2 XML",
+      "# bench_command = ",
   };
   std::size_t pos = 0;
   for (const auto& m : markers) {
@@ -275,7 +279,7 @@ TEST_CASE("uncommenting the starter examples yields a valid configuration", "[pr
   std::string line, toml;
   while (std::getline(in, line)) {
     for (std::string_view prefix : {"# [", "# id =", "# default_branch =", "# account =", "# container =",
-                                    "# endpoint =", "# ignore ="}) {
+                                    "# endpoint =", "# ignore =", "# bench_command ="}) {
       if (line.rfind(prefix, 0) == 0) {
         toml += line.substr(2) + "\n";
         break;
@@ -288,6 +292,7 @@ TEST_CASE("uncommenting the starter examples yields a valid configuration", "[pr
   REQUIRE(c.azure);
   CHECK(c.azure->account == "myhistoryaccount");
   CHECK(c.ignore_prefixes.size() == 2);
+  CHECK(c.bench_command == "./bench.sh");
 }
 
 TEST_CASE("write_starter_config creates parents, writes once and never overwrites", "[probe][starter]") {

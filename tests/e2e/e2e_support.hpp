@@ -7,10 +7,12 @@
 // reproducible.
 
 #include "common/files.hpp"
+#include "benchhist/codec/gzip.hpp"
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/json.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -161,6 +163,29 @@ inline std::string last_line(const std::string& out) {
 inline std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
   return s;
+}
+
+// The run record stored at `file` (gzip'd JSON), read straight from a local store.
+inline boost::json::object stored_run(const fs::path& file) {
+  return boost::json::parse(benchhist::codec::gunzip(read_file(file))).as_object();
+}
+
+// A stored run's result ids, segments joined with '/', in stored order.
+inline std::vector<std::string> result_ids(const boost::json::object& run) {
+  std::vector<std::string> ids;
+  for (const auto& r : run.at("results").as_array()) {
+    std::string id;
+    for (const auto& s : r.at("id").at("segments").as_array()) id += (id.empty() ? "" : "/") + std::string(s.as_string());
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// The C++ compiler's target, as the tool records it for a --bench-command run or an import
+// (Debian's g++ says x86_64-linux-gnu; the tool records the Rust spelling).
+inline std::string cxx_host_triple() {
+  const std::string t = trim(run({"c++", "-dumpmachine"}, fs::current_path()).out);
+  return t == "x86_64-linux-gnu" ? "x86_64-unknown-linux-gnu" : t;
 }
 
 }  // namespace e2e

@@ -13,12 +13,12 @@
 #include <chrono>
 #include <set>
 
-#include "benchhist/codec/gzip.hpp"
 #include "e2e_support.hpp"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
 using e2e::contains;
+using e2e::result_ids;
 using e2e::run_cli;
 
 namespace {
@@ -64,12 +64,6 @@ struct Repo {
   std::string machine_key;
 };
 
-std::string host_triple() {
-  auto r = e2e::run({"c++", "-dumpmachine"}, fs::current_path());
-  // Debian's g++ says x86_64-linux-gnu; the tool records the Rust spelling.
-  return e2e::trim(r.out) == "x86_64-linux-gnu" ? "x86_64-unknown-linux-gnu" : e2e::trim(r.out);
-}
-
 const Repo& repo() {
   static const Repo r = [] {
     Repo x;
@@ -98,20 +92,8 @@ const Repo& repo() {
   return r;
 }
 
-json::object stored(const fs::path& file) { return json::parse(benchhist::codec::gunzip(e2e::read_file(file))).as_object(); }
-
 fs::path object_dir(const fs::path& store, const std::string& commit) {
-  return store / "v1" / "gbench-repo" / "objects" / "google_benchmark" / host_triple() / repo().machine_key / commit;
-}
-
-std::vector<std::string> result_ids(const json::object& run) {
-  std::vector<std::string> ids;
-  for (const auto& r : run.at("results").as_array()) {
-    std::string id;
-    for (const auto& s : r.at("id").at("segments").as_array()) id += (id.empty() ? "" : "/") + std::string(s.as_string());
-    ids.push_back(id);
-  }
-  return ids;
+  return store / "v1" / "gbench-repo" / "objects" / "google_benchmark" / e2e::cxx_host_triple() / repo().machine_key / commit;
 }
 
 // Builds the binaries in the main checkout and writes their reports into `out` (as a user
@@ -137,16 +119,16 @@ TEST_CASE("backfill --bench-command over a real history and analyze name the com
   CHECK(contains(b.out, "Backfill range of 12 commits: 12 stored, 0 skipped (existing), 0 skipped (empty), 0 failed, "
                         "0 deferred. Range exhausted."));
   // The partition comes from the C++ compiler and is said to.
-  CHECK(contains(b.err, "[bench-history] scanning for already-backfilled commits: target-triple=" + host_triple() +
+  CHECK(contains(b.err, "[bench-history] scanning for already-backfilled commits: target-triple=" + e2e::cxx_host_triple() +
                             " (C++ compiler: c++ -dumpmachine)"));
-  CHECK(contains(b.err, "[bench-history] collecting: target-triple=" + host_triple() + " (C++ compiler: c++ -dumpmachine); machine-key="));
+  CHECK(contains(b.err, "[bench-history] collecting: target-triple=" + e2e::cxx_host_triple() + " (C++ compiler: c++ -dumpmachine); machine-key="));
   CHECK(contains(b.err, "commit 1 of 12: "));  // progress, as for cargo
 
   // Both binaries' reports are in every commit's object; the record names no rustc.
   for (const auto& c : r.commits) {
-    const auto run = stored(object_dir(store.path(), c) / "clean.json");
+    const auto run = e2e::stored_run(object_dir(store.path(), c) / "clean.json");
     CHECK(result_ids(run) == std::vector<std::string>{"BM_Stable", "BM_Work/1"});
-    CHECK(run.at("context").at("toolchain").at("target_triple").as_string() == host_triple());
+    CHECK(run.at("context").at("toolchain").at("target_triple").as_string() == e2e::cxx_host_triple());
   }
 
   fs::path report = store.path() / "report.json";
@@ -185,8 +167,8 @@ TEST_CASE("import stores a Google Benchmark report for a given commit without a 
   INFO("stderr: " << i.err);
   REQUIRE(i.exit_code == 0);
   CHECK(i.out == "Stored 1 result set covering 1 benchmark case. [google_benchmark: 1 stored]\n");
-  CHECK(contains(i.err, "[bench-history] importing at " + r.commits[3] + ": target-triple=" + host_triple()));
-  const auto run = stored(object_dir(store.path(), r.commits[3]) / "clean.json");
+  CHECK(contains(i.err, "[bench-history] importing at " + r.commits[3] + ": target-triple=" + e2e::cxx_host_triple()));
+  const auto run = e2e::stored_run(object_dir(store.path(), r.commits[3]) / "clean.json");
   CHECK(result_ids(run) == std::vector<std::string>{"BM_Work/1"});
   CHECK(run.at("context").at("git").at("commit").as_string() == r.commits[3]);
   CHECK(run.at("context").at("git").at("branch").is_null());
@@ -202,7 +184,7 @@ TEST_CASE("import stores a Google Benchmark report for a given commit without a 
   auto both = run_cli({"import", local, "--commit", r.commits[3], "--overwrite", reports.path().string()}, r.dir);
   INFO("stderr: " << both.err);
   CHECK(both.exit_code == 0);
-  CHECK(result_ids(stored(object_dir(store.path(), r.commits[3]) / "clean.json")) ==
+  CHECK(result_ids(e2e::stored_run(object_dir(store.path(), r.commits[3]) / "clean.json")) ==
         std::vector<std::string>{"BM_Stable", "BM_Work/1"});
 
   // --dirty stores a snapshot beside the clean run; HEAD is the default commit.
@@ -277,7 +259,7 @@ TEST_CASE("collect --bench-command: --best-of, dirty snapshots, failures and con
   for (const auto& e : fs::directory_iterator(object_dir(store.path(), r.commits.back()))) files.push_back(e.path());
   REQUIRE(files.size() == 1);
   CHECK(files[0].filename().string().starts_with("dirty-"));
-  CHECK(stored(files[0]).at("context").at("best_of").as_int64() == 2);
+  CHECK(e2e::stored_run(files[0]).at("context").at("best_of").as_int64() == 2);
 
   auto t = run_cli({"collect", local, "--target-triple", "riscv64gc-unknown-linux-gnu", "--bench-command", "./bench.sh"}, r.dir);
   INFO("stderr: " << t.err);
@@ -322,5 +304,5 @@ TEST_CASE("examples/textstats-cpp collects through its [collect] bench_command",
   CHECK(contains(c.err, "benchmark command from [collect] bench_command"));
   CHECK(e2e::last_line(c.out) == "Stored 1 result set covering 4 benchmark cases. [google_benchmark: 4 stored]\n");
   auto l = run_cli({"list", "discriminants", "--local=" + store.path().string()}, dir);
-  CHECK(contains(l.out, "  - google_benchmark/" + host_triple() + "/"));
+  CHECK(contains(l.out, "  - google_benchmark/" + e2e::cxx_host_triple() + "/"));
 }

@@ -36,3 +36,27 @@ inline void set_mtime(const fs::path& p, benchhist::Timestamp t) {
 inline benchhist::Timestamp run_start() { return benchhist::from_unix_seconds(1'700'000'000); }
 
 }  // namespace enginetest
+
+#include <catch2/catch.hpp>
+
+#include "benchhist/error.hpp"
+
+namespace enginetest {
+
+// `read(file)` must fail with the parse error naming `file` (its message, subject and a hint),
+// its cause containing `cause`.
+template <class Reader>
+void expect_parse_error(Reader read, const fs::path& file, const std::string& cause) {
+  try {
+    read(file);
+    FAIL("no error for " << file);
+  } catch (const benchhist::Error& e) {
+    CHECK(e.kind() == benchhist::ErrorKind::benchmark_output);
+    CHECK(e.message() == "failed to parse benchmark output: " + file.string());
+    CHECK(e.subject() == file.string());
+    CHECK_THAT(e.cause(), Catch::Contains(cause));
+    CHECK_FALSE(e.hint().empty());
+  }
+}
+
+}  // namespace enginetest

@@ -16,6 +16,7 @@
 #include "benchhist/engines/google_benchmark.hpp"
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/engines/output_locations.hpp"
+#include "benchhist/engines/report_file.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/process.hpp"
 #include "support.hpp"
@@ -274,10 +275,12 @@ TEST_CASE("google_benchmark harvest: two binaries' reports in one output directo
   const fs::path out = t.path() / "out";
   run_binary(BH_GB_REPORT_A, out / "a.json", {"--benchmark_filter=BM_Join|BM_Broken"});
   run_binary(BH_GB_REPORT_B, out / "nested" / "b.json", {});
-  write_file(out / "console.txt", "not a report: only *.json files are harvested\n");
 
   std::vector<HarvestNote> notes;
-  const EngineHarvest h = harvest_google_benchmark({out}, FreshnessGate::for_run_start(enginetest::run_start()), notes);
+  const std::vector<EngineHarvest> reports = harvest_reports({out}, FreshnessGate::for_run_start(enginetest::run_start()), notes);
+  REQUIRE(reports.size() == report_engines.size());
+  REQUIRE(reports[0].engine == Engine::google_benchmark);
+  const EngineHarvest& h = reports[0];
   std::vector<std::string> ids;
   for (const auto& r : h.results) ids.push_back(qualified(r));
   CHECK(ids == std::vector<std::string>{"BM_Join", "BM_Vector/100", "BM_Reserve/100"});
@@ -288,21 +291,32 @@ TEST_CASE("google_benchmark harvest: two binaries' reports in one output directo
     return s == "google_benchmark: " + (out / "a.json").string() + ": BM_Broken stored nothing (error: fixture file missing)";
   }));
 
-  // The whole harvest carries the engine as the fifth, last entry.
-  const Harvest all = harvest_all(t.path() / "no-target", enginetest::run_start(), HarvestOptions{true, {out}});
-  REQUIRE(all.engines.size() == 5);
+  // The whole harvest carries the engine as the fifth entry, after the four target-root engines.
+  const Harvest all = harvest_all(t.path() / "no-target", enginetest::run_start(), HarvestOptions{true, {out}, std::nullopt});
+  REQUIRE(all.engines.size() == harvest_order.size());
   CHECK(all.engines[4].engine == Engine::google_benchmark);
   CHECK(all.results(Engine::google_benchmark).size() == 3);
+
+  // Every file in the directory must be a report: the console output beside them is not.
+  write_file(out / "console.txt", "not a report\n");
+  try {
+    harvest_reports({out}, FreshnessGate::disabled(), notes);
+    FAIL("a file no engine recognises was accepted");
+  } catch (const Error& e) {
+    CHECK(e.message() == "failed to parse benchmark output: " + (out / "console.txt").string());
+    CHECK_THAT(e.cause(), Catch::Contains("no engine recognises this file"));
+  }
+  fs::remove(out / "console.txt");
 
   // The same benchmark in two files: neither may silently replace the other.
   run_binary(BH_GB_REPORT_A, out / "z.json", {"--benchmark_filter=BM_Join"});
   notes.clear();
   try {
-    harvest_google_benchmark({out}, FreshnessGate::disabled(), notes);
+    harvest_reports({out}, FreshnessGate::disabled(), notes);
     FAIL("a benchmark reported by two files was accepted");
   } catch (const Error& e) {
     CHECK(e.message() == "failed to parse benchmark output: " + (out / "z.json").string());
-    CHECK_THAT(e.cause(), Catch::Contains("benchmark 'BM_Join' is also reported by " + (out / "a.json").string()));
+    CHECK_THAT(e.cause(), Catch::Contains("google_benchmark benchmark 'BM_Join' is also reported by " + (out / "a.json").string()));
   }
 }
 
@@ -312,16 +326,16 @@ TEST_CASE("google_benchmark harvest: a report older than the run is stale and ig
   run_binary(BH_GB_REPORT_A, file, {"--benchmark_filter=BM_Join"});
   enginetest::set_mtime(file, enginetest::run_start() - std::chrono::hours(1));
   std::vector<HarvestNote> notes;
-  const EngineHarvest h = harvest_google_benchmark({t.path()}, FreshnessGate::for_run_start(enginetest::run_start()), notes);
+  const EngineHarvest h = harvest_reports({t.path()}, FreshnessGate::for_run_start(enginetest::run_start()), notes).at(0);
   CHECK(h.results.empty());
   REQUIRE(notes.size() == 1);
   CHECK(notes[0].decision == HarvestDecision::stale);
   // import disables the gate: the same file is read.
   notes.clear();
-  CHECK(harvest_google_benchmark({file}, FreshnessGate::disabled(), notes).results.size() == 1);
+  CHECK(harvest_reports({file}, FreshnessGate::disabled(), notes).at(0).results.size() == 1);
 }
 
-TEST_CASE("list_google_benchmark_files: a file as given, or every *.json below a directory without symlinks",
+TEST_CASE("list_report_files: a file as given, or every regular file below a directory without symlinks",
           "[engines][google_benchmark][harvest]") {
   TempDir t;
   write_file(t.path() / "d" / "b.json", "{}");
@@ -331,8 +345,9 @@ TEST_CASE("list_google_benchmark_files: a file as given, or every *.json below a
   write_file(t.path() / "elsewhere" / "e.json", "{}");
   fs::create_directory_symlink(t.path() / "elsewhere", t.path() / "d" / "link");
   fs::create_symlink(t.path() / "elsewhere" / "e.json", t.path() / "d" / "e.json");
-  const auto files = list_google_benchmark_files(t.path() / "d");
-  CHECK(files == std::vector<fs::path>{t.path() / "d" / "a.json", t.path() / "d" / "b.json", t.path() / "d" / "sub" / "c.json"});
-  CHECK(list_google_benchmark_files(t.path() / "d" / "notes.txt") == std::vector<fs::path>{t.path() / "d" / "notes.txt"});
-  CHECK(list_google_benchmark_files(t.path() / "missing").empty());
+  const auto files = list_report_files(t.path() / "d");
+  CHECK(files == std::vector<fs::path>{t.path() / "d" / "a.json", t.path() / "d" / "b.json", t.path() / "d" / "notes.txt",
+                                       t.path() / "d" / "sub" / "c.json"});
+  CHECK(list_report_files(t.path() / "d" / "notes.txt") == std::vector<fs::path>{t.path() / "d" / "notes.txt"});
+  CHECK(list_report_files(t.path() / "missing").empty());
 }

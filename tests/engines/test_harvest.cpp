@@ -91,13 +91,18 @@ TEST_CASE("harvest_all collects every engine in its output location, in engine a
   Target t;
   t.populate();
   const Harvest h = harvest_all(t.root, kStart);
-  REQUIRE(h.engines.size() == 5);
+  REQUIRE(h.engines.size() == 9);
   CHECK(h.engines[0].engine == Engine::callgrind);
   CHECK(h.engines[1].engine == Engine::criterion);
   CHECK(h.engines[2].engine == Engine::alloc_tracker);
   CHECK(h.engines[3].engine == Engine::all_the_time);
-  CHECK(h.engines[4].engine == Engine::google_benchmark);  // no report paths: nothing looked for
-  CHECK(h.engines[4].results.empty());
+  // Then the report engines; no report paths: nothing looked for.
+  CHECK(h.engines[4].engine == Engine::google_benchmark);
+  CHECK(h.engines[5].engine == Engine::hyperfine);
+  CHECK(h.engines[6].engine == Engine::catch2);
+  CHECK(h.engines[7].engine == Engine::bmf);
+  CHECK(h.engines[8].engine == Engine::libtest);
+  for (std::size_t i = 4; i < h.engines.size(); ++i) CHECK(h.engines[i].results.empty());
   CHECK(h.cutoff == kStart - 2s);
 
   // Sorted by path: "since.two_instants" < "std_now".

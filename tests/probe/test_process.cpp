@@ -119,18 +119,27 @@ TEST_CASE("run_process_streaming inherits the streams and reports exit code and 
   spec.capture_stdout = true;  // ignored by the streaming variant
   auto r = probe::run_process_streaming(spec);
   auto r2 = probe::run_process_streaming(cmd({"sh", "-c", "kill -KILL $$"}));
+  // tee_stdout: still streamed to our stdout, and also kept (cargo bench's #[bench] lines).
+  auto tee = cmd({"sh", "-c", "echo teed; echo to-stderr >&2"});
+  tee.tee_stdout = true;
+  auto r3 = probe::run_process_streaming(tee);
   std::fflush(stdout);
   ::dup2(saved, STDOUT_FILENO);
   ::close(saved);
   CHECK(r.exited);
   CHECK(r.exit_code == 7);
   CHECK(r.out.empty());
+  CHECK(r3.success());
+  CHECK(r3.out == "teed\n");
+  CHECK(r3.err.empty());  // stderr stays inherited
   CHECK_FALSE(r2.exited);
   CHECK(r2.signal == SIGKILL);
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
   CHECK(line == "streamed");
+  std::getline(in, line);
+  CHECK(line == "teed");
   fs::remove(file);
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Strict UTF-8 scanning (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
 // Used by key sanitization (one `_` per scalar, docs/formats.md#segment-sanitisation) and by the
-// record decoders (`stored object <key> is not valid UTF-8`, docs/formats.md#read-compatibility).
+// record decoders (`stored object <key> is not valid UTF-8`, docs/formats.md#read-compatibility);
+// append_scalar encodes the code points of XML character references (xml_reference.hpp).
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace benchhist::codec::utf8 {
@@ -41,6 +43,26 @@ constexpr bool is_valid(std::string_view s) noexcept {
     pos += n;
   }
   return true;
+}
+
+// Appends the UTF-8 encoding of `cp`, which the caller has checked is a scalar value (not a
+// surrogate, at most U+10FFFF).
+inline void append_scalar(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
 }
 
 }  // namespace benchhist::codec::utf8

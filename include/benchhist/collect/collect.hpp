@@ -126,12 +126,13 @@ void store_results(const std::string& project, const std::vector<engines::Engine
                    const std::function<void(std::string_view)>& note, CollectOutcome& outcome);
 
 // `import` (docs/import.md): store results produced elsewhere — the four engines under
-// `target_dir` and Google Benchmark reports under `google_benchmark_paths` — with the
+// `target_dir` and report files under `report_paths` (each recognised by its content:
+// docs/harnesses.md#recognition) — with the
 // freshness gate disabled, for a commit the caller resolved. best_of is recorded as 1.
 struct ImportRequest {
   std::string project;
   std::optional<std::filesystem::path> target_dir;
-  std::vector<std::filesystem::path> google_benchmark_paths;
+  std::vector<std::filesystem::path> report_paths;
   RunContext context;  // git (commit, branch null, dirty), toolchain, env, machine, observation
   storage::CollisionPolicy policy = storage::CollisionPolicy::refuse;
 };

@@ -31,7 +31,7 @@ BestOfReduction reduce_best_of(Engine engine, const std::vector<std::vector<Benc
 
 struct BestOfHarvest {
   std::uint32_t repetitions = 0;       // the count actually reduced (context.best_of)
-  std::vector<EngineHarvest> engines;  // all four, in harvest_order
+  std::vector<EngineHarvest> engines;  // every engine, in harvest_order
   std::vector<std::string> samples;    // verbose sample lines of every engine, in order
 
   const std::vector<BenchmarkResult>& results(Engine e) const;

@@ -22,16 +22,11 @@
 #include <string_view>
 #include <vector>
 
-#include "benchhist/model/benchmark_result.hpp"
+#include "benchhist/engines/report.hpp"
 
 namespace benchhist::engines {
 
-struct GoogleBenchmarkReport {
-  std::vector<BenchmarkResult> results;  // in the order benchmarks first appear in the file
-  // One line per benchmark that stored nothing or lost a metric, and per ignored row kind,
-  // without the engine or file (harvest notes add both).
-  std::vector<std::string> notes;
-};
+using GoogleBenchmarkReport = ParsedReport;
 
 // Parses one report.
 // Throws Error{benchmark_output} "failed to parse benchmark output: <file>" (subject = file) for

@@ -1,8 +1,8 @@
 #pragma once
 // Harvesting every engine's output after one repetition of the benchmark command: the four
-// Rust engines under the target root (docs/formats.md) and the Google Benchmark reports
-// under the paths the run names (docs/google-benchmark.md), with the per-file decisions
-// `--verbose` reports.
+// Rust engines under the target root (docs/formats.md) and the report files under the paths
+// the run names, each recognised by its content (docs/google-benchmark.md, docs/harnesses.md),
+// with the per-file decisions `--verbose` reports.
 
 #include <filesystem>
 #include <optional>
@@ -22,8 +22,8 @@ enum class HarvestDecision {
   dropped,     // parsed, but no usable per-iteration slope (alloc_tracker/all_the_time)
   incomplete,  // a stale Criterion `new/` directory missing one of its two files; ignored
   no_output,   // the engine's output root does not exist (or is not a real directory)
-  not_measured,  // google_benchmark: a benchmark (or metric) of an included report stored
-                 // nothing — errored, skipped, non-finite; `detail` says which and why
+  not_measured,  // report engines: a benchmark (or metric) of an included report stored
+                 // nothing — errored, skipped, failed, non-finite; `detail` says which and why
 };
 
 // One include/exclude decision. `path` is the file (the `new/` directory for Criterion cases,
@@ -48,10 +48,16 @@ struct EngineHarvest {
 
 struct HarvestOptions {
   bool freshness_gate = true;  // false: admit every file (`import`, docs/cli.md#commands)
-  // Where Google Benchmark reports are looked for: files, or directories searched for
-  // `*.json` (list_google_benchmark_files). Empty: the engine is not harvested.
-  std::vector<std::filesystem::path> google_benchmark_paths;
+  // Where report files are looked for: files, or directories whose every file is one
+  // (list_report_files). Empty: the report engines are not harvested.
+  std::vector<std::filesystem::path> report_paths;
+  // The benchmark command's captured standard output (plain `cargo bench`): its #[bench] lines,
+  // when it has any, are the libtest engine's results (docs/harnesses.md#libtest).
+  std::optional<std::string> captured_stdout;
 };
+
+// How the captured standard output is named in notes and errors.
+inline constexpr std::string_view captured_stdout_name = "<cargo bench standard output>";
 
 struct Harvest {
   std::optional<Timestamp> cutoff;     // nullopt when the gate was disabled
@@ -67,23 +73,25 @@ struct Harvest {
 // Throws Error{benchmark_output} "failed to parse benchmark output: <path>" (subject = path) for a
 // file that does not parse, and for a fresh Criterion `new/` missing one of its files (a
 // half-written case from this run means the run is broken); Error{io} "failed to harvest <engine>
-// benchmark output" for unreadable directories/files; Error{internal} for google_benchmark.
+// benchmark output" for unreadable directories/files; Error{internal} for a report engine.
 EngineHarvest harvest_engine(Engine engine, const std::filesystem::path& target_root,
                              const FreshnessGate& gate, std::vector<HarvestNote>& notes);
 
-// Harvests the Google Benchmark reports under `paths` (each file gated by its own mtime).
-// Every admitted `*.json` file must be a report.
-// Throws Error{benchmark_output} naming the file that does not parse, or "failed to parse benchmark
-// output: <second file>" naming both files for a benchmark identity found in two (keeping either
-// would silently drop the other); Error{io} for an unreadable path.
-EngineHarvest harvest_google_benchmark(const std::vector<std::filesystem::path>& paths, const FreshnessGate& gate,
-                                       std::vector<HarvestNote>& notes);
+// Harvests the report files under `paths`: every file is recognised by its content and then
+// gated by its own mtime. One EngineHarvest per report engine, in report_engines order.
+// Throws Error{benchmark_output} naming a file no engine recognises or that does not parse, or
+// "failed to parse benchmark output: <second file>" naming both files for a benchmark identity
+// of one engine found in two (keeping either would silently drop the other); Error{io} for an
+// unreadable path.
+std::vector<EngineHarvest> harvest_reports(const std::vector<std::filesystem::path>& paths, const FreshnessGate& gate,
+                                           std::vector<HarvestNote>& notes);
 
 // Harvests the four engines under `target_root` (the CARGO_TARGET_DIR the benchmark command
-// ran with) and Google Benchmark under options.google_benchmark_paths, for a repetition that
+// ran with), the report engines under options.report_paths and libtest in
+// options.captured_stdout, for a repetition that
 // started at `run_start` (the clock read immediately before launching it). Engines that
 // produced nothing contribute empty lists, silently.
-// Throws Error{benchmark_output, io} as harvest_engine and harvest_google_benchmark do.
+// Throws Error{benchmark_output, io} as harvest_engine and harvest_reports do.
 Harvest harvest_all(const std::filesystem::path& target_root, Timestamp run_start,
                     const HarvestOptions& options = {});
 

@@ -16,18 +16,25 @@
 
 namespace benchhist::engines {
 
-// Engines are harvested in this order (docs/formats.md#output-locations); Google Benchmark, which
-// writes outside the target root, comes last.
-inline constexpr std::array<Engine, 5> harvest_order{Engine::callgrind, Engine::criterion, Engine::alloc_tracker,
-                                                     Engine::all_the_time, Engine::google_benchmark};
+// Engines are harvested in this order (docs/formats.md#output-locations); the report engines,
+// which write outside the target root, come last (report_engines, then libtest).
+inline constexpr std::array<Engine, 9> harvest_order{Engine::callgrind,        Engine::criterion, Engine::alloc_tracker,
+                                                     Engine::all_the_time,     Engine::google_benchmark,
+                                                     Engine::hyperfine,        Engine::catch2,
+                                                     Engine::bmf,              Engine::libtest};
+
+// The engines whose output is report files a run writes into $BENCHHIST_OUTPUT_DIR or `import`
+// names; each file is recognised by its content (recognise_report, docs/harnesses.md#recognition).
+inline constexpr std::array<Engine, 5> report_engines{Engine::google_benchmark, Engine::hyperfine, Engine::catch2,
+                                                      Engine::bmf, Engine::libtest};
 
 // The four engines whose output lives under the target root.
 inline constexpr std::array<Engine, 4> target_root_engines{Engine::callgrind, Engine::criterion,
                                                            Engine::alloc_tracker, Engine::all_the_time};
 
-// The directory name under the target root: callgrind output lives in `gungraun/`. (Google
-// Benchmark reports are not under the target root: they are harvested from the paths a run
-// or `import` names, see list_google_benchmark_files.)
+// The directory name under the target root: callgrind output lives in `gungraun/`. (Report
+// engines do not write under the target root: their files are harvested from the paths a run
+// or `import` names, see list_report_files.)
 constexpr std::string_view output_dir_name(Engine e) noexcept {
   return e == Engine::callgrind ? std::string_view("gungraun") : to_string(e);
 }
@@ -61,10 +68,10 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const std::filesystem::pa
 // `json` (flat; subdirectories ignored). `engine` only names the engine in errors.
 std::vector<std::filesystem::path> list_flat_json_files(const std::filesystem::path& root, Engine engine);
 
-// google_benchmark: the report files under one path — the path itself when it is a regular
-// file, else every regular file whose extension is exactly `json` anywhere below the
-// directory (recursive; a symlinked file or directory is neither accepted nor followed). A
-// missing path lists nothing.
-std::vector<std::filesystem::path> list_google_benchmark_files(const std::filesystem::path& path);
+// report_engines: the report files under one path — the path itself when it is a regular file,
+// else every regular file anywhere below the directory, whatever its name (recursive; a symlinked
+// file or directory is neither accepted nor followed): each is recognised by its content
+// (report_file.hpp). A missing path lists nothing.
+std::vector<std::filesystem::path> list_report_files(const std::filesystem::path& path);
 
 }  // namespace benchhist::engines

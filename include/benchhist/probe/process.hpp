@@ -20,6 +20,9 @@ struct ProcessSpec {
   std::map<std::string, std::optional<std::string>> env_changes;
   bool capture_stdout = true;   // false = the child writes to the inherited stdout
   bool capture_stderr = false;  // false = the child writes to the inherited stderr
+  // run_process_streaming only: stdout still reaches the terminal, through a pipe that also
+  // copies it into ProcessResult::out (`cargo bench`'s #[bench] lines are only printed there).
+  bool tee_stdout = false;
 };
 
 struct ProcessResult {
@@ -39,7 +42,8 @@ struct ProcessResult {
 ProcessResult run_process(const ProcessSpec& spec);
 
 // Runs the child with stdin, stdout and stderr all inherited (capture flags are ignored), so
-// benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation).
+// benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation);
+// with tee_stdout, stdout is passed on as it arrives and also kept in the result.
 // Throws Error{io} as run_process does.
 ProcessResult run_process_streaming(const ProcessSpec& spec);
 
