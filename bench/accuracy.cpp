@@ -155,10 +155,12 @@ struct Planted {
 };
 
 void score_steps(const FamilyResult& fr, const std::vector<Planted>& planted, StepTally& t) {
-  for (const auto& [series, at, after] : planted) {
+  for (const Planted& p : planted) {
+    // Named members, not a structured binding: clang before 16 cannot capture bindings in a lambda.
+    const std::size_t at = p.at, after = p.after;
     t.planted += 1;
     const auto f = std::find_if(fr.findings.begin(), fr.findings.end(),
-                                [&](const Finding& x) { return x.series == series; });
+                                [&](const Finding& x) { return x.series == p.series; });
     if (f == fr.findings.end()) continue;
     t.reported += 1;
     if (f->candidate.method != FindingMethod::change_point) {

@@ -145,7 +145,8 @@ class LibgitTopology final : public GitTopology {
   }
 
   bool working_tree_dirty() const override {
-    git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+    git_status_options opts;  // the init function: the macro leaves fields unnamed (clang warns)
+    git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
     opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
     opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;  // untracked files count; ignored ones do not
     OwnedStatus list;

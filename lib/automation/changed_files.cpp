@@ -94,7 +94,8 @@ ChangedFiles changed_files_since_merge_base(const std::filesystem::path& repo_di
 
   auto old_tree = tree_of(repo.get(), mb);
   auto new_tree = tree_of(repo.get(), head);
-  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  git_diff_options opts;  // the init function: the macro leaves fields unnamed (clang warns)
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   git_diff* d = nullptr;
   if (git_diff_tree_to_tree(&d, repo.get(), old_tree.get(), new_tree.get(), &opts) != 0)
     throw Error(ErrorKind::git, "failed to compare " + out.merge_base + " with " + out.head, out.head, last_error());

@@ -79,7 +79,10 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   }
   // An unborn branch: `git rev-parse HEAD` fails, so commit and branch stay null.
 
-  git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+  // The init function, not GIT_STATUS_OPTIONS_INIT: the macro sets the version field only, which
+  // clang's -Wmissing-field-initializers reports; the function zero-fills the rest.
+  git_status_options opts;
+  git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
   opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   // Untracked files make the tree dirty; ignored ones do not (porcelain semantics).
   opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;

@@ -38,11 +38,14 @@ TEST_CASE("operations succeed through dropped, delayed and throttled requests an
   // Create the container up front so the per-key counts below only see blob uploads.
   REQUIRE(bhtest::make_store(container)->client().create_container().ok());
   ProxyFaults faults(
-      R"({"drop_before":0.1,"drop_after":0.1,"busy":0.12,"delay":0.08,"delay_ms":1200,"retry_after":"1","seed":7})");
+      R"({"drop_before":0.1,"drop_after":0.1,"busy":0.12,"delay":0.08,"delay_ms":3000,"retry_after":"1","seed":7})");
   auto waits = std::make_shared<std::vector<long long>>();
   AzureStoreOptions options;
   HttpClientOptions http;
-  http.request_timeout = 600ms;  // the proxy's 1.2 s delays become client timeouts
+  // The proxy's 3 s delays become client timeouts; an undelayed request must finish well within
+  // the timeout even when Azurite shares a busy machine (at 600 ms, a starved run timed out
+  // undelayed requests until the retry budget ran out).
+  http.request_timeout = 1500ms;
   options.http = make_http_client(http);
   auto store = bhtest::make_store(container, "proj", /*through_proxy=*/true, bhtest::fast_retry(10, waits), options);
 

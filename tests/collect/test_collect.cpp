@@ -65,7 +65,7 @@ struct Rig {
 
   collect::CollectServices services() {
     collect::CollectServices s;
-    s.clock = [this] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
+    s.clock = [] { return Timestamp(std::chrono::floor<std::chrono::nanoseconds>(std::chrono::system_clock::now())); };
     s.run_benchmarks = [this](const probe::ProcessSpec& spec) {
       const auto& changes = spec.env_changes;
       REQUIRE(changes.at("GUNGRAUN_SAVE_SUMMARY") == std::optional<std::string>("pretty-json"));

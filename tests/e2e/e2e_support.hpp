@@ -45,11 +45,12 @@ struct Result {
 using EnvChanges = std::map<std::string, std::optional<std::string>>;
 
 // Variables the CLI (or the tools it runs) read; cleared unless a test sets them, so the
-// developer's shell never changes an outcome.
+// developer's shell never changes an outcome. CXX names the compiler the C++ target probe asks
+// (scripts/test-distro.sh and CI's containers export it while the suites run).
 inline const std::vector<std::string> cleared_env_vars = {
     "CARGO_BENCH_HISTORY_STORAGE", "CARGO_BENCH_HISTORY_CACHE", "CARGO", "CARGO_TARGET_DIR",
     "CRITERION_HOME",              "GITHUB_ACTIONS",            "TF_BUILD", "GUNGRAUN_SAVE_SUMMARY",
-    "GIT_DIR",                     "GIT_WORK_TREE"};
+    "GIT_DIR",                     "GIT_WORK_TREE",             "CXX"};
 
 // A launched child whose streams go to files; wait() collects them.
 class Child {
