@@ -3,7 +3,8 @@
 // with a slowdown planted at an unmeasured commit. analyze names the next measured commit;
 // bisect pins the planted commit storing at most ⌈log₂ 8⌉ + 1 new measurements (the confirmation
 // of the window's ends is not stored); the next analyze reports the planted commit itself;
-// --dry-run touches nothing. See docs/bisect.md.
+// --dry-run touches nothing; a stretch measured under a simulated machine load does not
+// reproduce; the budget stops cleanly; --benchmark naming nothing is an error. See docs/bisect.md.
 //
 // The benchmark binary depends only on work.cpp, whose busy loop is scaled by a factor in the
 // source; bench.sh keeps each distinct work.cpp's binary in a cache outside the worktrees, so
@@ -28,8 +29,12 @@ constexpr int n_commits = 90;
 constexpr int step_at = 45;         // commits 45.. do four times the work in BM_Work
 constexpr int measured_offset = 1;  // measured: 1, 9, 17, …, 89 (89 is HEAD)
 
+// BM_Work's busy loop is scaled by a factor in the source. BM_Steady never changes in the code,
+// but its loop is scaled by $BISECT_E2E_LOAD: a stand-in for a machine that was loaded while a
+// stretch of commits was measured.
 std::string work_source(int factor) {
   return "#include <benchmark/benchmark.h>\n"
+         "#include <cstdlib>\n"
          "static void BM_Work(benchmark::State& state) {\n"
          "  for (auto _ : state) {\n"
          "    unsigned long x = 1;\n"
@@ -37,6 +42,15 @@ std::string work_source(int factor) {
          "  }\n"
          "}\n"
          "BENCHMARK(BM_Work);\n"
+         "static void BM_Steady(benchmark::State& state) {\n"
+         "  const char* load = std::getenv(\"BISECT_E2E_LOAD\");\n"
+         "  const int n = (load ? std::atoi(load) : 1) * 20000;\n"
+         "  for (auto _ : state) {\n"
+         "    unsigned long x = 3;\n"
+         "    for (int i = 0; i < n; ++i) { x = x * 6364136223846793005ul + 7; benchmark::DoNotOptimize(x); }\n"
+         "  }\n"
+         "}\n"
+         "BENCHMARK(BM_Steady);\n"
          "BENCHMARK_MAIN();\n";
 }
 
@@ -85,6 +99,31 @@ const Repo& repo() {
 
 e2e::EnvChanges bench_env() { return {{"BISECT_E2E_BINARIES", repo().binaries.string()}}; }
 
+// The store every case starts from: every 8th commit measured, one commit per backfill (as a
+// rotating pool would leave it); commits 49 and later measured while "the machine was loaded"
+// (BM_Steady three times slower, its code unchanged).
+const fs::path& template_store() {
+  static const fs::path dir = [] {
+    const Repo& r = repo();
+    const fs::path d = fs::path(BH_E2E_WORK_DIR) / "bisect-template-store";
+    fs::remove_all(d);
+    for (int i = measured_offset; i < n_commits; i += 8) {
+      auto env = bench_env();
+      if (i >= 49) env["BISECT_E2E_LOAD"] = "3";
+      auto b = run_cli({"backfill", "--local=" + d.string(), "--bench-command", "./bench.sh", r.commits[i], r.commits[i]},
+                       r.dir, env);
+      if (b.exit_code != 0) throw std::runtime_error("backfill of commit " + std::to_string(i) + " failed: " + b.err);
+    }
+    return d;
+  }();
+  return dir;
+}
+
+// A fresh copy of the template store.
+void copy_template(const fs::path& to) {
+  fs::copy(template_store(), to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
 // Every stored object with its bytes, by path under the store.
 std::map<std::string, std::string> snapshot(const fs::path& store) {
   std::map<std::string, std::string> out;
@@ -124,12 +163,7 @@ TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at mo
   e2e::TempDir outputs("bhbis-out");
   const std::string local = "--local=" + store.path().string();
 
-  // Every 8th commit measured, one commit per backfill (as a rotating pool would leave it).
-  for (int i = measured_offset; i < n_commits; i += 8) {
-    auto b = run_cli({"backfill", local, "--bench-command", "./bench.sh", r.commits[i], r.commits[i]}, r.dir, bench_env());
-    INFO("backfill of commit " << i << ": " << b.err);
-    REQUIRE(b.exit_code == 0);
-  }
+  copy_template(store.path());
   const auto before = stored_commits(store.path());
   REQUIRE(before.size() == 12);
 
@@ -190,6 +224,19 @@ TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at mo
       if (o.at("kind") == "processor_time" && o.at("verdict") == "pinned") pinned_processor_time = true;
     }
     CHECK(pinned_processor_time);
+
+    // The stretch measured under load is not in the code: both ends, measured again back to
+    // back, are at the old level, and nothing is bisected in its name.
+    CHECK(contains(b.out, "BM_Steady processor_time [google_benchmark] "));
+    CHECK(contains(b.out, ": did not reproduce: measured again, " + r.commits[41].substr(0, 12) + " gave "));
+    CHECK(contains(b.out, "; nothing bisected"));
+    bool steady_not_reproduced = false;
+    for (const auto& f : doc.at("findings").as_array()) {
+      const auto& o = f.as_object();
+      if (o.at("segments") == json::array{"BM_Steady"} && o.at("kind") == "processor_time")
+        steady_not_reproduced = o.at("verdict") == "not_reproduced";
+    }
+    CHECK(steady_not_reproduced);
     CHECK(doc.at("stored").as_int64() == static_cast<std::int64_t>(added.size()));
 
     auto again = run_cli({"analyze", local, "--json", report.string()}, r.dir);
@@ -200,4 +247,34 @@ TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at mo
     CHECK(found["processor_time"] == r.commits[45]);
     CHECK(contains(again.out, r.commits[45].substr(0, 12)));
   }
+}
+
+TEST_CASE("bisect stops cleanly when the build budget runs out, and refuses a --benchmark that names nothing",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  copy_template(store.path());
+  const std::string local = "--local=" + store.path().string();
+  const auto before = stored_commits(store.path());
+
+  // Four builds confirm the ends, the fifth measures the middle: half the window is left.
+  auto b = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Work", "--metric",
+                    "processor_time", "--max-builds", "5"},
+                   r.dir, bench_env());
+  INFO("stdout: " << b.out << "\nstderr: " << b.err);
+  REQUIRE(b.exit_code == 0);
+  CHECK(contains(b.out, "BM_Work processor_time [google_benchmark] "));
+  CHECK(contains(b.out, ": narrowed to 4 commits: " + r.commits[41].substr(0, 12) + ".." + r.commits[45].substr(0, 12) +
+                            " (the budget of 5 builds ran out)"));
+  CHECK_FALSE(contains(b.out, "BM_Steady"));
+  CHECK(contains(b.out, "5 builds of the 5 allowed; 1 new measurement stored."));
+  auto after = stored_commits(store.path());
+  CHECK(after.size() == before.size() + 1);
+  CHECK(after.count(r.commits[45]) == 1);
+
+  const auto untouched = e2e::files_under(store.path());
+  auto none = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Nothing"}, r.dir, bench_env());
+  CHECK(none.exit_code == 1);
+  CHECK(contains(none.err, "no analysed series matches --benchmark BM_Nothing"));
+  CHECK(e2e::files_under(store.path()) == untouched);
 }
