@@ -27,24 +27,6 @@ using namespace detail;
 
 unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
-
-
-
-analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
-                                             analysis::DiscriminantFilters filters, const config::Config& config,
-                                             bool no_dirty) {
-  analysis::SelectionRequest r;
-  r.project = project;
-  r.context_ref = sel.effective_context();
-  r.base_ref = sel.base;
-  r.configured_default_branch = config.default_branch;
-  r.filters = std::move(filters);
-  r.since = sel.since;
-  r.now = now();
-  r.allow_dirty = !no_dirty;
-  return r;
-}
-
 enum class Extras { none, html, analyze };  // the file outputs a command has beyond the shared group
 
 void check_outputs(const OutputOptions& out, Extras extras, bool has_extra) {

@@ -16,33 +16,6 @@ namespace benchhist::app {
 
 using namespace detail;
 
-namespace {
-
-collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, const std::vector<std::string>& passthrough) {
-  collect::BenchScope s;
-  s.packages = scope.packages;
-  s.excludes = scope.excludes;
-  s.benches = scope.benches;
-  s.features = features.features;
-  s.all_features = features.all_features;
-  s.no_default_features = features.no_default_features;
-  s.passthrough = passthrough;
-  return s;
-}
-
-// --bench-command wins over [collect] bench_command (docs/bench-command.md).
-std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
-                                         const Invocation& inv, bool verbose) {
-  if (option) {
-    note(inv, verbose, "benchmark command from --bench-command");
-    return option;
-  }
-  if (config.bench_command) note(inv, verbose, "benchmark command from [collect] bench_command in " + config.path.string());
-  return config.bench_command;
-}
-
-}  // namespace
-
 void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   // backfill resolves relative paths against --repo (docs/formats.md#storage-selection).

@@ -105,4 +105,42 @@ void check_engines(const FilterOptions& filters) {
   (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
 }
 
+analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
+                                             analysis::DiscriminantFilters filters, const config::Config& config,
+                                             bool no_dirty) {
+  analysis::SelectionRequest r;
+  r.project = project;
+  r.context_ref = sel.effective_context();
+  r.base_ref = sel.base;
+  r.configured_default_branch = config.default_branch;
+  r.filters = std::move(filters);
+  r.since = sel.since;
+  r.now = now();
+  r.allow_dirty = !no_dirty;
+  return r;
+}
+
+collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, const std::vector<std::string>& passthrough) {
+  collect::BenchScope s;
+  s.packages = scope.packages;
+  s.excludes = scope.excludes;
+  s.benches = scope.benches;
+  s.features = features.features;
+  s.all_features = features.all_features;
+  s.no_default_features = features.no_default_features;
+  s.passthrough = passthrough;
+  return s;
+}
+
+// --bench-command wins over [collect] bench_command (docs/bench-command.md).
+std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
+                                         const Invocation& inv, bool verbose) {
+  if (option) {
+    note(inv, verbose, "benchmark command from --bench-command");
+    return option;
+  }
+  if (config.bench_command) note(inv, verbose, "benchmark command from [collect] bench_command in " + config.path.string());
+  return config.bench_command;
+}
+
 }  // namespace benchhist::app::detail

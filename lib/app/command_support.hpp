@@ -10,6 +10,7 @@
 
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/collect/bench_command.hpp"
 #include "benchhist/pipeline/analyze.hpp"
 #include "app/commands.hpp"
 #include "app/storage_selection.hpp"
@@ -64,6 +65,20 @@ pipeline::Hooks hooks_for(const Invocation& inv, bool verbose);
 // Query commands resolve paths against the working directory; `--repo` only says where git
 // runs (docs/formats.md#storage-selection).
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv);
+
+// The selection of a query command (analyze, examine, list runs, bisect): context, base,
+// filters, since, the configured default branch, now.
+analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
+                                             analysis::DiscriminantFilters filters, const config::Config& config,
+                                             bool no_dirty);
+
+// The cargo bench scope of a measuring command (collect, backfill, bisect).
+collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features,
+                                const std::vector<std::string>& passthrough);
+// The benchmark command of a measuring command: --bench-command wins over [collect]
+// bench_command (docs/bench-command.md); --verbose says which one.
+std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
+                                         const Invocation& inv, bool verbose);
 
 // Unknown `--engine` names are reported before anything else runs (docs/formats.md#option-groups).
 void check_engines(const FilterOptions& filters);

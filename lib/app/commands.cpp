@@ -5,6 +5,7 @@
 
 #include "app/analysis_commands.hpp"
 #include "app/automation_commands.hpp"
+#include "app/bisect_command.hpp"
 #include "app/collect_command.hpp"
 #include "app/history_commands.hpp"
 #include "setup/setup_azure.hpp"
@@ -158,6 +159,8 @@ int run_command(const Command& command, const Invocation& inv) {
           run_backfill_range(o, inv);
         } else if constexpr (std::is_same_v<T, AffectedOptions>) {
           run_affected(o, inv);
+        } else if constexpr (std::is_same_v<T, BisectOptions>) {
+          run_bisect(o, inv);
         } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
           setup::SetupRuntime runtime;
           runtime.env = &inv.env;

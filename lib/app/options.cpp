@@ -231,6 +231,7 @@ std::string_view command_name(const Command& command) noexcept {
         else if constexpr (std::is_same_v<T, PublishOptions>) return "publish";
         else if constexpr (std::is_same_v<T, BackfillRangeOptions>) return "backfill-range";
         else if constexpr (std::is_same_v<T, AffectedOptions>) return "affected";
+        else if constexpr (std::is_same_v<T, BisectOptions>) return "bisect";
         else return "import";
       },
       command);
@@ -286,6 +287,18 @@ void validate(const Command& command) {
         } else if constexpr (std::is_same_v<T, AffectedOptions>) {
           if (o.base.empty()) usage("a value is required for '--base <REF>'", "--base");
           if (o.head.empty()) usage("a value is required for '--head <REF>'", "--head");
+        } else if constexpr (std::is_same_v<T, BisectOptions>) {
+          validate_env(o.env);
+          validate_local_cache(o.env, o.cache);
+          validate_path_flag(o.cache.cache, "--cache");
+          validate_scope(o.scope);
+          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
+          require_positive(o.max_builds, "--max-builds <N>");
+          require_positive(o.repeat, "--repeat <N>");
+          require_positive(o.best_of, "--best-of <N>");
+          if (o.no_text && !o.json)
+            usage("no output selected: --no-text suppresses the text report, so request --json <path>", "--no-text");
+          if (o.benchmark && o.benchmark->empty()) usage("a value is required for '--benchmark <ID>'", "--benchmark");
         } else if constexpr (std::is_same_v<T, ImportOptions>) {
           validate_env(o.env);
           if (o.target_dir && o.target_dir->empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
@@ -310,6 +323,7 @@ std::filesystem::path path_base(const Command& command, const std::filesystem::p
   if (auto* c = std::get_if<CollectOptions>(&command)) env = &c->env;
   if (auto* b = std::get_if<BackfillOptions>(&command)) env = &b->env;
   if (auto* i = std::get_if<ImportOptions>(&command)) env = &i->env;
+  if (auto* b = std::get_if<BisectOptions>(&command)) env = &b->env;
   if (env && env->repo) return (cwd / *env->repo).lexically_normal();
   return cwd;
 }

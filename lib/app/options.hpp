@@ -237,10 +237,34 @@ struct ImportOptions {
   bool skip_existing = false;
 };
 
+// `bisect` (docs/bisect.md): the analysis' change-point findings pinned to their commits by
+// measuring unmeasured first-parent commits as backfill does.
+struct BisectOptions {
+  EnvironmentOptions env;
+  CacheOption cache;
+  FilterOptions filters;
+  CommitSelection selection;
+  bool no_text = false;                        // --no-text
+  std::optional<std::filesystem::path> json;   // --json <PATH>
+  std::optional<std::string> benchmark;        // --benchmark: one series' exact qualified id
+  std::optional<std::string> metric;           // --metric: its metric token
+  std::uint32_t max_builds = 16;               // --max-builds (≥ 1): measurements over the invocation
+  std::uint32_t repeat = 2;                    // --repeat (≥ 1): confirmation rounds and re-measurements
+  bool dry_run = false;                        // print the windows, measure nothing
+  bool overwrite = false;                      // also store re-measurements of stored commits
+  // Measuring, as backfill (docs/backfill.md): scope, features, `--` arguments, best-of, errors.
+  BenchmarkScope scope;
+  Features features;
+  std::vector<std::string> cargo_args;
+  std::uint32_t best_of = 1;
+  bool ignore_errors = false;
+  std::optional<std::string> bench_command;
+};
+
 using Command = std::variant<InstallOptions, CollectOptions, BackfillOptions, AnalyzeOptions,
                              ExamineOptions, ListOptions, PruneOptions, MachineKeyOptions,
                              BlessOptions, UnblessOptions, SetupAzureOptions, ImportOptions,
-                             PublishOptions, BackfillRangeOptions, AffectedOptions>;
+                             PublishOptions, BackfillRangeOptions, AffectedOptions, BisectOptions>;
 
 // The subcommand name of a command (`install`, `collect`, …).
 std::string_view command_name(const Command& command) noexcept;

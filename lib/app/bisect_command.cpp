@@ -1,0 +1,78 @@
+// bisect: options → the analysis' selection and backfill's measuring → bisect::bisect → reports.
+#include "app/bisect_command.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <thread>
+
+#include "benchhist/bisect/bisect.hpp"
+#include "benchhist/error.hpp"
+#include "benchhist/model/metric.hpp"
+#include "command_support.hpp"
+
+namespace benchhist::app {
+
+using namespace detail;
+
+void run_bisect(const BisectOptions& o, const Invocation& inv) {
+  const bool v = o.env.verbose;
+  check_engines(o.filters);
+  std::vector<ReportFile> files;
+  if (o.json) files.push_back({"JSON", inv.cwd / *o.json, {}});
+  preflight(files);
+
+  // bisect measures the repository, so paths resolve against --repo as for backfill
+  // (docs/formats.md#storage-selection).
+  const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
+  auto ctx = open_context(o.env, &o.cache.cache, inv, base, true);
+  auto git = open_repository(o.env, inv);
+
+  bisect::BisectRequest req;
+  req.analysis.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true),
+                                             ctx.config, /*no_dirty=*/true);  // a snapshot is no commit to bisect
+  req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
+  req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
+  if (o.benchmark) req.benchmark = *o.benchmark;
+  if (o.metric) {
+    const auto kind = parse_metric_kind(*o.metric);
+    if (!kind)
+      throw Error(ErrorKind::usage, "unknown metric \"" + *o.metric + "\" for --metric", "--metric", {},
+                  "pass a metric token as analyze prints it, e.g. wall_time or instruction_count");
+    req.metric = *kind;
+  }
+  req.options.max_builds = o.max_builds;
+  req.options.repeat = o.repeat;
+  req.dry_run = o.dry_run;
+  req.overwrite = o.overwrite;
+  auto& m = req.measuring;
+  m.base_dir = base;
+  m.project = ctx.project;
+  m.scope = bench_scope(o.scope, o.features, o.cargo_args);
+  m.best_of = o.best_of;
+  m.ignore_errors = o.ignore_errors;
+  m.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
+  // One explicit --target-triple filter is also the partition the measurements go to.
+  if (o.filters.target_triples.size() == 1 && o.filters.target_triples[0] != "all")
+    m.target_triple = o.filters.target_triples[0];
+
+  auto services = collect::BackfillServices::system(inv.env);
+  // Each measurement is a one-commit backfill; its announcements are verbose notes here.
+  services.announce = [&inv, v](std::string_view s) {
+    if (v) announce(inv, s);
+  };
+  if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
+  bisect::BisectHooks hooks;
+  hooks.analysis = hooks_for(inv, v);
+  hooks.progress = [&inv](std::string_view s) { announce(inv, s); };
+
+  const auto report = bisect::bisect(req, *git, *ctx.store, inv.env, services, hooks);
+  finish_store(ctx, inv, v);
+  for (auto& f : files) {
+    f.content = bisect::render_json(report);
+    write_report(f);
+    note(inv, v, "wrote the JSON report to " + f.path.string());
+  }
+  if (!o.no_text) inv.out << bisect::render_text(report) << '\n';
+}
+
+}  // namespace benchhist::app

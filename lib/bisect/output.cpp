@@ -1,0 +1,161 @@
+// The text and JSON reports of bisect (docs/bisect.md#output).
+#include <string>
+
+#include "benchhist/bisect/bisect.hpp"
+#include "benchhist/codec/json_writer.hpp"
+#include "benchhist/model/text.hpp"
+#include "benchhist/report/value_format.hpp"
+
+namespace benchhist::bisect {
+namespace {
+
+std::string values_text(const std::vector<double>& vs) {
+  std::string s;
+  for (const double v : vs) s += (s.empty() ? "" : ", ") + report::format_value(v);
+  return s;
+}
+
+std::string commit_text(const BisectReport& r, std::size_t i) {
+  const auto& c = r.line.at(i);
+  return short_id(c.id) + (c.subject.empty() ? "" : " " + c.subject);
+}
+
+std::string range_text(const BisectReport& r, const Window& w) {
+  return "narrowed to " + plural(w.candidates(), "commit") + ": " + short_id(r.line.at(w.old_end).id) + ".." +
+         short_id(r.line.at(w.new_end).id);
+}
+
+std::string verdict_text(const BisectReport& r, const FindingEntry& e) {
+  switch (e.kind) {
+    case EntryKind::drift: return "nothing to pin: a drift has no single commit";
+    case EntryKind::skipped: return "not bisected: " + e.note;
+    case EntryKind::planned: {
+      const Window& w = *e.window;
+      std::string s = "window " + short_id(r.line.at(w.old_end).id) + ".." + short_id(r.line.at(w.new_end).id) + ": " +
+                      plural(w.candidates(), "commit") + " (" + std::to_string(w.unmeasured()) +
+                      " unmeasured); would measure both ends " + plural(r.repeat, "time") + " each";
+      if (!w.pinned()) s += ", then " + commit_text(r, w.middle()) + " first";
+      return s;
+    }
+    case EntryKind::bisected: break;
+  }
+  const auto& o = *e.outcome;
+  const std::string levels =
+      report::format_value(e.finding.baseline) + " → " + report::format_value(e.finding.latest);
+  switch (o.verdict) {
+    case Verdict::pinned:
+      return "pinned to " + commit_text(r, o.window.new_end) + " (" + plural(o.measurements, "measurement") + ")";
+    case Verdict::narrowed:
+      return range_text(r, o.window) + " (the budget of " + plural(r.max_builds, "build") + " ran out)";
+    case Verdict::not_reproduced:
+      return "did not reproduce: measured again, " + short_id(r.line.at(o.window.old_end).id) + " gave " +
+             values_text(o.old_values) + " and " + short_id(r.line.at(o.window.new_end).id) + " gave " +
+             values_text(o.new_values) + ", not the stored step " + levels + "; nothing bisected";
+    case Verdict::ambiguous:
+      return "ambiguous: " + commit_text(r, *o.at) + " measured " + values_text(o.at_values) +
+             ", at neither level of " + levels + "; " + range_text(r, o.window);
+    case Verdict::failed:
+      return "could not measure " + commit_text(r, o.at.value_or(o.window.new_end)) + ": " + o.reason + "; " +
+             range_text(r, o.window);
+  }
+  return {};
+}
+
+std::string_view entry_token(const FindingEntry& e) {
+  switch (e.kind) {
+    case EntryKind::drift: return "drift";
+    case EntryKind::skipped: return "skipped";
+    case EntryKind::planned: return "planned";
+    case EntryKind::bisected: break;
+  }
+  switch (e.outcome->verdict) {
+    case Verdict::pinned: return "pinned";
+    case Verdict::narrowed: return "narrowed";
+    case Verdict::not_reproduced: return "not_reproduced";
+    case Verdict::ambiguous: return "ambiguous";
+    case Verdict::failed: return "failed";
+  }
+  return "failed";
+}
+
+}  // namespace
+
+std::string render_text(const BisectReport& r) {
+  std::string s;
+  if (r.entries.empty()) s += "No findings to bisect: the analysis reported none in scope.\n";
+  for (const auto& e : r.entries) {
+    const auto& f = e.finding;
+    s += f.benchmark.qualified() + " " + std::string(to_string(f.kind)) + " [" + std::string(to_string(f.set.engine)) +
+         "] " + report::format_percent(f.relative_delta) + (f.commit ? " at " + short_id(*f.commit) : "") + ": " +
+         verdict_text(r, e) + "\n";
+  }
+  if (r.dry_run)
+    s += "Dry run: nothing was measured or stored.";
+  else
+    s += plural(r.builds, "build") + " of the " + std::to_string(r.max_builds) + " allowed; " +
+         plural(r.stored, "new measurement") + " stored.";
+  return s;
+}
+
+std::string render_json(const BisectReport& r) {
+  codec::json::Writer w;
+  w.begin_object();
+  w.member("dry_run", r.dry_run);
+  w.member("builds", r.builds);
+  w.member("max_builds", r.max_builds);
+  w.member("repeat", r.repeat);
+  w.member("stored", r.stored);
+  w.member("budget_exhausted", r.budget_exhausted);
+  w.key("findings").begin_array();
+  for (const auto& e : r.entries) {
+    const auto& f = e.finding;
+    w.begin_object();
+    w.member("engine", to_string(f.set.engine));
+    w.member("target_triple", f.set.target_triple);
+    w.member("machine_key", f.set.machine_key);
+    w.key("segments").begin_inline_array();
+    for (const auto& seg : f.benchmark.segments()) w.value(seg);
+    w.end_array();
+    w.member("kind", to_string(f.kind));
+    w.member("method", to_string(f.method));
+    w.member("baseline", f.baseline);
+    w.member("latest", f.latest);
+    if (f.commit) w.member("finding_commit", *f.commit); else w.null_member("finding_commit");
+    w.member("verdict", entry_token(e));
+    const std::optional<Window> now = e.outcome ? std::optional<Window>(e.outcome->window) : e.window;
+    if (now) {
+      w.member("old_end", r.line.at(now->old_end).id);
+      w.member("new_end", r.line.at(now->new_end).id);
+      w.member("candidates", now->candidates());
+    }
+    if (e.window) w.member("unmeasured_before", e.window->unmeasured());
+    if (e.outcome) {
+      const auto& o = *e.outcome;
+      if (o.verdict == Verdict::pinned) {
+        w.member("commit", r.line.at(o.window.new_end).id);
+        w.member("subject", r.line.at(o.window.new_end).subject);
+      }
+      w.member("measurements", o.measurements);
+      w.key("old_values").begin_inline_array();
+      for (double v : o.old_values) w.value(v);
+      w.end_array();
+      w.key("new_values").begin_inline_array();
+      for (double v : o.new_values) w.value(v);
+      w.end_array();
+      if (o.at) {
+        w.member("at", r.line.at(*o.at).id);
+        w.key("at_values").begin_inline_array();
+        for (double v : o.at_values) w.value(v);
+        w.end_array();
+      }
+      if (!o.reason.empty()) w.member("reason", o.reason);
+    }
+    if (!e.note.empty()) w.member("note", e.note);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace benchhist::bisect

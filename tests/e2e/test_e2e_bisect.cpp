@@ -1,0 +1,288 @@
+// End to end: `bisect` through the real binary on a real git history of 90 commits of a small
+// Google Benchmark project, measured (with backfill of single commits) only on every 8th commit,
+// with a slowdown planted at an unmeasured commit. analyze names the next measured commit;
+// bisect pins the planted commit storing at most ⌈log₂ 8⌉ + 1 new measurements (the confirmation
+// of the window's ends is not stored); the next analyze reports the planted commit itself;
+// --dry-run touches nothing; a stretch measured under a simulated machine load does not
+// reproduce; the budget stops cleanly; --benchmark naming nothing is an error. See docs/bisect.md.
+//
+// The benchmark binary depends only on work.cpp, whose busy loop is scaled by a factor in the
+// source; bench.sh keeps each distinct work.cpp's binary in a cache outside the worktrees, so
+// the 90-commit history compiles twice, not once per measurement.
+
+#include <boost/json.hpp>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "e2e_support.hpp"
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using e2e::contains;
+using e2e::run_cli;
+
+namespace {
+
+constexpr int n_commits = 90;
+constexpr int step_at = 45;         // commits 45.. do four times the work in BM_Work
+constexpr int measured_offset = 1;  // measured: 1, 9, 17, …, 89 (89 is HEAD)
+
+// BM_Work's busy loop is scaled by a factor in the source. BM_Steady never changes in the code,
+// but its loop is scaled by $BISECT_E2E_LOAD: a stand-in for a machine that was loaded while a
+// stretch of commits was measured.
+std::string work_source(int factor) {
+  return "#include <benchmark/benchmark.h>\n"
+         "#include <cstdlib>\n"
+         "static void BM_Work(benchmark::State& state) {\n"
+         "  for (auto _ : state) {\n"
+         "    unsigned long x = 1;\n"
+         "    for (int i = 0; i < " + std::to_string(factor) + " * 20000; ++i) { x = x * 6364136223846793005ul + 1; benchmark::DoNotOptimize(x); }\n"
+         "  }\n"
+         "}\n"
+         "BENCHMARK(BM_Work);\n"
+         "static void BM_Steady(benchmark::State& state) {\n"
+         "  const char* load = std::getenv(\"BISECT_E2E_LOAD\");\n"
+         "  const int n = (load ? std::atoi(load) : 1) * 20000;\n"
+         "  for (auto _ : state) {\n"
+         "    unsigned long x = 3;\n"
+         "    for (int i = 0; i < n; ++i) { x = x * 6364136223846793005ul + 7; benchmark::DoNotOptimize(x); }\n"
+         "  }\n"
+         "}\n"
+         "BENCHMARK(BM_Steady);\n"
+         "BENCHMARK_MAIN();\n";
+}
+
+const std::string bench_script =
+    "#!/bin/sh\n"
+    "set -eu\n"
+    "sum=$(sha256sum work.cpp | cut -c1-16)\n"
+    "bin=\"$BISECT_E2E_BINARIES/bench_$sum\"\n"
+    "if [ ! -x \"$bin\" ]; then c++ -O1 -o \"$bin.$$\" work.cpp -lbenchmark -lpthread && mv \"$bin.$$\" \"$bin\"; fi\n"
+    "\"$bin\" --benchmark_min_time=0.02 --benchmark_repetitions=3 "
+    "--benchmark_out=\"$BENCHHIST_OUTPUT_DIR/work.json\" --benchmark_out_format=json >/dev/null\n";
+
+struct Repo {
+  fs::path dir;
+  fs::path binaries;
+  std::vector<std::string> commits;  // oldest first
+};
+
+const Repo& repo() {
+  static const Repo r = [] {
+    Repo x;
+    x.dir = fs::path(BH_E2E_WORK_DIR) / "bisect-repo";
+    x.binaries = fs::path(BH_E2E_WORK_DIR) / "bisect-binaries";
+    fs::remove_all(x.dir);
+    fs::remove_all(x.binaries);
+    fs::create_directories(x.dir);
+    fs::create_directories(x.binaries);
+    e2e::write_file(x.dir / ".gitignore", "/build/\n");
+    e2e::write_file(x.dir / "bench.sh", bench_script);
+    fs::permissions(x.dir / "bench.sh", fs::perms::owner_exec, fs::perm_options::add);
+    e2e::git(x.dir, {"init", "-q"});
+    const long long t0 = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count() - 20 * 86400;
+    for (int i = 0; i < n_commits; ++i) {
+      e2e::write_file(x.dir / "work.cpp", work_source(i >= step_at ? 4 : 1));
+      e2e::write_file(x.dir / "NOTES", "change " + std::to_string(i) + "\n");
+      e2e::git(x.dir, {"add", "-A"});
+      e2e::git(x.dir, {"commit", "-q", "-m", i == step_at ? "make BM_Work four times slower" : "change " + std::to_string(i)},
+               t0 + i * 600);
+      x.commits.push_back(e2e::git(x.dir, {"rev-parse", "HEAD"}));
+    }
+    return x;
+  }();
+  return r;
+}
+
+e2e::EnvChanges bench_env() { return {{"BISECT_E2E_BINARIES", repo().binaries.string()}}; }
+
+// The store every case starts from: every 8th commit measured, one commit per backfill (as a
+// rotating pool would leave it); commits 49 and later measured while "the machine was loaded"
+// (BM_Steady three times slower, its code unchanged).
+const fs::path& template_store() {
+  static const fs::path dir = [] {
+    const Repo& r = repo();
+    const fs::path d = fs::path(BH_E2E_WORK_DIR) / "bisect-template-store";
+    fs::remove_all(d);
+    for (int i = measured_offset; i < n_commits; i += 8) {
+      auto env = bench_env();
+      if (i >= 49) env["BISECT_E2E_LOAD"] = "3";
+      auto b = run_cli({"backfill", "--local=" + d.string(), "--bench-command", "./bench.sh", r.commits[i], r.commits[i]},
+                       r.dir, env);
+      if (b.exit_code != 0) throw std::runtime_error("backfill of commit " + std::to_string(i) + " failed: " + b.err);
+    }
+    return d;
+  }();
+  return dir;
+}
+
+// A fresh copy of the template store.
+void copy_template(const fs::path& to) {
+  fs::copy(template_store(), to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
+// Every stored object with its bytes, by path under the store.
+std::map<std::string, std::string> snapshot(const fs::path& store) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : e2e::files_under(store)) out[f] = e2e::read_file(store / f);
+  return out;
+}
+
+// The commits with a stored clean run.
+std::set<std::string> stored_commits(const fs::path& store) {
+  std::set<std::string> out;
+  for (const auto& f : e2e::files_under(store))
+    if (f.size() > 11 && f.substr(f.size() - 11) == "/clean.json") {
+      const auto dir = f.substr(0, f.size() - 11);
+      out.insert(dir.substr(dir.rfind('/') + 1));
+    }
+  return out;
+}
+
+// The BM_Work findings of an analyze --json report: metric kind → attributed commit.
+std::map<std::string, std::string> work_findings(const fs::path& report) {
+  std::map<std::string, std::string> out;
+  const auto doc = json::parse(e2e::read_file(report)).as_object();
+  for (const auto& f : doc.at("findings").as_array()) {
+    const auto& o = f.as_object();
+    if (o.at("segments") != json::array{"BM_Work"}) continue;
+    out[std::string(o.at("kind").as_string())] = std::string(o.at("commit").as_string());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at most four new measurements",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  e2e::TempDir outputs("bhbis-out");
+  const std::string local = "--local=" + store.path().string();
+
+  copy_template(store.path());
+  const auto before = stored_commits(store.path());
+  REQUIRE(before.size() == 12);
+
+  // analyze can only name the first measured commit of the new level: 49.
+  const fs::path report = outputs.path() / "report.json";
+  auto a = run_cli({"analyze", local, "--json", report.string()}, r.dir);
+  INFO("analyze stderr: " << a.err);
+  REQUIRE(a.exit_code == 0);
+  auto found = work_findings(report);
+  REQUIRE(found.count("processor_time") == 1);
+  CHECK(found["processor_time"] == r.commits[49]);
+
+  // One history serves every step (sections would rebuild it): first --dry-run, which prints the
+  // window and the commit it would measure first, touching nothing.
+  {
+    const auto untouched = snapshot(store.path());
+    auto d = run_cli({"bisect", local, "--dry-run", "--bench-command", "./bench.sh"}, r.dir, bench_env());
+    INFO("stderr: " << d.err);
+    REQUIRE(d.exit_code == 0);
+    CHECK(contains(d.out, "BM_Work processor_time [google_benchmark] "));
+    CHECK(contains(d.out, "window " + r.commits[41].substr(0, 12) + ".." + r.commits[49].substr(0, 12) +
+                              ": 8 commits (7 unmeasured); would measure both ends 2 times each, then " +
+                              r.commits[45].substr(0, 12) + " make BM_Work four times slower first"));
+    CHECK(contains(d.out, "Dry run: nothing was measured or stored."));
+    CHECK(snapshot(store.path()) == untouched);
+  }
+
+  // Then bisect pins the planted commit, and the next analyze attributes the finding to it.
+  {
+    const auto ends_before = snapshot(store.path());
+    const fs::path out_json = outputs.path() / "bisect.json";
+    // Processor time: on a shared, loaded machine (2 cores, several builds) wall time is noisy
+    // enough that a single value may land in the other level's band and take the wall-time
+    // halving elsewhere, storing more commits than the scenario's bound.
+    auto b = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--metric", "processor_time", "--json",
+                      out_json.string()},
+                     r.dir, bench_env());
+    INFO("bisect stdout: " << b.out << "\nstderr: " << b.err);
+    REQUIRE(b.exit_code == 0);
+    CHECK(contains(b.out, "BM_Work processor_time [google_benchmark] "));
+    CHECK(contains(b.out, ": pinned to " + r.commits[45].substr(0, 12) + " make BM_Work four times slower ("));
+    // Progress on stderr: which window, which commit, the budget.
+    CHECK(contains(b.err, "[bench-history] finding 1 of "));
+    CHECK(contains(b.err, "re-measuring the end " + r.commits[41].substr(0, 12)));
+    CHECK(contains(b.err, "measuring " + r.commits[45].substr(0, 12) + " make BM_Work four times slower (build "));
+
+    // At most ⌈log₂ 8⌉ + 1 new commits stored; the re-measured ends are left as they were.
+    const auto after = stored_commits(store.path());
+    std::set<std::string> added;
+    for (const auto& c : after)
+      if (!before.count(c)) added.insert(c);
+    CHECK(added.size() <= 4);
+    CHECK(added.count(r.commits[45]) == 1);
+    CHECK(added.count(r.commits[44]) == 1);
+    const auto now = snapshot(store.path());
+    for (const auto& [path, bytes] : ends_before) CHECK(now.at(path) == bytes);
+
+    const auto doc = json::parse(e2e::read_file(out_json)).as_object();
+    bool pinned_processor_time = false;
+    for (const auto& f : doc.at("findings").as_array()) {
+      const auto& o = f.as_object();
+      if (o.at("segments") == json::array{"BM_Work"} && o.at("kind") == "processor_time" &&
+          o.at("verdict") == "pinned") {
+        CHECK(o.at("commit").as_string() == r.commits[45]);
+        pinned_processor_time = true;
+      }
+    }
+    CHECK(pinned_processor_time);
+
+    // The stretch measured under load is not in the code: both ends, measured again back to
+    // back, are at the old level, and nothing is bisected in its name.
+    CHECK(contains(b.out, "BM_Steady processor_time [google_benchmark] "));
+    CHECK(contains(b.out, ": did not reproduce: measured again, " + r.commits[41].substr(0, 12) + " gave "));
+    CHECK(contains(b.out, "; nothing bisected"));
+    bool steady_not_reproduced = false;
+    for (const auto& f : doc.at("findings").as_array()) {
+      const auto& o = f.as_object();
+      if (o.at("segments") == json::array{"BM_Steady"} && o.at("kind") == "processor_time")
+        steady_not_reproduced = o.at("verdict") == "not_reproduced";
+    }
+    CHECK(steady_not_reproduced);
+    CHECK(doc.at("stored").as_int64() == static_cast<std::int64_t>(added.size()));
+
+    auto again = run_cli({"analyze", local, "--json", report.string()}, r.dir);
+    INFO("second analyze stderr: " << again.err);
+    REQUIRE(again.exit_code == 0);
+    found = work_findings(report);
+    REQUIRE(found.count("processor_time") == 1);
+    CHECK(found["processor_time"] == r.commits[45]);
+    CHECK(contains(again.out, r.commits[45].substr(0, 12)));
+  }
+}
+
+TEST_CASE("bisect stops cleanly when the build budget runs out, and refuses a --benchmark that names nothing",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  copy_template(store.path());
+  const std::string local = "--local=" + store.path().string();
+  const auto before = stored_commits(store.path());
+
+  // Four builds confirm the ends, the fifth measures the middle: half the window is left.
+  auto b = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Work", "--metric",
+                    "processor_time", "--max-builds", "5"},
+                   r.dir, bench_env());
+  INFO("stdout: " << b.out << "\nstderr: " << b.err);
+  REQUIRE(b.exit_code == 0);
+  CHECK(contains(b.out, "BM_Work processor_time [google_benchmark] "));
+  CHECK(contains(b.out, ": narrowed to 4 commits: " + r.commits[41].substr(0, 12) + ".." + r.commits[45].substr(0, 12) +
+                            " (the budget of 5 builds ran out)"));
+  CHECK_FALSE(contains(b.out, "BM_Steady"));
+  CHECK(contains(b.out, "5 builds of the 5 allowed; 1 new measurement stored."));
+  auto after = stored_commits(store.path());
+  CHECK(after.size() == before.size() + 1);
+  CHECK(after.count(r.commits[45]) == 1);
+
+  const auto untouched = e2e::files_under(store.path());
+  auto none = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Nothing"}, r.dir, bench_env());
+  CHECK(none.exit_code == 1);
+  CHECK(contains(none.err, "no analysed series matches --benchmark BM_Nothing"));
+  CHECK(e2e::files_under(store.path()) == untouched);
+}
