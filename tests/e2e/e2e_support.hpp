@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -140,6 +141,26 @@ inline std::string git(const fs::path& repo, const std::vector<std::string>& arg
   }
   while (!r.out.empty() && (r.out.back() == '\n' || r.out.back() == '\r')) r.out.pop_back();
   return r.out;
+}
+
+// A linear history in `dir` (already `git init`ed): `n` commits `spacing` seconds apart from
+// 20 days ago (analyze's default window reaches six months back from now). `change(i)` writes
+// commit i's files; every commit also changes NOTES and is subject "change <i>", except commit
+// `step_at`, subject `step_subject`. Returns the commit ids, oldest first.
+inline std::vector<std::string> commit_history(const fs::path& dir, int n, int step_at, long long spacing,
+                                               const std::string& step_subject,
+                                               const std::function<void(int)>& change) {
+  const long long t0 = std::chrono::duration_cast<std::chrono::seconds>(
+                           std::chrono::system_clock::now().time_since_epoch()).count() - 20 * 86400;
+  std::vector<std::string> commits;
+  for (int i = 0; i < n; ++i) {
+    change(i);
+    write_file(dir / "NOTES", "change " + std::to_string(i) + "\n");
+    git(dir, {"add", "-A"});
+    git(dir, {"commit", "-q", "-m", i == step_at ? step_subject : "change " + std::to_string(i)}, t0 + i * spacing);
+    commits.push_back(git(dir, {"rev-parse", "HEAD"}));
+  }
+  return commits;
 }
 
 // Every regular file under `root`, as '/'-separated paths relative to it, sorted.

@@ -75,17 +75,9 @@ const Repo& repo() {
     e2e::write_file(x.dir / "bench.sh", bench_script);
     fs::permissions(x.dir / "bench.sh", fs::perms::owner_exec, fs::perm_options::add);
     e2e::git(x.dir, {"init", "-q"});
-    // Recent dates: analyze's default window is six months back from now.
-    const long long t0 = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch()).count() - 20 * 86400;
-    for (int i = 0; i < n_commits; ++i) {
+    x.commits = e2e::commit_history(x.dir, n_commits, step_at, 3600, "make BM_Work four times slower", [&](int i) {
       e2e::write_file(x.dir / "work.cpp", work_source(i >= step_at ? 4 : 1));
-      e2e::write_file(x.dir / "NOTES", "change " + std::to_string(i) + "\n");
-      e2e::git(x.dir, {"add", "-A"});
-      e2e::git(x.dir, {"commit", "-q", "-m", i == step_at ? "make BM_Work four times slower" : "change " + std::to_string(i)},
-               t0 + i * 3600);
-      x.commits.push_back(e2e::git(x.dir, {"rev-parse", "HEAD"}));
-    }
+    });
     x.machine_key = e2e::trim(run_cli({"machine-key"}, x.dir).out);
     return x;
   }();
