@@ -7,6 +7,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/engines/best_of.hpp"
 #include "benchhist/engines/harvest.hpp"
+#include "engines/common.hpp"
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
@@ -73,7 +74,9 @@ class OutputDir {
 
 Error collision(const std::string& key) {
   return Error(ErrorKind::already_exists,
-               "a result is already stored for this run at " + key + "; pass --overwrite to replace it", key);
+               "a result is already stored for this run at " + key +
+                   "; pass --overwrite to replace it or --skip-existing to keep it",
+               key);
 }
 
 }  // namespace
@@ -253,15 +256,23 @@ CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& st
   options.freshness_gate = false;  // the results were produced elsewhere, at another time
   options.google_benchmark_paths = req.google_benchmark_paths;
   engines::Harvest h;
-  if (req.target_dir) {
-    h = engines::harvest_all(*req.target_dir, req.context.observation, options);
-  } else {
-    // Only report files: the four target-root engines are not looked for.
-    const auto gate = engines::FreshnessGate::disabled();
-    for (Engine e : engines::harvest_order)
-      h.engines.push_back(e == Engine::google_benchmark
-                              ? engines::harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
-                              : engines::EngineHarvest{e, {}});
+  try {
+    if (req.target_dir) {
+      h = engines::harvest_all(*req.target_dir, req.context.observation, options);
+    } else {
+      // Only report files: the four target-root engines are not looked for.
+      const auto gate = engines::FreshnessGate::disabled();
+      for (Engine e : engines::harvest_order)
+        h.engines.push_back(e == Engine::google_benchmark
+                                ? engines::harvest_google_benchmark(options.google_benchmark_paths, gate, h.notes)
+                                : engines::EngineHarvest{e, {}});
+    }
+  } catch (const Error& e) {
+    // The results were produced elsewhere: the collection hint ("re-run the benchmarks and
+    // collect again") does not apply to a file the user handed over.
+    if (e.kind() != ErrorKind::benchmark_output || e.hint() != engines::detail::default_parse_hint) throw;
+    throw e.with_hint("check that the file is a complete report the engine wrote (Google Benchmark: "
+                      "--benchmark_out=<file> --benchmark_out_format=json), or leave it out of the import");
   }
   if (note)
     for (const auto& n : h.notes) note(n.text());
