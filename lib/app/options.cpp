@@ -162,23 +162,24 @@ void validate_setup_azure(const SetupAzureOptions& o) {
 // `list discriminants` reads storage keys only, and `list blessings` without --all looks at one
 // commit: an option the subject cannot honour is refused, never silently ignored.
 void validate_list(const ListOptions& o) {
-  auto refuse = [&](bool present, const char* option, std::string_view why, std::string hint) {
+  // The CLI prints a usage error without its hint, so the message says what to do.
+  auto refuse = [&](bool present, const char* option, std::string_view why, std::string_view hint) {
     if (!present) return;
     throw Error(ErrorKind::usage,
                 "'" + std::string(option) + "' does not apply to `list " + std::string(to_string(o.subject)) + "`" +
-                    std::string(why),
-                option, {}, std::move(hint));
+                    std::string(why) + "; " + std::string(hint),
+                option);
   };
   if (o.subject == ListSubject::discriminants) {
-    const char* why = ": it lists every stored discriminant set, whatever the commits";
-    const std::string hint = "drop the option, or use `list runs` to see the runs of a commit selection";
+    const char* why = " (it lists every stored discriminant set, whatever the commits)";
+    const char* hint = "drop the option, or use `list runs` to see the runs of a commit selection";
     refuse(o.selection.context.has_value(), "--context <REF>", why, hint);
     refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
     refuse(o.no_dirty, "--no-dirty", why, hint);
   } else if (o.subject == ListSubject::blessings && !o.all) {
-    const char* why = " without --all: it lists the blessings recorded at the context commit";
-    const std::string hint = "drop the option, or add --all to list the blessings in effect over the selected window";
+    const char* why = " without --all (it lists the blessings recorded at the context commit)";
+    const char* hint = "drop the option, or add --all to list the blessings in effect over the selected window";
     refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
     refuse(o.no_dirty, "--no-dirty", why, hint);

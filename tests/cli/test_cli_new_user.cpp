@@ -138,17 +138,20 @@ TEST_CASE("Read commands refuse a store path that is a file or does not exist, n
 TEST_CASE("Options a list subject cannot honour and invalid --since values are refused up front", "[cli][new-user]") {
   bhtest::TempDir dir;
   const auto h = make_history(dir.path());
+  // Argument errors (exit 1, `error:` and the usage line), whatever the value.
   require_error(run_cli({"list", "discriminants", h.local(), "--since", "banana"}, h.repo),
-                {"Error: invalid --since value \"banana\""});
+                {"error: '--since <WHEN>' does not apply to `list discriminants`", "use `list runs`"});
   require_error(run_cli({"list", "blessings", h.local(), "--since", "banana"}, h.repo),
-                {"Error: invalid --since value \"banana\""});
+                {"error: '--since <WHEN>' does not apply to `list blessings` without --all", "add --all"});
   require_error(run_cli({"list", "discriminants", h.local(), "--context", "nosuchref"}, h.repo),
-                {"'--context <REF>' does not apply to `list discriminants`", "hint: "});
+                {"'--context <REF>' does not apply to `list discriminants`", "drop the option"});
   require_error(run_cli({"list", "discriminants", h.local(), "--since", "6 months"}, h.repo),
                 {"'--since <WHEN>' does not apply to `list discriminants`"});
   require_error(run_cli({"list", "blessings", h.local(), "--since", "6 months"}, h.repo),
                 {"'--since <WHEN>' does not apply to `list blessings` without --all", "add --all"});
   require_error(run_cli({"list", "discriminants", h.local(), "--skip-unreadable"}, h.repo), {"'--skip-unreadable'"});
+  require_error(run_cli({"list", "blessings", "--all", h.local(), "--since", "banana"}, h.repo),
+                {"Error: invalid --since value \"banana\""});
   // With --all the window is honoured.
   const auto all = run_cli(with_filters({"list", "blessings", "--all", h.local(), "--since", "6 months"}), h.repo);
   INFO(all.err);
