@@ -177,7 +177,20 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     already_exists(key);
 
   remove_stale_temps(dir);
-  const fs::path tmp = write_temp(target, body);
+  fs::path tmp;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      tmp = write_temp(target, body);
+      break;
+    } catch (const Error&) {
+      // A concurrent remove() may take the directory away between its creation and the temp
+      // file (it removes directories left empty): make it again. Once the temp file is in it,
+      // the directory is not empty and stays.
+      std::error_code dec;
+      if (attempt >= 3 || fs::exists(dir, dec)) throw;
+      make_parent_dirs(target, key);
+    }
+  }
   PutOutcome outcome = PutOutcome::stored;
   if (policy == CollisionPolicy::overwrite) {
     fs::rename(tmp, target, ec);
