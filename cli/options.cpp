@@ -11,6 +11,7 @@
 #include <map>
 
 #include "benchhist/error.hpp"
+#include "benchhist/version.hpp"
 
 namespace po = boost::program_options;
 
@@ -192,6 +193,8 @@ std::vector<CommandSpec> build_specs() {
     add_query_groups(c.opts, since_help);
     c.opts.push_back({"no-dirty", 0, Kind::flag, "", "Ignore dirty snapshots"});
     c.opts.push_back({"all", 0, Kind::flag, "", "With `blessings`: the most recent blessing of each benchmark in the window"});
+    c.opts.push_back({"skip-unreadable", 0, Kind::flag, "",
+                      "With `runs`: list around stored objects that cannot be read, naming their keys"});
     c.positionals = {{"SUBJECT", "What to list: runs, discriminants or blessings", true, false}};
     specs.push_back(c);
   }
@@ -649,6 +652,7 @@ app::Command build(const Parsed& p) {
     o.subject = *subject;
     o.no_dirty = p.flag("no-dirty");
     o.all = p.flag("all");
+    o.skip_unreadable = p.flag("skip-unreadable");
     return o;
   }
   if (name == "prune") {
@@ -774,7 +778,8 @@ std::string top_level_help() {
       "Commands:\n";
   for (const auto& c : specs())
     if (!c.hidden) h += "  " + pad(c.name, 13) + c.about + "\n";
-  h += "\nOptions:\n  -h, --help   Print help (see a command's options with `<COMMAND> --help`)\n";
+  h += "\nOptions:\n  -h, --help     Print help (see a command's options with `<COMMAND> --help`)\n"
+       "  -V, --version  Print the version\n";
   return h;
 }
 
@@ -782,6 +787,7 @@ ParseOutcome parse_arguments(const std::vector<std::string>& args) {
   if (args.empty()) return {};  // caller prints the full help on stderr and exits 1
   const std::string& first = args.front();
   if (first == "--help" || first == "-h") return {std::nullopt, top_level_help()};
+  if (first == "--version" || first == "-V") return {std::nullopt, "cargo-bench-history " + std::string(tool_version) + "\n"};
   if (!first.empty() && first[0] == '-') fail("unexpected argument '" + first + "' found", nullptr);
   const CommandSpec* spec = find_spec(first);
   if (!spec) fail("unrecognized subcommand '" + first + "'", nullptr);

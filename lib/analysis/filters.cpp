@@ -44,7 +44,8 @@ DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string
       const auto engine = parse_engine(v);
       if (!engine)
         throw Error(ErrorKind::usage,
-                    "unknown engine \"" + v + "\"; expected one of: " + std::string(engine_names_list), v);
+                    "unknown engine \"" + v + "\"; expected one of: " + std::string(engine_names_list) + ", or all",
+                    v, {}, "pass one of those names to --engine, or --engine all for every engine");
       shown = matched = std::string(to_string(*engine));
     } else {
       matched = codec::sanitize_segment(v);

@@ -66,7 +66,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
   preflight(files);
 
-  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::AnalyzeRequest req;
   req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
@@ -118,7 +118,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
   preflight(files);
 
-  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::ExamineRequest req;
   req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
@@ -142,11 +142,12 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   check_outputs(o.output, Extras::none, false);
   auto files = output_files(o.output, inv);
   preflight(files);
-  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
                                      o.no_dirty);
-  const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v));
+  const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v),
+                                             o.skip_unreadable);
   finish_store(ctx, inv, v);
   for (auto& f : files)
     f.content = f.label == "JSON" ? report::render_runs_json(listing) : report::render_runs_markdown(listing);

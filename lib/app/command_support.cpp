@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "benchhist/error.hpp"
+#include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
 #include "probe/toolchain.hpp"
 
@@ -52,20 +53,24 @@ void write_report(const ReportFile& f) {
 }
 
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
-                            const std::filesystem::path& base, bool need_store) {
+                            const std::filesystem::path& base, StoreAccess access) {
   const bool v = env.verbose;
   CommandContext ctx;
-  auto loc = config_location(env, base);
+  // The repository git runs in (`--repo`, else the working directory): its root names the
+  // default project and holds the configuration, wherever below it the command runs.
+  const auto root = probe::find_worktree_root(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
+  auto loc = config_location(env, base, root);
   note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
   ctx.config = config::load_config(loc.path, loc.explicitly_named);
   if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
-  ctx.project = config::resolve_project_id(ctx.config, base);
+  ctx.project = config::resolve_project_id(ctx.config, root.value_or(base));
   note(inv, v, "project id: " + ctx.project);
-  if (!need_store) return ctx;
+  if (access == StoreAccess::none) return ctx;
   const OptionalPathFlag no_cache{};
   ctx.storage = select_storage(env.local, cache ? *cache : no_cache, ctx.config.azure ? &*ctx.config.azure : nullptr,
                                inv.env, base);
   note(inv, v, "storage: " + ctx.storage->describe() + " (" + ctx.storage->reason + ")");
+  check_local_store_path(*ctx.storage, access == StoreAccess::read);
   ctx.store = open_store(*ctx.storage, ctx.project, inv.env);
   return ctx;
 }

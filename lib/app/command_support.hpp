@@ -44,8 +44,17 @@ struct CommandContext {
   std::optional<StorageChoice> storage;
   std::unique_ptr<storage::ObjectStore> store;
 };
+// How a command uses its store: a read command (analyze, examine, list, prune, unbless) never
+// creates one, so a local path that does not exist is an error naming it; every command refuses a
+// local path that is a file.
+enum class StoreAccess { none, read, write };
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
-                            const std::filesystem::path& base, bool need_store);
+                            const std::filesystem::path& base, StoreAccess access);
+// The write commands' form: `need_store` false opens no store.
+inline CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache,
+                                   const Invocation& inv, const std::filesystem::path& base, bool need_store) {
+  return open_context(env, cache, inv, base, need_store ? StoreAccess::write : StoreAccess::none);
+}
 
 // Discriminant filters with host auto-detection for omitted triple/machine-key values
 // (docs/formats.md#option-groups): the triple from `rustc -vV`, the machine key from the hardware.

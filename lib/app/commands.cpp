@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/since.hpp"
 #include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
 #include "app/storage_selection.hpp"
@@ -52,7 +53,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   if (o.output.json) files.push_back({"JSON", base / *o.output.json, {}});
   preflight(files);
 
-  auto ctx = open_context(o.env, &o.cache.cache, inv, base, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, base, StoreAccess::read);
   auto& store = ctx.store;
   const auto& project = ctx.project;
 
@@ -67,6 +68,20 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   }
   // Rendered text already ends with `\n`; the reference adds one more (docs/formats.md#streams).
   if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
+}
+
+// A --since value is parsed before any configuration, store, git or probe is touched, so a typo
+// fails at once (and an unreachable cloud backend is never contacted for it).
+void check_since(const Command& command) {
+  std::visit(
+      [](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, AnalyzeOptions> || std::is_same_v<T, ExamineOptions> ||
+                      std::is_same_v<T, ListOptions> || std::is_same_v<T, PruneOptions>) {
+          if (o.selection.since) (void)analysis::parse_since(*o.selection.since, now());
+        }
+      },
+      command);
 }
 
 }  // namespace
@@ -126,6 +141,7 @@ void run_list(const ListOptions& options, const Invocation& inv) {
 }
 
 int run_command(const Command& command, const Invocation& inv) {
+  check_since(command);
   validate(command);
   int status = 0;
   std::visit(

@@ -70,7 +70,7 @@ void run_bless(const BlessOptions& o, const Invocation& inv) {
 
 void run_unbless(const UnblessOptions& o, const Invocation& inv) {
   check_engines(o.filters);
-  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::UnblessRequest req;
   req.project = ctx.project;
@@ -84,7 +84,7 @@ void run_unbless(const UnblessOptions& o, const Invocation& inv) {
 void run_list_blessings(const ListOptions& o, const Invocation& inv) {
   require_output(o.output);
   preflight(planned_files(o.output, inv));
-  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::ListBlessingsRequest req;
   req.selection.project = ctx.project;
@@ -111,7 +111,7 @@ void run_prune(const PruneOptions& o, const Invocation& inv) {
                 "--clean");
   require_output(o.output);
   preflight(planned_files(o.output, inv));
-  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::PruneRequest req;
   req.project = ctx.project;

@@ -3,6 +3,7 @@
 
 #include "app/options.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "benchhist/error.hpp"
@@ -158,6 +159,35 @@ void validate_setup_azure(const SetupAzureOptions& o) {
   }
 }
 
+// `list discriminants` reads storage keys only, and `list blessings` without --all looks at one
+// commit: an option the subject cannot honour is refused, never silently ignored.
+void validate_list(const ListOptions& o) {
+  // The CLI prints a usage error without its hint, so the message says what to do.
+  auto refuse = [&](bool present, const char* option, std::string_view why, std::string_view hint) {
+    if (!present) return;
+    throw Error(ErrorKind::usage,
+                "'" + std::string(option) + "' does not apply to `list " + std::string(to_string(o.subject)) + "`" +
+                    std::string(why) + "; " + std::string(hint),
+                option);
+  };
+  if (o.subject == ListSubject::discriminants) {
+    const char* why = " (it lists every stored discriminant set, whatever the commits)";
+    const char* hint = "drop the option, or use `list runs` to see the runs of a commit selection";
+    refuse(o.selection.context.has_value(), "--context <REF>", why, hint);
+    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
+    refuse(o.no_dirty, "--no-dirty", why, hint);
+  } else if (o.subject == ListSubject::blessings && !o.all) {
+    const char* why = " without --all (it lists the blessings recorded at the context commit)";
+    const char* hint = "drop the option, or add --all to list the blessings in effect over the selected window";
+    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
+    refuse(o.no_dirty, "--no-dirty", why, hint);
+  }
+  if (o.subject != ListSubject::runs)
+    refuse(o.skip_unreadable, "--skip-unreadable", "", "drop --skip-unreadable (it applies to `list runs`)");
+}
+
 // publish: which inputs each target needs (docs/cli.md "publish").
 void validate_publish(const PublishOptions& o) {
   auto forbid = [](bool present, const char* option, const char* target) {
@@ -253,8 +283,8 @@ void validate(const Command& command) {
           validate_scope(o.scope);
           validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
           validate_triple(o.target_triple);
-          if (o.from.empty()) usage("a value is required for '<FROM>' (--from)", "--from");
-          if (o.to.empty()) usage("a value is required for '<TO>' (--to)", "--to");
+          if (o.from.empty()) usage("a value is required for '<FROM>'", "<FROM>");
+          if (o.to.empty()) usage("a value is required for '<TO>'", "<TO>");
           require_positive(o.best_of, "--best-of <N>");
           if (o.max_commits) require_positive(*o.max_commits, "--max-commits <N>");
         } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
@@ -266,6 +296,7 @@ void validate(const Command& command) {
           validate_env(o.env);
           validate_local_cache(o.env, o.cache);
           validate_path_flag(o.cache.cache, "--cache");
+          if constexpr (std::is_same_v<T, ListOptions>) validate_list(o);
         } else if constexpr (std::is_same_v<T, PruneOptions>) {
           validate_env(o.env);
           validate_local_cache(o.env, o.cache);
@@ -328,9 +359,27 @@ std::filesystem::path path_base(const Command& command, const std::filesystem::p
   return cwd;
 }
 
-ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base) {
+ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base,
+                               const std::optional<std::filesystem::path>& worktree_root) {
+  namespace fs = std::filesystem;
   if (env.config) return {(base / *env.config).lexically_normal(), true};
-  return {base / std::filesystem::path(default_config_file), false};
+  const fs::path at_base = base / fs::path(default_config_file);
+  std::error_code ec;
+  if (!worktree_root || fs::exists(at_base, ec)) return {at_base, false};
+  // The guide keeps the file in the repository root: from a subdirectory, the nearest one on the
+  // way up to the root of the working tree (and never above it) is the project's.
+  fs::path dir = fs::weakly_canonical(base, ec);
+  if (ec) return {at_base, false};
+  const fs::path root = fs::weakly_canonical(*worktree_root, ec);
+  if (ec) return {at_base, false};
+  const auto [r, d] = std::mismatch(root.begin(), root.end(), dir.begin(), dir.end());
+  if (r != root.end()) return {at_base, false};  // base is not inside the working tree
+  while (dir != root && dir.has_parent_path() && dir.parent_path() != dir) {
+    dir = dir.parent_path();
+    const fs::path candidate = dir / fs::path(default_config_file);
+    if (fs::exists(candidate, ec)) return {candidate, false};
+  }
+  return {at_base, false};
 }
 
 }  // namespace benchhist::app

@@ -114,8 +114,8 @@ struct BackfillOptions {
   EnvironmentOptions env;
   BenchmarkScope scope;
   Features features;
-  std::string from;  // oldest commit of the inclusive range (named `--from` in errors)
-  std::string to;    // newest commit (named `--to` in errors)
+  std::string from;  // oldest commit of the inclusive range (positional `<FROM>`)
+  std::string to;    // newest commit (positional `<TO>`)
   bool overwrite = false;
   bool ignore_errors = false;
   std::uint32_t best_of = 1;                 // ≥ 1
@@ -170,6 +170,7 @@ struct ListOptions {
   ListSubject subject = ListSubject::runs;
   bool no_dirty = false;
   bool all = false;  // only with `blessings`
+  bool skip_unreadable = false;  // only with `runs`: list around unreadable stored objects
 };
 
 // The mutually exclusive run-deletion scopes of prune.
@@ -279,12 +280,15 @@ void validate(const Command& command);
 std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd);
 
 // The configuration file of a command: `--config` (relative to `base`) or the default
-// `.cargo/bench_history.toml` under `base`; `explicitly_named` tells load_config whether a
+// `.cargo/bench_history.toml` under `base` — or, when `base` has none and lies inside
+// `worktree_root`, the nearest one in a directory above it up to that root (a command run in a
+// subdirectory reads the repository's file); `explicitly_named` tells load_config whether a
 // missing file is an error.
 struct ConfigLocation {
   std::filesystem::path path;
   bool explicitly_named = false;
 };
-ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base);
+ConfigLocation config_location(const EnvironmentOptions& env, const std::filesystem::path& base,
+                               const std::optional<std::filesystem::path>& worktree_root = std::nullopt);
 
 }  // namespace benchhist::app

@@ -54,6 +54,12 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
                              const config::AzureStorageConfig* azure, const probe::Environment& env,
                              const std::filesystem::path& base);
 
+// A local store path must be a directory, and a command that only reads (or deletes) must find
+// it: a new store is created only by the commands that write runs (collect, backfill, import,
+// bless). Throws Error{usage} naming the path when it is a file (or not a directory), and
+// Error{not_found} naming it when `must_exist` and it does not exist. Cloud choices pass.
+void check_local_store_path(const StorageChoice& choice, bool must_exist);
+
 // Opens the chosen store: a LocalStore for local choices; for Azure an AzureBlobStore
 // (credentials from `env`, docs/formats.md#azure-backend), behind a CachedStore synchronized once
 // when a cache directory was chosen (docs/formats.md#read-through-cache). `project_id` (raw) names

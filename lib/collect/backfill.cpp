@@ -76,11 +76,11 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
                                    const BackfillServices& svc) {
   const auto from_id = resolve_ref(svc, repo, from);
   if (!from_id)
-    throw Error(ErrorKind::not_found, "cannot resolve --from (" + std::string(from) + ") to a commit", repo.string(), {},
+    throw Error(ErrorKind::not_found, "cannot resolve <FROM> (" + std::string(from) + ") to a commit", repo.string(), {},
                 "pass a commit id, tag or branch that exists in " + repo.string());
   const auto to_id = resolve_ref(svc, repo, to);
   if (!to_id)
-    throw Error(ErrorKind::not_found, "cannot resolve --to (" + std::string(to) + ") to a commit", repo.string(), {},
+    throw Error(ErrorKind::not_found, "cannot resolve <TO> (" + std::string(to) + ") to a commit", repo.string(), {},
                 "pass a commit id, tag or branch that exists in " + repo.string());
 
   probe::ProcessResult r;
@@ -117,7 +117,7 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
     }
   if (at == history.size())
     throw Error(ErrorKind::usage,
-                "--from (" + std::string(from) + ") is not a first-parent ancestor of --to (" + std::string(to) + ")",
+                "<FROM> (" + std::string(from) + ") is not a first-parent ancestor of <TO> (" + std::string(to) + ")",
                 repo.string(), {},
                 "pick FROM on the first-parent history of TO (`git log --first-parent " + std::string(to) +
                     "` lists it); commits reached only through a merge's second parent are not in the range");

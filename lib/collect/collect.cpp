@@ -7,6 +7,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/engines/best_of.hpp"
 #include "benchhist/engines/harvest.hpp"
+#include "engines/common.hpp"
 #include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
@@ -73,7 +74,9 @@ class OutputDir {
 
 Error collision(const std::string& key) {
   return Error(ErrorKind::already_exists,
-               "a result is already stored for this run at " + key + "; pass --overwrite to replace it", key);
+               "a result is already stored for this run at " + key +
+                   "; pass --overwrite to replace it or --skip-existing to keep it",
+               key);
 }
 
 }  // namespace
@@ -257,13 +260,21 @@ CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& st
   options.freshness_gate = false;  // the results were produced elsewhere, at another time
   options.report_paths = req.report_paths;
   engines::Harvest h;
-  if (req.target_dir) {
-    h = engines::harvest_all(*req.target_dir, req.context.observation, options);
-  } else {
-    // Only report files: the four target-root engines are not looked for.
-    const auto gate = engines::FreshnessGate::disabled();
-    for (Engine e : engines::target_root_engines) h.engines.push_back(engines::EngineHarvest{e, {}});
-    for (auto& r : engines::harvest_reports(options.report_paths, gate, h.notes)) h.engines.push_back(std::move(r));
+  try {
+    if (req.target_dir) {
+      h = engines::harvest_all(*req.target_dir, req.context.observation, options);
+    } else {
+      // Only report files: the four target-root engines are not looked for.
+      const auto gate = engines::FreshnessGate::disabled();
+      for (Engine e : engines::target_root_engines) h.engines.push_back(engines::EngineHarvest{e, {}});
+      for (auto& r : engines::harvest_reports(options.report_paths, gate, h.notes)) h.engines.push_back(std::move(r));
+    }
+  } catch (const Error& e) {
+    // The results were produced elsewhere: the collection hint ("re-run the benchmarks and
+    // collect again") does not apply to a file the user handed over.
+    if (e.kind() != ErrorKind::benchmark_output || e.hint() != engines::detail::default_parse_hint) throw;
+    throw e.with_hint("check that the file is a complete report its harness wrote (docs/harnesses.md lists what "
+                      "each format needs), or leave it out of the import");
   }
   if (note)
     for (const auto& n : h.notes) note(n.text());

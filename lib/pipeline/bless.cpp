@@ -111,6 +111,34 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
   b.tool_version = req.tool_version.empty() ? std::string(tool_version) : req.tool_version;
   b.scope = scope_of(req.filters);
 
+  // The same acceptance recorded twice would be two records for one decision: an identical
+  // record at this commit (same prefixes, same scope) is reported and nothing is stored; a
+  // different one is stored beside the earlier records, with a word.
+  const std::string commit_segment = codec::sanitize_segment(b.commit);
+  std::size_t earlier = 0;
+  for (const auto& key : store.list(codec::project_blessings_prefix(req.project) + commit_segment + "/")) {
+    const auto c = codec::parse_project_blessing_key(key);
+    if (!c || *c != commit_segment) continue;
+    const auto body = store.get(key);
+    if (!body) continue;
+    const Blessing existing = codec::decode_blessing(*body, key);
+    ++earlier;
+    if (existing.prefixes == b.prefixes && existing.scope == b.scope) {
+      out.key = key;
+      for (const auto& w : out.warnings) out.message += w + "\n";
+      out.message += "Already blessed: " + key + " records the same " +
+                     (b.prefixes.empty() ? std::string("benchmarks (all)") : "prefix filters") + " in blessing scope " +
+                     b.scope->label() + " at commit " + short_ctx +
+                     "; nothing stored. To record a different acceptance, change the prefixes or filters; "
+                     "to revoke it, run `cargo bench-history unbless --context " + short_ctx + "`.\n";
+      return out;
+    }
+  }
+  if (earlier > 0)
+    out.warnings.push_back("Note: commit " + short_ctx + " already has " + plural(earlier, "blessing record") +
+                           " with other prefixes or scope; this one is stored beside " +
+                           (earlier == 1 ? "it" : "them") + " (`list blessings` shows them, `unbless` removes them all).");
+
   // Write-once (docs/formats.md#blessing-records): a colliding nanosecond must never overwrite
   // another acceptance, so the issue time moves on by one nanosecond and the put is retried.
   for (int attempt = 0;; ++attempt) {

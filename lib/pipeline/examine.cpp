@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
+#include <vector>
 
 #include "benchhist/analysis/loading.hpp"
+#include "benchhist/error.hpp"
 #include "benchhist/report/hints.hpp"
 #include "benchhist/report/prose.hpp"
 
@@ -15,6 +19,66 @@ analysis::Selection select_and_announce(const analysis::SelectionRequest& req, c
   auto sel = analysis::select_objects(req, git, store);
   announce_selection(hooks, req.filters, sel);
   return sel;
+}
+
+// What the selected runs hold of each benchmark id: its engines and its metrics.
+struct StoredBenchmark {
+  std::set<std::string> engines;
+  std::set<std::string> metrics;
+};
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+// `examine --benchmark` names one exact id; one the selected runs do not hold is an error that
+// says which ids (or metrics) they do hold, closest first.
+[[noreturn]] void fail_unknown_benchmark(const ExamineRequest& req, std::size_t runs,
+                                         const std::map<std::string, StoredBenchmark>& stored) {
+  const std::string metric(to_string(req.metric));
+  const std::string where = " in the " + std::to_string(runs) + (runs == 1 ? " selected run" : " selected runs");
+  if (auto it = stored.find(req.benchmark); it != stored.end())
+    throw Error(ErrorKind::not_found, "benchmark \"" + req.benchmark + "\" has no " + metric + " metric" + where,
+                req.benchmark, {},
+                "pass --metric with one of its metrics: " +
+                    joined(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
+  // Reports print `<engine>/<id>`: take that form for the id it names.
+  if (const auto slash = req.benchmark.find('/'); slash != std::string::npos) {
+    const auto engine = req.benchmark.substr(0, slash), id = req.benchmark.substr(slash + 1);
+    if (auto it = stored.find(id); it != stored.end() && it->second.engines.count(engine))
+      throw Error(ErrorKind::not_found, "no benchmark \"" + req.benchmark + "\"" + where + "; its id is \"" + id +
+                                            "\" (reports print the engine " + engine + "/ before it)",
+                  req.benchmark, {}, "pass --benchmark " + id + " (and --engine " + engine + " to keep to that engine)");
+  }
+  std::vector<std::pair<std::size_t, std::string>> ranked;
+  for (const auto& [id, _] : stored) {
+    const bool related = id.find(req.benchmark) != std::string::npos || req.benchmark.find(id) != std::string::npos;
+    ranked.emplace_back(related ? 0 : edit_distance(req.benchmark, id), id);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> closest;
+  for (std::size_t i = 0; i < ranked.size() && i < 5; ++i) closest.push_back(ranked[i].second);
+  throw Error(ErrorKind::not_found, "no benchmark \"" + req.benchmark + "\"" + where, req.benchmark, {},
+              closest.empty() ? "the selected runs hold no benchmark results; check the filters and --context"
+                              : "pass an exact id to --benchmark; the closest stored ids are: " + joined(closest) +
+                                    " (of " + std::to_string(stored.size()) + ")");
 }
 
 }  // namespace
@@ -53,8 +117,16 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
   data.metric = req.metric;
   if (auto hint = empty_selection_hint(sel, req.selection))
     data.hint = hint;
-  else if (by_set.empty())
-    data.hint = report::hint_examine_no_pair(sel.objects.size(), req.benchmark, to_string(req.metric));
+  else if (by_set.empty()) {
+    std::map<std::string, StoredBenchmark> stored;
+    for (std::size_t i = 0; i < sel.objects.size(); ++i)
+      for (const auto& result : loaded.runs[i]->results) {
+        auto& b = stored[result.id.qualified()];
+        b.engines.insert(std::string(to_string(sel.objects[i].data.set().engine)));
+        for (const auto& m : result.metrics) b.metrics.insert(std::string(to_string(m.kind)));
+      }
+    fail_unknown_benchmark(req, sel.objects.size(), stored);
+  }
   if (sel.dirty_base_tip_admitted) data.warning = report::dirty_base_warning();
   if (!skipped.empty())
     data.warning = (data.warning ? *data.warning + "\n" : std::string()) + report::skipped_unreadable_sentence(skipped);
@@ -92,9 +164,17 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
 }
 
 report::RunListing list_runs(const analysis::SelectionRequest& req, const analysis::GitTopology& git,
-                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks) {
-  const auto sel = select_and_announce(req, git, store, hooks);
-  const auto loaded = analysis::load_selection(store, sel, threads);
+                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks,
+                             bool skip_unreadable) {
+  auto sel = select_and_announce(req, git, store, hooks);
+  analysis::LoadedSelection loaded;
+  const auto unreadable = analysis::load_or_skip_unreadable(
+      store, sel, skip_unreadable, threads, [&] { loaded = analysis::load_selection(store, sel, threads); });
+  std::vector<std::string> skipped;
+  for (const auto& u : unreadable) {
+    skipped.push_back(u.key);
+    if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
+  }
   const auto series = analysis::series_per_set(sel, loaded);
 
   report::RunListing listing;
@@ -108,6 +188,9 @@ report::RunListing list_runs(const analysis::SelectionRequest& req, const analys
   }
   listing.hint = empty_selection_hint(sel, req);
   if (sel.dirty_base_tip_admitted) listing.warning = report::dirty_base_warning();
+  if (!skipped.empty())
+    listing.warning =
+        (listing.warning ? *listing.warning + "\n" : std::string()) + report::skipped_unreadable_sentence(skipped);
   return listing;
 }
 

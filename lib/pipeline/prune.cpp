@@ -121,6 +121,25 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
     }
   }
 
+  // A commit named from a branch that lies on the base line is protected, not missing: say so.
+  if (!on_base && out.keys.empty()) {
+    std::vector<std::string> protected_commits;
+    for (const auto& w : wanted)
+      for (std::size_t i = 0; i <= split && i < line.size(); ++i)
+        if (ascii::to_lower(line[i].id).starts_with(w)) {
+          protected_commits.push_back(w);
+          break;
+        }
+    if (!protected_commits.empty()) {
+      std::string names;
+      for (const auto& c : protected_commits) names += (names.empty() ? "" : ", ") + c;
+      out.plan.hint = "Kept " + names + ": " + (protected_commits.size() == 1 ? "it is" : "they are") +
+                      " base history of " + base.name + " (at or before the fork point " +
+                      merge_base.substr(0, 12) + "), which prune keeps when run from a branch. To delete it, run "
+                      "prune with --context " + base.name + " --prune-base and the same commit and scope.";
+    }
+  }
+
   out.plan.project = req.project;
   out.plan.target_ref = req.context_ref;
   out.plan.dry_run = req.dry_run;

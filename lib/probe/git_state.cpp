@@ -95,4 +95,16 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   return state;
 }
 
+std::optional<std::filesystem::path> find_worktree_root(const std::filesystem::path& dir) {
+  Libgit2 lib;
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) != 0) return std::nullopt;
+  RepoPtr repo(raw);
+  const char* workdir = git_repository_workdir(repo.get());
+  if (!workdir) return std::nullopt;  // bare
+  auto root = std::filesystem::path(workdir).lexically_normal();
+  if (root.filename().empty() && root.has_parent_path()) root = root.parent_path();
+  return root;
+}
+
 }  // namespace benchhist::probe

@@ -3,6 +3,7 @@
 // this header so including it stays cheap).
 
 #include <filesystem>
+#include <optional>
 
 #include "benchhist/model/run.hpp"
 
@@ -16,5 +17,12 @@ namespace benchhist::probe {
 // Throws Error{git, "failed to probe the repository's git state"} (subject = the path, cause
 // naming it) when the directory is not inside a repository or the state cannot be read.
 GitState probe_git_state(const std::filesystem::path& repo_dir);
+
+// The top of the working tree containing `dir` (discovered upwards like `git -C <dir>
+// rev-parse --show-toplevel`), normalised without a trailing separator; nullopt when `dir` is
+// not inside a repository with a working tree. The default project id and configuration
+// file are found from here, so a command run in a subdirectory reads the same history
+// (docs/configuration.md).
+std::optional<std::filesystem::path> find_worktree_root(const std::filesystem::path& dir);
 
 }  // namespace benchhist::probe

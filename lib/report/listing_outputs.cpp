@@ -418,7 +418,7 @@ std::string prune_total(const PrunePlan& p) {
 
 std::string render_prune_text(const PrunePlan& p) {
   std::string out = "Prune plan for project " + p.project + " (target " + p.target_ref + ")\n";
-  if (p.sets.empty()) return out + "\nNo run matches the selection.\n";
+  if (p.sets.empty()) return out + "\nNo run matches the selection.\n" + (p.hint ? "\n" + *p.hint + "\n" : "");
   for (const auto& s : p.sets) {
     out += "\n" + s.set.label() + "\n  " + runs_plus(s.runs(), s.blessings()) + " across " +
            plural(s.commits.size(), "commit") + "\n";
@@ -429,7 +429,7 @@ std::string render_prune_text(const PrunePlan& p) {
 
 std::string render_prune_markdown(const PrunePlan& p) {
   std::string out = "# Prune plan for " + p.project + " (target " + p.target_ref + ")\n";
-  if (p.sets.empty()) return out + "\nNo run matches the selection.\n";
+  if (p.sets.empty()) return out + "\nNo run matches the selection.\n" + (p.hint ? "\n" + *p.hint + "\n" : "");
   for (const auto& s : p.sets) {
     out += "\n## " + s.set.label() + "\n\n" + runs_plus(s.runs(), s.blessings()) + " across " +
            plural(s.commits.size(), "commit") + "\n\n| Commit | Runs | Blessings |\n| --- | --- | --- |\n";
@@ -445,6 +445,7 @@ std::string render_prune_json(const PrunePlan& p) {
   j.member("project", p.project);
   j.member("target_ref", p.target_ref);
   j.member("dry_run", p.dry_run);
+  if (p.hint) j.member("hint", *p.hint);
   j.key("sets").begin_array();
   for (const auto& s : p.sets) {
     j.begin_object();

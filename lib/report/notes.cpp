@@ -101,11 +101,4 @@ std::string hint_all_ghosts(std::string_view context_commit) {
          ". Collect at " + c + " (`cargo bench-history collect`) and analyze again.";
 }
 
-std::string hint_examine_no_pair(std::uint64_t runs, std::string_view benchmark, std::string_view metric) {
-  return plural(runs, "run") + " entered the analysis, but none recorded benchmark \"" + std::string(benchmark) +
-         "\" with metric \"" + std::string(metric) +
-         "\". Copy the benchmark id and metric from an analyze finding, or see what is stored with "
-         "`cargo bench-history list runs`.";
-}
-
 }  // namespace benchhist::report

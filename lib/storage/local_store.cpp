@@ -177,7 +177,20 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     already_exists(key);
 
   remove_stale_temps(dir);
-  const fs::path tmp = write_temp(target, body);
+  fs::path tmp;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      tmp = write_temp(target, body);
+      break;
+    } catch (const Error&) {
+      // A concurrent remove() may take the directory away between its creation and the temp
+      // file (it removes directories left empty): make it again. Once the temp file is in it,
+      // the directory is not empty and stays.
+      std::error_code dec;
+      if (attempt >= 3 || fs::exists(dir, dec)) throw;
+      make_parent_dirs(target, key);
+    }
+  }
   PutOutcome outcome = PutOutcome::stored;
   if (policy == CollisionPolicy::overwrite) {
     fs::rename(tmp, target, ec);
@@ -295,6 +308,20 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
   return keys;
 }
 
+// A key's directories exist only for its objects: once the last one is removed they go too
+// (an unblessed commit leaves no empty directory behind). fs::remove refuses a non-empty
+// directory, so one that another writer has just filled stays; the root itself always stays.
+void LocalStore::remove_empty_parents(fs::path dir) const noexcept {
+  std::error_code ec;
+  fs::path root = root_.lexically_normal();
+  if (root.filename().empty() && root.has_parent_path()) root = root.parent_path();  // `a/b/` → `a/b`
+  dir = dir.lexically_normal();
+  while (dir != root && path_within(dir, root) && dir.has_parent_path()) {
+    if (!fs::is_empty(dir, ec) || ec || !fs::remove(dir, ec)) return;
+    dir = dir.parent_path();
+  }
+}
+
 bool LocalStore::remove(std::string_view key) {
   const fs::path path = path_of(key);
   check_inside_root(path.parent_path(), key);
@@ -306,7 +333,10 @@ bool LocalStore::remove(std::string_view key) {
     io_error("remove local storage object", path, ec.value(), write_hint);
   }
   if (fs::is_directory(st)) io_error("remove local storage object", path, EISDIR, write_hint);
-  if (fs::remove(path, ec)) return true;
+  if (fs::remove(path, ec)) {
+    remove_empty_parents(path.parent_path());
+    return true;
+  }
   if (!ec || not_found(ec)) return false;  // removed by someone else meanwhile
   io_error("remove local storage object", path, ec.value(), write_hint);
 }

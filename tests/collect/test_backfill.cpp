@@ -236,10 +236,10 @@ TEST_CASE("the range is TO's first-parent history from FROM to TO, newest first"
     }
     return "no error";
   };
-  CHECK(message_of("side", "main") == "--from (side) is not a first-parent ancestor of --to (main)");
-  CHECK(message_of(c3, c1) == "--from (" + c3 + ") is not a first-parent ancestor of --to (" + c1 + ")");
-  CHECK(message_of("no-such-ref", "main") == "cannot resolve --from (no-such-ref) to a commit");
-  CHECK(message_of(c1, "v9.9") == "cannot resolve --to (v9.9) to a commit");
+  CHECK(message_of("side", "main") == "<FROM> (side) is not a first-parent ancestor of <TO> (main)");
+  CHECK(message_of(c3, c1) == "<FROM> (" + c3 + ") is not a first-parent ancestor of <TO> (" + c1 + ")");
+  CHECK(message_of("no-such-ref", "main") == "cannot resolve <FROM> (no-such-ref) to a commit");
+  CHECK(message_of(c1, "v9.9") == "cannot resolve <TO> (v9.9) to a commit");
   CHECK(s1 != c1);
 }
 

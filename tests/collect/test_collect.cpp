@@ -150,7 +150,7 @@ TEST_CASE("a second clean collect is refused and stores nothing; skip-existing a
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::already_exists);
     CHECK_THAT(e.message(), Catch::StartsWith("a result is already stored for this run at v1/word_count/objects/"));
-    CHECK_THAT(e.message(), Catch::EndsWith("; pass --overwrite to replace it"));
+    CHECK_THAT(e.message(), Catch::EndsWith("; pass --overwrite to replace it or --skip-existing to keep it"));
   }
   CHECK(rig.store.get(key) == before);
 

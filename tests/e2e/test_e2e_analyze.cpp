@@ -294,14 +294,17 @@ TEST_CASE("examine lists every first-parent commit of the range with gaps as n/a
   CHECK(std::regex_search(mdtext, std::regex("\\| " + h.commits[step_at].substr(0, 7) +
                                              "[0-9a-f]* \\| [0-9.]+ \\| clean \\| commit 30: slow parser \\|")));
 
-  // An unknown benchmark id is not an error: an empty pivot with a hint (docs/cli.md#commands).
+  // An unknown benchmark id is an error naming the closest stored ids (issue 22: it used to
+  // exit 0 pointing to `list runs`, which prints no ids).
   auto unknown = run_cli({"examine", "--local=" + h.store.string(), "--benchmark", "no/such", "--metric", "wall_time",
                           "--engine", "all", "--target-triple", "all", "--machine-key", "all", "--since", "2026-05-01"},
                          h.repo);
-  INFO("unknown stdout:\n" << unknown.out);
-  CHECK(unknown.exit_code == 0);
-  CHECK(contains(unknown.out, "No data point matches the selection."));
-  CHECK(contains(unknown.out, "none recorded benchmark \"no/such\" with metric \"wall_time\""));
+  INFO("unknown stderr:\n" << unknown.err);
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.out.empty());
+  CHECK(contains(unknown.err, "Error: no benchmark \"no/such\" in the "));
+  CHECK(contains(unknown.err, "the closest stored ids are: "));
+  CHECK(contains(unknown.err, "parse/big"));
 
   // The text rows: the gap commit shows n/a.
   CHECK(std::regex_search(r.out, std::regex(h.commits[missing_at].substr(0, 7) + "[0-9a-f]*\\s+n/a\\s+commit 10")));

@@ -218,7 +218,7 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
     INFO("stderr:\n" << again.err);
     CHECK(again.exit_code == 1);
     CHECK(contains(again.err, "Error: a result is already stored for this run at " + clean_key(repo) +
-                                  "; pass --overwrite to replace it"));
+                                  "; pass --overwrite to replace it or --skip-existing to keep it"));
     CHECK(e2e::read_file(store.path() / clean_key(repo)) == body);
     CHECK(e2e::files_under(store.path()) == files);
   }

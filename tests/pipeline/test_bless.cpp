@@ -244,8 +244,11 @@ TEST_CASE("bless warns about a commit off the base line, a commit without result
   CHECK(quiet.warnings.empty());
   // A run outside the selected partitions does not count as a stored result.
   const auto other = pipeline::bless(bless_request(fx.commits[5], {"parse/small"}, filters({}, {}, {"mk-zzz"})), *fx.git, *fx.store);
-  REQUIRE(other.warnings.size() == 1);
+  REQUIRE(other.warnings.size() == 2);
   CHECK_THAT(other.warnings[0], Catch::StartsWith("Warning: no stored result at the context commit"));
+  // Another scope at a commit that already has a record: stored beside it, with a word.
+  CHECK_THAT(other.warnings[1], Catch::StartsWith("Note: commit " + fx.commits[5].substr(0, 7)) &&
+                                    Catch::Contains("already has 1 blessing record"));
 }
 
 TEST_CASE("bless refuses a request without prefixes, with an empty prefix or with both --all and prefixes", "[bless]") {
@@ -274,10 +277,20 @@ TEST_CASE("two blessings issued in the same nanosecond are both kept", "[bless]"
   Fixture fx;
   const auto req = bless_request(fx.commits[3], {"parse/small"}, filters({}, {}, {}));
   const auto a = pipeline::bless(req, *fx.git, *fx.store);
-  const auto b = pipeline::bless(req, *fx.git, *fx.store);
+  const auto b = pipeline::bless(bless_request(fx.commits[3], {"parse/large"}, filters({}, {}, {})), *fx.git, *fx.store);
   CHECK(a.key != b.key);
   CHECK(project_records(*fx.store).size() == 2);
   CHECK(b.record.issued_at == a.record.issued_at + std::chrono::nanoseconds(1));
+}
+
+TEST_CASE("blessing the same commit with the same prefixes and scope again stores nothing and says so", "[bless]") {
+  Fixture fx;
+  const auto req = bless_request(fx.commits[3], {"parse/small"}, filters({}, {}, {}));
+  const auto a = pipeline::bless(req, *fx.git, *fx.store);
+  const auto again = pipeline::bless(req, *fx.git, *fx.store);
+  CHECK(again.key == a.key);
+  CHECK(project_records(*fx.store).size() == 1);
+  CHECK_THAT(again.message, Catch::Contains("Already blessed: " + a.key) && Catch::Contains("nothing stored"));
 }
 
 TEST_CASE("list blessings shows both record forms at HEAD, scoped ones with their scope label", "[bless]") {

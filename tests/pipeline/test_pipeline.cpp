@@ -182,10 +182,18 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   CHECK(rows[40].value.has_value());
 
   req.benchmark = "no/such";
-  const auto none = pipeline::examine(req, *git, store);
-  CHECK(none.sets.empty());
-  REQUIRE(none.hint);
-  CHECK_THAT(*none.hint, Catch::Contains("no/such"));
+  // An id the selected runs do not hold is an error naming the closest stored ids.
+  try {
+    (void)pipeline::examine(req, *git, store);
+    FAIL("examine of an unknown benchmark id must throw");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK_THAT(e.message(), Catch::StartsWith("no benchmark \"no/such\" in the 88 selected runs"));
+    CHECK_THAT(e.hint(), Catch::Contains("the closest stored ids are: "));
+  }
+  req.benchmark = "old/gone";
+  req.metric = MetricKind::instruction_count;
+  CHECK_THROWS_WITH(pipeline::examine(req, *git, store), Catch::Contains("has no instruction_count metric"));
 }
 
 TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pipeline]") {

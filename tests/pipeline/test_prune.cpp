@@ -296,7 +296,12 @@ TEST_CASE("--dirty removes branch-side snapshots, --all also clean runs; --since
   req.commits = {fx.main_commits[2].substr(0, 10)};  // base-side: never eligible here
   plan = pipeline::prune(req, *fx.git, *fx.store);
   CHECK(plan.keys.empty());
-  CHECK_THAT(plan.text(), Catch::EndsWith("\nNo run matches the selection.\n"));
+  // Base history is kept from a branch, and the plan says why and how to prune it.
+  CHECK_THAT(plan.text(), Catch::Contains("\nNo run matches the selection.\n\nKept " + fx.main_commits[2].substr(0, 10) +
+                                          ": it is base history of main"));
+  CHECK_THAT(plan.text(), Catch::Contains("--context main --prune-base"));
+  REQUIRE(plan.plan.hint);
+  CHECK_THAT(plan.json(), Catch::Contains("\"hint\": "));
 }
 
 TEST_CASE("prune without a deletion scope is refused", "[prune]") {

@@ -135,15 +135,25 @@ TEST_CASE("overwrite replaces an existing object atomically and stores a new one
   CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
 }
 
-TEST_CASE("remove deletes an object, reports false when missing and leaves directories", "[local_store]") {
+TEST_CASE("remove deletes an object, reports false when missing and removes the directories it left empty", "[local_store]") {
   testing::TempDir dir;
   storage::LocalStore store(dir.path());
   store.put(key_a, "x", storage::CollisionPolicy::refuse);
   CHECK(store.remove(key_a));
   CHECK_FALSE(store.remove(key_a));
   CHECK_FALSE(store.get(key_a).has_value());
-  CHECK(fs::is_directory(dir.path() / "v1/p/objects/criterion/t/m/c1"));
+  CHECK_FALSE(fs::exists(dir.path() / "v1"));
+  CHECK(fs::is_directory(dir.path()));  // the root stays
   CHECK(store.put(key_a, "again", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
+
+  SECTION("a directory that still holds an object stays") {
+    const std::string sibling = "v1/p/objects/criterion/t/m/c2/clean.json";
+    store.put(sibling, "y", storage::CollisionPolicy::refuse);
+    CHECK(store.remove(key_a));
+    CHECK(fs::is_directory(dir.path() / "v1/p/objects/criterion/t/m"));
+    CHECK_FALSE(fs::exists(dir.path() / "v1/p/objects/criterion/t/m/c1"));
+    CHECK(store.get(sibling) == std::optional<std::string>("y"));
+  }
 }
 
 TEST_CASE("list returns sorted keys under the prefix and respects the trailing slash", "[local_store]") {

@@ -29,8 +29,11 @@ report::ExamineData examine(const ExamineRequest& request, const analysis::GitTo
 
 // Per-set run, series and commit counts of the selection
 // (docs/formats.md#listings-and-command-messages).
-// Throws as analyze does, except that an unreadable object is never skipped.
+// `skip_unreadable` as AnalyzeRequest::skip_unreadable: the skipped objects leave the counts and
+// their keys go into the listing's warning.
+// Throws as analyze does (decode/not_found/io for an unreadable object unless skip_unreadable).
 report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
-                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks = {});
+                             storage::ObjectStore& store, unsigned threads, const Hooks& hooks = {},
+                             bool skip_unreadable = false);
 
 }  // namespace benchhist::pipeline

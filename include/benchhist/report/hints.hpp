@@ -30,8 +30,4 @@ std::string hint_none_entered(const UnenteredRuns&);
 // Runs analyzed but every benchmark was a ghost at the context commit.
 std::string hint_all_ghosts(std::string_view context_commit);
 
-// examine: runs entered but none carried the (benchmark, metric) pair
-// (docs/formats.md#listings-and-command-messages).
-std::string hint_examine_no_pair(std::uint64_t runs, std::string_view benchmark, std::string_view metric);
-
 }  // namespace benchhist::report

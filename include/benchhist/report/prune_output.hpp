@@ -2,6 +2,7 @@
 // `prune` outputs (docs/prune.md#result-and-outputs): the plan (dry run) or what was removed.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct PrunePlan {
   std::string target_ref;  // the context ref as given
   bool dry_run = false;
   std::vector<PrunedSet> sets;
+  // Why a commit the user named was left out (it is base history, kept from a branch), and how
+  // to prune it; printed after the plan.
+  std::optional<std::string> hint;
   std::uint64_t runs() const noexcept;
   std::uint64_t blessings() const noexcept;
 };

@@ -86,6 +86,7 @@ class LocalStore final : public ObjectStore {
   void make_parent_dirs(const std::filesystem::path& target, std::string_view key) const;
   std::filesystem::path write_temp(const std::filesystem::path& target, std::string_view body);
   void remove_stale_temps(const std::filesystem::path& dir) const noexcept;
+  void remove_empty_parents(std::filesystem::path dir) const noexcept;
 
   std::filesystem::path root_;
   LocalStoreOptions options_;

@@ -1,0 +1,247 @@
+// The rough edges a new user hits (issue 22, part 3), each through the real binary against a real
+// git repository and a local store: the project id from the repository root, read commands on a
+// store path that is a file or missing, options a command cannot honour, an unknown
+// `examine --benchmark`, `list runs --skip-unreadable`, and the small wording fixes.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "benchhist/codec/key.hpp"
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/storage/local_store.hpp"
+#include "benchhist/version.hpp"
+#include "cli_support.hpp"
+
+using namespace benchhist;
+using bhtest::contains;
+using bhtest::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* triple = "x86_64-unknown-linux-gnu";
+
+std::string git_out(const fs::path& repo, const std::string& args) {
+  std::string out;
+  FILE* p = ::popen(("git -C '" + repo.string() + "' " + args).c_str(), "r");
+  REQUIRE(p);
+  char buf[256];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  REQUIRE(::pclose(p) == 0);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// A repository `<dir>/myproj` (no configuration: the project id defaults to `myproj`) with six
+// commits on main, each with a stored Google Benchmark run of BM_X and BM_Y on machine key mk-a.
+struct History {
+  fs::path repo;
+  fs::path store;
+  std::vector<std::string> commits;
+  std::string local() const { return "--local=" + store.string(); }
+};
+
+History make_history(const fs::path& dir) {
+  History h{dir / "myproj", dir / "store", {}};
+  fs::create_directories(h.repo / "sub");
+  git_out(h.repo, "init -q -b main");
+  git_out(h.repo, "config user.email t@example.invalid");
+  git_out(h.repo, "config user.name t");
+  storage::LocalStore store(h.store);
+  for (int i = 0; i < 6; ++i) {
+    git_out(h.repo, "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
+    h.commits.push_back(git_out(h.repo, "rev-parse HEAD"));
+    Run run;
+    run.context.git = GitState{h.commits.back(), std::string("main"), false};
+    run.context.toolchain = ToolchainInfo{triple, std::nullopt};
+    run.context.tool_version = std::string(tool_version);
+    for (const char* id : {"BM_X", "BM_Y"})
+      run.results.push_back(BenchmarkResult{BenchmarkId({id}), {MetricValue{MetricKind::wall_time, 100.0 + i % 3, {}, {}}}});
+    store.put(codec::clean_key("myproj", Engine::google_benchmark, triple, "mk-a", h.commits.back()),
+              codec::encode_run(run), storage::CollisionPolicy::refuse);
+  }
+  return h;
+}
+
+std::vector<std::string> with_filters(std::vector<std::string> args) {
+  for (const char* a : {"--target-triple", triple, "--machine-key", "mk-a"}) args.emplace_back(a);
+  return args;
+}
+
+void require_error(const bhtest::CliResult& r, const std::vector<std::string>& parts) {
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  for (const auto& p : parts) CHECK(contains(r.err, p));
+}
+
+}  // namespace
+
+TEST_CASE("A command run in a subdirectory reads the project named after the repository root", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto sub = h.repo / "sub";
+  const auto list = run_cli(with_filters({"list", "runs", h.local()}), sub);
+  INFO(list.err);
+  REQUIRE(list.exit_code == 0);
+  CHECK(contains(list.out, "Data set for project myproj\n"));
+  CHECK(contains(list.out, h.commits.back()));
+
+  const auto analyze = run_cli(with_filters({"analyze", h.local()}), sub);
+  INFO(analyze.err);
+  REQUIRE(analyze.exit_code == 0);
+  CHECK(contains(analyze.out, "Analyzed project myproj"));
+  CHECK_FALSE(contains(analyze.out, "No runs are stored"));
+
+  SECTION("the repository root's configuration is found from the subdirectory") {
+    fs::create_directories(h.repo / ".cargo");
+    bhtest::write_file(h.repo / ".cargo" / "bench_history.toml", "[project]\nid = \"configured\"\n");
+    const auto r = run_cli(with_filters({"list", "runs", h.local(), "--verbose"}), sub);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.out, "Data set for project configured\n"));
+    CHECK(contains(r.err, "project id: configured"));
+  }
+}
+
+TEST_CASE("Read commands refuse a store path that is a file or does not exist, naming it", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto file = dir.path() / "not-a-store";
+  bhtest::write_file(file, "x");
+  const auto missing = dir.path() / "typo-store";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"analyze"}, {"list", "runs"}, {"list", "discriminants"}, {"list", "blessings"},
+        {"examine", "--benchmark", "BM_X", "--metric", "wall_time"}}) {
+    INFO(command[0]);
+    auto on_file = command;
+    on_file.push_back("--local=" + file.string());
+    require_error(run_cli(with_filters(on_file), h.repo),
+                  {"Error: the local store path " + file.string() + " is a file, not a directory", "  hint: "});
+    auto on_missing = command;
+    on_missing.push_back("--local=" + missing.string());
+    require_error(run_cli(with_filters(on_missing), h.repo),
+                  {"Error: no local store at " + missing.string() + ": the directory does not exist",
+                   "a new store is created by `collect`, `backfill` or `import`"});
+    CHECK_FALSE(fs::exists(missing));
+  }
+  // import writes, but not into a file: it says so instead of blaming permissions.
+  bhtest::write_file(h.repo / "report.json", "{}");
+  const auto import = run_cli({"import", "--local=" + file.string(), "--target-triple", triple, "report.json"}, h.repo);
+  require_error(import, {"is a file, not a directory"});
+  CHECK_FALSE(contains(import.err, "writable"));
+}
+
+TEST_CASE("Options a list subject cannot honour and invalid --since values are refused up front", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  // Argument errors (exit 1, `error:` and the usage line), whatever the value.
+  require_error(run_cli({"list", "discriminants", h.local(), "--since", "banana"}, h.repo),
+                {"error: '--since <WHEN>' does not apply to `list discriminants`", "use `list runs`"});
+  require_error(run_cli({"list", "blessings", h.local(), "--since", "banana"}, h.repo),
+                {"error: '--since <WHEN>' does not apply to `list blessings` without --all", "add --all"});
+  require_error(run_cli({"list", "discriminants", h.local(), "--context", "nosuchref"}, h.repo),
+                {"'--context <REF>' does not apply to `list discriminants`", "drop the option"});
+  require_error(run_cli({"list", "discriminants", h.local(), "--since", "6 months"}, h.repo),
+                {"'--since <WHEN>' does not apply to `list discriminants`"});
+  require_error(run_cli({"list", "blessings", h.local(), "--since", "6 months"}, h.repo),
+                {"'--since <WHEN>' does not apply to `list blessings` without --all", "add --all"});
+  require_error(run_cli({"list", "discriminants", h.local(), "--skip-unreadable"}, h.repo), {"'--skip-unreadable'"});
+  require_error(run_cli({"list", "blessings", "--all", h.local(), "--since", "banana"}, h.repo),
+                {"Error: invalid --since value \"banana\""});
+  // With --all the window is honoured.
+  const auto all = run_cli(with_filters({"list", "blessings", "--all", h.local(), "--since", "6 months"}), h.repo);
+  INFO(all.err);
+  CHECK(all.exit_code == 0);
+  // Refused before the configuration, the store or git are touched: here there are none.
+  bhtest::TempDir empty;
+  require_error(run_cli({"analyze", "--since", "banana"}, empty.path()), {"Error: invalid --since value \"banana\""});
+  require_error(run_cli({"prune", "--clean", "--since", "banana"}, empty.path()), {"invalid --since value"});
+}
+
+TEST_CASE("examine of a benchmark the runs do not hold fails and names the stored ids", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto found = run_cli(with_filters({"examine", h.local(), "--benchmark", "BM_X", "--metric", "wall_time"}), h.repo);
+  INFO(found.err);
+  REQUIRE(found.exit_code == 0);
+
+  require_error(run_cli(with_filters({"examine", h.local(), "--benchmark", "BM_Z", "--metric", "wall_time"}), h.repo),
+                {"Error: no benchmark \"BM_Z\" in the 6 selected runs", "closest stored ids are: BM_X, BM_Y"});
+  require_error(run_cli(with_filters({"examine", h.local(), "--benchmark", "google_benchmark/BM_X", "--metric",
+                                      "wall_time"}),
+                        h.repo),
+                {"its id is \"BM_X\"", "pass --benchmark BM_X"});
+  require_error(run_cli(with_filters({"examine", h.local(), "--benchmark", "BM_X", "--metric", "processor_time"}), h.repo),
+                {"benchmark \"BM_X\" has no processor_time metric", "pass --metric with one of its metrics: wall_time"});
+}
+
+TEST_CASE("list runs fails on an unreadable object and lists around it with --skip-unreadable", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto key = codec::clean_key("myproj", Engine::google_benchmark, triple, "mk-a", h.commits[2]);
+  bhtest::write_file(h.store / key, "not gzip");
+  require_error(run_cli(with_filters({"list", "runs", h.local()}), h.repo), {"--skip-unreadable"});
+  const auto r = run_cli(with_filters({"list", "runs", h.local(), "--skip-unreadable"}), h.repo);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "Skipped 1 unreadable stored object (--skip-unreadable): " + key));
+  CHECK_FALSE(contains(r.out, "    " + h.commits[2] + "\n"));
+  CHECK(contains(r.out, "    " + h.commits[3] + "\n"));
+}
+
+TEST_CASE("--version prints the tool version", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  for (const char* flag : {"--version", "-V"}) {
+    const auto r = run_cli({flag}, dir.path());
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == "cargo-bench-history " + std::string(tool_version) + "\n");
+  }
+}
+
+TEST_CASE("bless twice stores one record, unbless leaves no empty directory", "[cli][new-user][bless]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto bless = with_filters({"bless", "BM_X", h.local(), "--context", h.commits[3]});
+  const auto first = run_cli(bless, h.repo);
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  const auto second = run_cli(bless, h.repo);
+  INFO(second.err);
+  REQUIRE(second.exit_code == 0);
+  CHECK(contains(second.out, "Already blessed"));
+  CHECK(contains(second.out, "nothing stored"));
+  const auto commit_dir = h.store / codec::project_blessings_prefix("myproj") / h.commits[3];
+  std::size_t records = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(commit_dir)) ++records;
+  CHECK(records == 1);
+
+  // Another prefix is a different acceptance: stored, with a word.
+  const auto other = run_cli(with_filters({"bless", "BM_Y", h.local(), "--context", h.commits[3]}), h.repo);
+  REQUIRE(other.exit_code == 0);
+  CHECK(contains(other.out, "already has 1 blessing record"));
+
+  const auto unbless = run_cli(with_filters({"unbless", h.local(), "--context", h.commits[3]}), h.repo);
+  INFO(unbless.err);
+  REQUIRE(unbless.exit_code == 0);
+  CHECK(contains(unbless.out, "Removed 2 blessings"));
+  CHECK_FALSE(fs::exists(commit_dir));
+  CHECK(fs::is_directory(h.store));
+}
+
+TEST_CASE("prune from a branch says why a named base commit is kept", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  git_out(h.repo, "checkout -q -b feature");
+  git_out(h.repo, "commit -q --allow-empty -m 'on the branch'");
+  const auto r = run_cli(with_filters({"prune", h.local(), "--clean", "--dry-run", h.commits[2].substr(0, 10)}), h.repo);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "No run matches the selection."));
+  CHECK(contains(r.out, "Kept " + h.commits[2].substr(0, 10) + ": it is base history of main"));
+  CHECK(contains(r.out, "--context main --prune-base"));
+}
