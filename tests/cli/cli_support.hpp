@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,19 @@ inline CliResult run_cli(const std::vector<std::string>& args, const std::filesy
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// `git -C <repo> <args>` through the shell; its standard output without the final newlines.
+// Throws when git cannot be started or fails.
+inline std::string git_out(const std::filesystem::path& repo, const std::string& args) {
+  std::string out;
+  FILE* p = ::popen(("git -C '" + repo.string() + "' " + args).c_str(), "r");
+  if (!p) throw std::runtime_error("cannot start git " + args);
+  char buf[256];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  if (::pclose(p) != 0) throw std::runtime_error("git " + args + " failed in " + repo.string());
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
 }
 
 }  // namespace bhtest

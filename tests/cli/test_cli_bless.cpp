@@ -15,20 +15,10 @@
 
 using namespace benchhist;
 using bhtest::contains;
+using bhtest::git_out;
 using bhtest::run_cli;
 
 namespace {
-
-std::string git_out(const std::filesystem::path& repo, const std::string& args) {
-  std::string out;
-  FILE* p = ::popen(("git -C '" + repo.string() + "' " + args).c_str(), "r");
-  REQUIRE(p);
-  char buf[256];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  REQUIRE(::pclose(p) == 0);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
 
 // 30 commits; parse/step goes 100 → 140 at commit 15 on machine key mk-a.
 std::vector<std::string> make_history(const std::filesystem::path& repo, const std::filesystem::path& store_dir) {

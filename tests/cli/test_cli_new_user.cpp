@@ -17,23 +17,13 @@
 
 using namespace benchhist;
 using bhtest::contains;
+using bhtest::git_out;
 using bhtest::run_cli;
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr const char* triple = "x86_64-unknown-linux-gnu";
-
-std::string git_out(const fs::path& repo, const std::string& args) {
-  std::string out;
-  FILE* p = ::popen(("git -C '" + repo.string() + "' " + args).c_str(), "r");
-  REQUIRE(p);
-  char buf[256];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  REQUIRE(::pclose(p) == 0);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
 
 // A repository `<dir>/myproj` (no configuration: the project id defaults to `myproj`) with six
 // commits on main, each with a stored Google Benchmark run of BM_X and BM_Y on machine key mk-a.
