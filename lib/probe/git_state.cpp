@@ -96,15 +96,19 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
 }
 
 std::optional<std::filesystem::path> find_worktree_root(const std::filesystem::path& dir) {
-  Libgit2 lib;
-  git_repository* raw = nullptr;
-  if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) != 0) return std::nullopt;
-  RepoPtr repo(raw);
-  const char* workdir = git_repository_workdir(repo.get());
-  if (!workdir) return std::nullopt;  // bare
-  auto root = std::filesystem::path(workdir).lexically_normal();
-  if (root.filename().empty() && root.has_parent_path()) root = root.parent_path();
-  return root;
+  // The nearest directory at or above `dir` holding `.git` (a directory, or the file of a linked
+  // worktree or submodule). A plain walk rather than libgit2: every command runs this first,
+  // and a libgit2 init/shutdown cycle before the Azure client's TLS left OpenSSL allocations
+  // behind (LeakSanitizer, the azure-cli suite).
+  std::error_code ec;
+  auto at = std::filesystem::absolute(dir, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  if (at.filename().empty() && at.has_parent_path()) at = at.parent_path();
+  for (;;) {
+    if (std::filesystem::exists(at / ".git", ec)) return at;
+    if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
+    at = at.parent_path();
+  }
 }
 
 }  // namespace benchhist::probe
