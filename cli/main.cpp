@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "arguments.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
-#include "options.hpp"
 #include "platform/platform.hpp"
 
 namespace {
@@ -25,6 +25,38 @@ void print_error(const benchhist::Error& e) {
   std::cerr << "Error: " << e.message() << '\n';
   if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';
   if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << '\n';
+}
+
+// An argument error: `error: <message>`, a blank line and the usage; any other error of the
+// command line (a bad --since) as every runtime error.
+void print_parse_error(const benchhist::Error& e) {
+  if (e.subject() != benchhist::cli::command_line_subject) return print_error(e);
+  std::cerr << "error: " << e.message() << "\n\n" << e.hint() << '\n';
+}
+
+// The process around a command: its invocation, the flush of stdout and the exit status.
+int run(const benchhist::cli::Runner& command) {
+  std::error_code ec;
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  if (ec)
+    throw benchhist::Error(benchhist::ErrorKind::io, "failed to determine the process working directory", {},
+                           ec.message());
+  benchhist::probe::ProcessEnvironment env;
+  benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
+  // Reports fit a terminal's width instead of 80 columns.
+  inv.terminal_width = benchhist::platform::stdout_terminal_columns();
+  inv.stderr_is_terminal = benchhist::platform::stderr_is_terminal();
+  // Left to the operating system: std::exit below does not destroy main's automatic objects.
+  std::vector<std::shared_ptr<const void>> keep_until_exit;
+  inv.keep_until_exit = &keep_until_exit;
+  const int status = command(inv);
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "Error: failed to write to standard output\n";
+    return 1;
+  }
+  std::cerr.flush();
+  std::exit(status);
 }
 
 }  // namespace
@@ -42,8 +74,8 @@ int main(int argc, char** argv) {
   benchhist::cli::ParseOutcome parsed;
   try {
     parsed = benchhist::cli::parse_arguments(args);
-  } catch (const benchhist::cli::UsageError& e) {
-    std::cerr << "error: " << e.what() << "\n\n" << e.usage() << '\n';
+  } catch (const benchhist::Error& e) {
+    print_parse_error(e);
     return 1;
   }
   if (!parsed.command) {
@@ -52,27 +84,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    std::error_code ec;
-    std::filesystem::path cwd = std::filesystem::current_path(ec);
-    if (ec)
-      throw benchhist::Error(benchhist::ErrorKind::io, "failed to determine the process working directory",
-                             {}, ec.message());
-    benchhist::probe::ProcessEnvironment env;
-    benchhist::app::Invocation inv{env, cwd, std::cout, std::cerr, "/", std::nullopt, false};
-    // Reports fit a terminal's width instead of 80 columns.
-    inv.terminal_width = benchhist::platform::stdout_terminal_columns();
-    inv.stderr_is_terminal = benchhist::platform::stderr_is_terminal();
-    // Left to the operating system: std::exit below does not destroy main's automatic objects.
-    std::vector<std::shared_ptr<const void>> keep_until_exit;
-    inv.keep_until_exit = &keep_until_exit;
-    const int status = benchhist::app::run_command(*parsed.command, inv);
-    std::cout.flush();
-    if (!std::cout) {
-      std::cerr << "Error: failed to write to standard output\n";
-      return 1;
-    }
-    std::cerr.flush();
-    std::exit(status);
+    return run(parsed.command);
   } catch (const benchhist::Error& e) {
     std::cout.flush();
     print_error(e);

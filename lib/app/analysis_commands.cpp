@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <ostream>
 #include <thread>
 
@@ -40,10 +42,22 @@ void check_outputs(const OutputOptions& out, Extras extras, bool has_extra) {
                 "--no-text");
 }
 
-std::vector<ReportFile> output_files(const OutputOptions& out, const Invocation& inv) {
-  std::vector<ReportFile> files;
-  if (out.markdown) files.push_back({"Markdown", inv.cwd / *out.markdown, {}});
-  if (out.json) files.push_back({"JSON", inv.cwd / *out.json, {}});
+template <class Data>
+Outputs<Data> output_files(const OutputOptions& out, const Invocation& inv, std::string (*markdown)(const Data&),
+                           std::string (*json)(const Data&)) {
+  Outputs<Data> o;
+  if (out.markdown) o.add("Markdown", inv.cwd / *out.markdown, markdown);
+  if (out.json) o.add("JSON", inv.cwd / *out.json, json);
+  return o;
+}
+
+Outputs<report::AnalysisReport> analyze_files(const AnalyzeOptions& o, const Invocation& inv) {
+  Outputs<report::AnalysisReport> files;
+  if (o.output.markdown) files.add(std::make_shared<report::MarkdownReporter>(), inv.cwd / *o.output.markdown);
+  if (o.output.json) files.add(std::make_shared<report::JsonReporter>(), inv.cwd / *o.output.json);
+  if (o.markdown_summary) files.add(std::make_shared<report::SummaryReporter>(), inv.cwd / *o.markdown_summary);
+  if (o.outcome) files.add(std::make_shared<report::OutcomeReporter>(), inv.cwd / *o.outcome);
+  if (o.html) files.add(std::make_shared<report::HtmlReporter>(), inv.cwd / *o.html);
   return files;
 }
 
@@ -60,11 +74,8 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_engines(o.filters);
   check_outputs(o.output, Extras::analyze, o.markdown_summary || o.outcome || o.html);
-  auto files = output_files(o.output, inv);
-  if (o.markdown_summary) files.push_back({"Markdown summary", inv.cwd / *o.markdown_summary, {}});
-  if (o.outcome) files.push_back({"outcome", inv.cwd / *o.outcome, {}});
-  if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
-  preflight(files);
+  auto files = analyze_files(o, inv);
+  preflight(files.files);
 
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
@@ -83,14 +94,8 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   if (v)
     for (const auto& line : report::verbose_notes(report)) inv.err << line << '\n';
 
-  for (auto& f : files) {
-    if (f.label == "Markdown") f.content = report::MarkdownReporter().render(report);
-    else if (f.label == "JSON") f.content = report::JsonReporter().render(report);
-    else if (f.label == "Markdown summary") f.content = report::SummaryReporter().render(report);
-    else if (f.label == "HTML") f.content = report::HtmlReporter().render(report);
-    else f.content = report::OutcomeReporter().render(report);
-  }
-  write_all(files, inv, v);
+  files.render(report);
+  write_all(files.files, inv, v);
   if (!o.output.no_text) {
     report::TextOptions text;
     text.width = inv.terminal_width.value_or(80);
@@ -114,9 +119,9 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
     throw Error(ErrorKind::usage,
                 "unknown metric \"" + o.metric + "\"; expected one of: " + std::string(metric_names_list), o.metric);
   check_outputs(o.output, Extras::html, o.html.has_value());
-  auto files = output_files(o.output, inv);
-  if (o.html) files.push_back({"HTML", inv.cwd / *o.html, {}});
-  preflight(files);
+  auto files = output_files(o.output, inv, &report::render_examine_markdown, &report::render_examine_json);
+  if (o.html) files.add("HTML", inv.cwd / *o.html, &report::render_examine_html);
+  preflight(files.files);
 
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
@@ -129,19 +134,16 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   req.skip_unreadable = o.skip_unreadable;
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
-  for (auto& f : files)
-    f.content = f.label == "JSON"   ? report::render_examine_json(data)
-                : f.label == "HTML" ? report::render_examine_html(data)
-                                    : report::render_examine_markdown(data);
-  write_all(files, inv, v);
+  files.render(data);
+  write_all(files.files, inv, v);
   if (!o.output.no_text) inv.out << report::render_examine_text(data) << '\n';
 }
 
 void run_list_runs(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_outputs(o.output, Extras::none, false);
-  auto files = output_files(o.output, inv);
-  preflight(files);
+  auto files = output_files(o.output, inv, &report::render_runs_markdown, &report::render_runs_json);
+  preflight(files.files);
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
@@ -149,9 +151,8 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v),
                                              o.skip_unreadable);
   finish_store(ctx, inv, v);
-  for (auto& f : files)
-    f.content = f.label == "JSON" ? report::render_runs_json(listing) : report::render_runs_markdown(listing);
-  write_all(files, inv, v);
+  files.render(listing);
+  write_all(files.files, inv, v);
   if (!o.output.no_text) inv.out << report::render_runs_text(listing) << '\n';
 }
 

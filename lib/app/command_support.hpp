@@ -3,6 +3,7 @@
 // preflight and writing, and opening a command's configuration, project id and store.
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "app/commands.hpp"
 #include "app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
+#include "benchhist/report/reporter.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 namespace benchhist::app::detail {
@@ -28,6 +30,26 @@ struct ReportFile {
   std::string label;  // `Markdown`, `JSON`, `Markdown summary`, `outcome`
   std::filesystem::path path;
   std::string content;
+};
+
+// The requested report files of one result type, each with the rendering chosen when it was
+// requested (never by comparing its label).
+template <class Data>
+struct Outputs {
+  std::vector<ReportFile> files;
+  std::vector<std::function<std::string(const Data&)>> renders;  // parallel to files
+
+  void add(std::string label, const std::filesystem::path& path, std::function<std::string(const Data&)> render) {
+    files.push_back({std::move(label), path, {}});
+    renders.push_back(std::move(render));
+  }
+  void add(std::shared_ptr<const report::Reporter> reporter, const std::filesystem::path& path) {
+    std::string label(reporter->label());
+    add(std::move(label), path, [reporter](const Data& d) { return reporter->render(d); });
+  }
+  void render(const Data& data) {
+    for (std::size_t i = 0; i < files.size(); ++i) files[i].content = renders[i](data);
+  }
 };
 
 // Two outputs must never write the same file or nest (docs/formats.md#error-messages preflight);

@@ -48,10 +48,10 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_output(o.output);
   const std::filesystem::path base = inv.cwd;  // query commands: the working directory (docs/formats.md#storage-selection)
-  std::vector<ReportFile> files;
-  if (o.output.markdown) files.push_back({"Markdown", base / *o.output.markdown, {}});
-  if (o.output.json) files.push_back({"JSON", base / *o.output.json, {}});
-  preflight(files);
+  Outputs<std::vector<DiscriminantSet>> files;
+  if (o.output.markdown) files.add("Markdown", base / *o.output.markdown, &report::render_discriminants_markdown);
+  if (o.output.json) files.add("JSON", base / *o.output.json, &report::render_discriminants_json);
+  preflight(files.files);
 
   auto ctx = open_context(o.env, &o.cache.cache, inv, base, StoreAccess::read);
   auto& store = ctx.store;
@@ -61,8 +61,8 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
-  for (auto& f : files) {
-    f.content = f.label == "JSON" ? report::render_discriminants_json(sets) : report::render_discriminants_markdown(sets);
+  files.render(sets);
+  for (auto& f : files.files) {
     write_report(f);
     note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
   }

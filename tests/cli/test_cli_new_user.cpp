@@ -5,6 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -234,4 +241,51 @@ TEST_CASE("prune from a branch says why a named base commit is kept", "[cli][new
   CHECK(contains(r.out, "No run matches the selection."));
   CHECK(contains(r.out, "Kept " + h.commits[2].substr(0, 10) + ": it is base history of main"));
   CHECK(contains(r.out, "--context main --prune-base"));
+}
+
+namespace {
+
+// A loopback TCP port that accepts connections into its backlog but never answers: any contact
+// by the CLI shows as a pending connection.
+struct Listener {
+  int fd = -1;
+  int port = 0;
+  Listener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0);
+    REQUIRE(::listen(fd, 8) == 0);
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    port = ntohs(addr.sin_port);
+  }
+  ~Listener() { ::close(fd); }
+  bool contacted() const {
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("An invalid --since is refused before the cloud store is contacted", "[cli][new-user]") {
+  // The --since check comes before the configuration is even read, so no repository is needed; with
+  // a valid value the command reads this file and fails opening the Azure store instead.
+  bhtest::TempDir dir;
+  Listener azure;
+  bhtest::write_file(dir.path() / ".cargo" / "bench_history.toml",
+                     "[project]\nid = \"myproj\"\n[storage.azure]\naccount = \"acct\"\ncontainer = \"bench\"\n"
+                     "endpoint = \"https://127.0.0.1:" + std::to_string(azure.port) + "\"\n");
+  for (const char* command : {"analyze", "bisect"}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = run_cli({command, "--since", "banana"}, dir.path());
+    const auto took = std::chrono::steady_clock::now() - started;
+    INFO(command << ": " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "Error: invalid --since value \"banana\""));
+    CHECK(took < std::chrono::seconds(2));
+    CHECK_FALSE(azure.contacted());
+  }
 }

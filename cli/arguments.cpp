@@ -1,0 +1,177 @@
+// argv → a command of the table with Boost.Program_options. Every command registers its full flag
+// set (docs/formats.md#option-groups groups + docs/cli.md#commands per-command options); help text
+// is generated from the same spec, so what `--help` shows is exactly what parses.
+
+#include "arguments.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+
+#include "benchhist/error.hpp"
+#include "benchhist/version.hpp"
+#include "command_table.hpp"
+#include "usage.hpp"
+
+namespace po = boost::program_options;
+
+namespace benchhist::cli {
+namespace {
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  else s += "  ";
+  return s;
+}
+
+bool has_path_flag(const CommandSpec& spec, const std::string& name) {
+  for (const auto& o : spec.opts)
+    if (o.name == name && o.kind == Kind::path_flag) return true;
+  return false;
+}
+
+// Splits off the arguments after `--` and marks bare `--local`/`--cache`.
+std::vector<std::string> split_trailing(const CommandSpec& spec, const std::vector<std::string>& raw, Parsed& r) {
+  std::vector<std::string> args;
+  bool after_dashes = false;
+  for (const auto& a : raw) {
+    if (after_dashes) {
+      r.trailing.push_back(a);
+    } else if (a == "--") {
+      after_dashes = true;
+    } else if ((a == "--local" || a == "--cache") && has_path_flag(spec, a.substr(2))) {
+      args.push_back(a + "=" + bare_marker);
+    } else {
+      args.push_back(a);
+    }
+  }
+  return args;
+}
+
+po::options_description describe(const CommandSpec& spec) {
+  po::options_description desc;
+  for (const auto& o : spec.opts) {
+    std::string names = o.name + (o.short_name ? std::string(",") + o.short_name : std::string());
+    switch (o.kind) {
+      case Kind::flag: desc.add_options()(names.c_str(), po::bool_switch()); break;
+      case Kind::value:
+      case Kind::path_flag: desc.add_options()(names.c_str(), po::value<std::string>()); break;
+      case Kind::multi: desc.add_options()(names.c_str(), po::value<std::vector<std::string>>()->composing()); break;
+    }
+  }
+  desc.add_options()("__positional", po::value<std::vector<std::string>>());
+  return desc;
+}
+
+void store(const CommandSpec& spec, const std::vector<std::string>& args, Parsed& r) {
+  const auto desc = describe(spec);
+  po::positional_options_description pos;
+  pos.add("__positional", -1);
+  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), r.vm);
+  } catch (const po::unknown_option& e) {
+    fail("unexpected argument '" + e.get_option_name() + "' found", &spec);
+  } catch (const po::error& e) {
+    std::string m = e.what();
+    // Bare-flag markers must never leak into messages.
+    if (auto i = m.find(bare_marker); i != std::string::npos) m.erase(i, std::string(bare_marker).size());
+    fail(m, &spec);
+  }
+  if (r.vm.count("__positional")) r.positionals = r.vm["__positional"].as<std::vector<std::string>>();
+}
+
+void check_arity(const CommandSpec& spec, const Parsed& r) {
+  const bool unbounded = std::any_of(spec.positionals.begin(), spec.positionals.end(),
+                                     [](const Positional& p) { return p.multiple; });
+  if (!unbounded && r.positionals.size() > spec.positionals.size())
+    fail("unexpected argument '" + r.positionals[spec.positionals.size()] + "' found", &spec);
+  std::vector<std::string> missing;
+  for (std::size_t i = r.positionals.size(); i < spec.positionals.size(); ++i)
+    if (spec.positionals[i].required) missing.push_back(spec.positionals[i].display());
+  for (const auto& o : spec.opts)
+    if (o.required && !r.vm.count(o.name)) missing.push_back(o.display());
+  if (!missing.empty()) {
+    std::string m = "the following required arguments were not provided:";
+    for (const auto& x : missing) m += "\n  " + x;
+    fail(m, &spec);
+  }
+}
+
+Parsed parse_command(const CommandSpec& spec, const std::vector<std::string>& raw) {
+  Parsed r;
+  r.spec = &spec;
+  const auto args = split_trailing(spec, raw, r);
+  store(spec, args, r);
+  if (!spec.trailing) {
+    // Outside collect/backfill/bisect, `--` only ends option parsing (clap semantics).
+    r.positionals.insert(r.positionals.end(), r.trailing.begin(), r.trailing.end());
+    r.trailing.clear();
+  }
+  check_arity(spec, r);
+  return r;
+}
+
+}  // namespace
+
+std::string usage_line(const CommandSpec& c) {
+  std::string u = "Usage: cargo bench-history " + c.name + " [OPTIONS]";
+  for (const auto& p : c.positionals) u += " " + p.display();
+  for (const auto& o : c.opts)
+    if (o.required) u += " " + o.display();
+  if (c.trailing) u += " [-- <ARGS>...]";
+  return u;
+}
+
+std::string command_help(const CommandSpec& c) {
+  std::string h = c.about + "\n\n" + usage_line(c) + "\n";
+  std::size_t width = 8;
+  for (const auto& p : c.positionals) width = std::max(width, p.display().size() + 4);
+  for (const auto& o : c.opts) width = std::max(width, o.display().size() + 8);
+  width = std::min<std::size_t>(width, 40);
+  if (!c.positionals.empty() || c.trailing) {
+    h += "\nArguments:\n";
+    for (const auto& p : c.positionals) h += "  " + pad(p.display(), width + 4) + p.help + "\n";
+    if (c.trailing) h += "  " + pad("[ARGS]...", width + 4) + "Arguments forwarded to `cargo bench` after `--`\n";
+  }
+  h += "\nOptions:\n";
+  for (const auto& o : c.opts) {
+    std::string flags = o.short_name ? std::string("-") + o.short_name + ", " : "    ";
+    h += "  " + pad(flags + o.display(), width + 4) + o.help + "\n";
+  }
+  h += "  " + pad("-h, --help", width + 4) + "Print help\n";
+  return h;
+}
+
+std::string top_level_help() {
+  std::string h =
+      "Keep a long-lived history of benchmark results (Rust engines, Google Benchmark) and detect regressions and drift\n"
+      "\n"
+      "Usage: cargo bench-history <COMMAND> [OPTIONS]\n"
+      "\n"
+      "Commands:\n";
+  for (const auto& e : command_table())
+    if (!e.spec.hidden) h += "  " + pad(e.spec.name, 13) + e.spec.about + "\n";
+  h += "\nOptions:\n  -h, --help     Print help (see a command's options with `<COMMAND> --help`)\n"
+       "  -V, --version  Print the version\n";
+  return h;
+}
+
+ParseOutcome parse_arguments(const std::vector<std::string>& args) {
+  if (args.empty()) return {};  // caller prints the full help on stderr and exits 1
+  const std::string& first = args.front();
+  if (first == "--help" || first == "-h") return {{}, top_level_help()};
+  if (first == "--version" || first == "-V") return {{}, "cargo-bench-history " + std::string(tool_version) + "\n"};
+  if (!first.empty() && first[0] == '-') fail("unexpected argument '" + first + "' found", nullptr);
+  const TableEntry* entry = find_command(first);
+  if (!entry) fail("unrecognized subcommand '" + first + "'", nullptr);
+
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  // Help wins over every other argument error, as long as it comes before `--`.
+  for (const auto& a : rest) {
+    if (a == "--") break;
+    if (a == "--help" || a == "-h") return {{}, command_help(entry->spec)};
+  }
+  return {entry->def->build(parse_command(entry->spec, rest)), {}};
+}
+
+}  // namespace benchhist::cli

@@ -1,0 +1,115 @@
+#pragma once
+// The command layer of `cargo-bench-history` (docs/command-layer.md): every command is one file
+// under cli/commands/ declaring its flags and help (a CommandSpec) and turning the parsed flags
+// into the library's own request type (a Runner), registered by one line of the table in
+// cli/meson.build. This header holds what the command files share: the flag model, the parsed
+// values, the option groups of docs/formats.md#option-groups and their typed conversions.
+
+#include <boost/program_options/variables_map.hpp>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/commands.hpp"
+#include "app/options.hpp"
+
+namespace benchhist::cli {
+
+enum class Kind { flag, value, multi, path_flag };
+
+struct Opt {
+  std::string name;        // long name without dashes
+  char short_name = 0;     // e.g. 'p'
+  Kind kind = Kind::flag;
+  std::string value_name;  // e.g. PATH
+  std::string help;
+  bool required = false;
+  std::string display() const;
+};
+
+struct Positional {
+  std::string name;  // e.g. FROM, PREFIX
+  std::string help;
+  bool required = false;
+  bool multiple = false;
+  std::string display() const;
+};
+
+// What `--help` shows is exactly what parses: both come from this.
+struct CommandSpec {
+  std::string name;
+  std::string about;  // one line, for the command list
+  std::vector<Opt> opts;
+  std::vector<Positional> positionals;
+  bool trailing = false;  // `-- <ARGS>...` forwarded to cargo bench
+  bool hidden = false;
+};
+
+// The subject of an argument error (benchhist::Error, kind usage): main prints it as
+// `error: <message>`, a blank line and the usage (the hint), not as a runtime error.
+inline constexpr std::string_view command_line_subject = "<command line>";
+
+// Throws the argument error of `message` for command `c` (nullptr: no command chosen yet).
+[[noreturn]] void fail(const std::string& message, const CommandSpec* c);
+
+// The flags of one command line, read back by name with their types.
+struct Parsed {
+  const CommandSpec* spec = nullptr;
+  boost::program_options::variables_map vm;
+  std::vector<std::string> positionals;
+  std::vector<std::string> trailing;  // after `--` (collect, backfill, bisect)
+
+  bool given(const std::string& n) const { return vm.count(n) > 0; }
+  bool flag(const std::string& n) const;
+  std::optional<std::string> value(const std::string& n) const;
+  std::vector<std::string> multi(const std::string& n) const;
+  std::optional<std::filesystem::path> path(const std::string& n) const;
+  app::OptionalPathFlag path_flag(const std::string& n) const;
+  bool boolean(const std::string& n, const std::string& v) const;
+  std::uint32_t number(const std::string& n, std::uint32_t fallback) const;
+};
+
+// A command ready to run: its request is built and checked.
+using Runner = std::function<int(const app::Invocation&)>;
+
+// One command of the table: its flags and help, and their conversion into a request.
+struct CommandDef {
+  CommandSpec (*spec)();
+  Runner (*build)(const Parsed&);
+};
+
+// ---- option groups (docs/formats.md#option-groups) ----------------------------------------------
+
+void add_environment(std::vector<Opt>& o);
+void add_cache(std::vector<Opt>& o);
+void add_filters(std::vector<Opt>& o);
+void add_context_base(std::vector<Opt>& o);
+void add_since(std::vector<Opt>& o, const std::string& help);
+void add_output(std::vector<Opt>& o);
+// The shared groups of the read commands (analyze, examine, list, prune).
+void add_query_groups(std::vector<Opt>& o, const std::string& since_help);
+void add_scope(std::vector<Opt>& o);
+void add_features(std::vector<Opt>& o);
+void add_bench_command(std::vector<Opt>& o);
+extern const std::string since_help;
+
+// ---- typed conversions ----------------------------------------------------------------------------
+
+app::EnvironmentOptions environment(const Parsed& p);
+app::FilterOptions filters(const Parsed& p);
+app::CommitSelection selection(const Parsed& p);
+app::OutputOptions output(const Parsed& p);
+app::BenchmarkScope scope(const Parsed& p);
+app::Features features(const Parsed& p);
+
+// The runner of a library command. The option rules of app::validate are checked now and
+// reported as argument errors; then the values are parsed as the library will read them
+// (--since, --engine), so a bad one fails before any configuration, store, git or probe is
+// touched — with the library's own message.
+Runner library_command(const Parsed& p, app::Command command);
+
+}  // namespace benchhist::cli

@@ -1,0 +1,61 @@
+// `bisect` (docs/bisect.md): pins change-point findings to their commits.
+
+#include "../command.hpp"
+
+namespace benchhist::cli {
+namespace {
+
+CommandSpec spec() {
+  CommandSpec c{"bisect", "Pin each change-point finding to the commit that caused it, measuring unmeasured commits",
+                {}, {}, true, false};
+  add_environment(c.opts);
+  add_cache(c.opts);
+  add_filters(c.opts);
+  add_context_base(c.opts);
+  add_since(c.opts, since_help);
+  c.opts.push_back({"no-text", 0, Kind::flag, "", "Do not print the text report"});
+  c.opts.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
+  c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Only the findings of this qualified benchmark id"});
+  c.opts.push_back({"metric", 0, Kind::value, "NAME", "Only the findings of this metric, e.g. wall_time"});
+  c.opts.push_back({"max-builds", 0, Kind::value, "N", "Measure at most N times in this invocation [default: 16]"});
+  c.opts.push_back({"repeat", 0, Kind::value, "N",
+                    "Measure each window's ends N times again first, and re-measure an ambiguous value up to N times [default: 2]"});
+  c.opts.push_back({"dry-run", 0, Kind::flag, "", "Print each window and the commit it would measure first; measure nothing"});
+  c.opts.push_back({"overwrite", 0, Kind::flag, "", "Also store re-measurements of commits already stored"});
+  add_scope(c.opts);
+  add_features(c.opts);
+  c.opts.push_back({"ignore-errors", 0, Kind::flag, "", "A commit whose benchmarks fail ends only its own window"});
+  c.opts.push_back({"best-of", 0, Kind::value, "N", "Run the suite N times per measurement and keep the per-metric minimum [default: 1]"});
+  c.opts.push_back({"bench-command", 0, Kind::value, "COMMAND",
+                    "Run this shell command instead of cargo bench, as backfill does [default: [collect] bench_command]"});
+  return c;
+}
+
+Runner build(const Parsed& p) {
+  app::BisectOptions o;
+  o.env = environment(p);
+  o.cache.cache = p.path_flag("cache");
+  o.filters = filters(p);
+  o.selection = selection(p);
+  o.no_text = p.flag("no-text");
+  o.json = p.path("json");
+  o.benchmark = p.value("benchmark");
+  o.metric = p.value("metric");
+  o.max_builds = p.number("max-builds", 16);
+  o.repeat = p.number("repeat", 2);
+  o.dry_run = p.flag("dry-run");
+  o.overwrite = p.flag("overwrite");
+  o.scope = scope(p);
+  o.features = features(p);
+  o.cargo_args = p.trailing;
+  o.ignore_errors = p.flag("ignore-errors");
+  o.best_of = p.number("best-of", 1);
+  o.bench_command = p.value("bench-command");
+  return library_command(p, std::move(o));
+}
+
+}  // namespace
+
+extern const CommandDef bisect_command{spec, build};
+
+}  // namespace benchhist::cli

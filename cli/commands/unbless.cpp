@@ -1,0 +1,29 @@
+// `unbless` (docs/cli.md#commands): removes the blessings recorded at a commit.
+
+#include "../command.hpp"
+
+namespace benchhist::cli {
+namespace {
+
+CommandSpec spec() {
+  CommandSpec c{"unbless", "Remove the blessings recorded at a commit", {}, {}, false, false};
+  add_environment(c.opts);
+  add_filters(c.opts);
+  add_context_base(c.opts);
+  return c;
+}
+
+Runner build(const Parsed& p) {
+  app::UnblessOptions o;
+  o.env = environment(p);
+  o.filters = filters(p);
+  o.context = p.value("context");
+  o.base = p.value("base");
+  return library_command(p, std::move(o));
+}
+
+}  // namespace
+
+extern const CommandDef unbless_command{spec, build};
+
+}  // namespace benchhist::cli
