@@ -27,12 +27,13 @@ Runner build(const Parsed& p) {
   o.config = p.path("config");
   o.repo = p.path("repo");
   o.verbose = p.flag("verbose");
-  o.lookback = p.value("lookback").value_or("");
-  o.minimum_age = p.value("minimum-age").value_or("");
-  o.from = p.value("from").value_or("");
-  o.to = p.value("to").value_or("");
-  o.max_commits = p.value("max-commits").value_or("");
-  o.ignore_errors = p.value("ignore-errors").value_or("");
+  // The workflow inputs keep their spelling; the library validates them (empty = not given).
+  o.range.lookback = p.value("lookback").value_or("");
+  o.range.minimum_age = p.value("minimum-age").value_or("");
+  o.range.from = p.value("from").value_or("");
+  o.range.to = p.value("to").value_or("");
+  o.range.max_commits = p.value("max-commits").value_or("");
+  o.range.ignore_errors = p.value("ignore-errors").value_or("");
   return library_command(p, std::move(o));
 }
 

@@ -32,9 +32,9 @@ Runner build(const Parsed& p) {
   for (const char* a : {"clean", "dirty", "all"})
     if (p.flag(a)) actions.push_back(a);
   if (actions.size() > 1) fail("the argument '--" + actions[0] + "' cannot be used with '--" + actions[1] + "'", p.spec);
-  if (p.flag("clean")) o.scope = app::PruneScope::clean;
-  if (p.flag("dirty")) o.scope = app::PruneScope::dirty;
-  if (p.flag("all")) o.scope = app::PruneScope::all;
+  if (p.flag("clean")) o.runs = pipeline::PruneRuns::clean;
+  if (p.flag("dirty")) o.runs = pipeline::PruneRuns::dirty;
+  if (p.flag("all")) o.runs = pipeline::PruneRuns::all;
   o.include_blessings = p.flag("include-blessings");
   return library_command(p, std::move(o));
 }

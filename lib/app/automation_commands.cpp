@@ -125,13 +125,7 @@ void run_backfill_range(const BackfillRangeOptions& o, const Invocation& inv) {
   const auto base = o.repo ? (inv.cwd / *o.repo).lexically_normal() : inv.cwd;
   auto ctx = project_context(o.config, o.repo, o.verbose, inv, base);
   auto git = analysis::open_git_topology(base);
-  automation::BackfillRangeRequest req;
-  req.lookback = o.lookback;
-  req.minimum_age = o.minimum_age;
-  req.from = o.from;
-  req.to = o.to;
-  req.max_commits = o.max_commits;
-  req.ignore_errors = o.ignore_errors;
+  automation::BackfillRangeRequest req = o.range;
   req.now = now();  // the one clock snapshot
   const auto plan = automation::prepare_backfill_range(*git, req);
   announce(inv, plan.explanation);

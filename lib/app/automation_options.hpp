@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "benchhist/automation/backfill_range.hpp"
+
 namespace benchhist::app {
 
 enum class PublishTarget { history, pr, failure };
@@ -32,18 +34,13 @@ struct PublishOptions {
   std::optional<std::string> ref;                 // failure: the branch/ref name
 };
 
-// `backfill-range`: the backfill workflow's range preparation (automation/backfill_range.hpp).
-// Every value keeps the workflow input's spelling; empty = not given.
+// `backfill-range`: the backfill workflow's range preparation — the library's own request
+// (automation/backfill_range.hpp; its `now` is set when the command runs) plus where it runs.
 struct BackfillRangeOptions {
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> repo;
   bool verbose = false;
-  std::string lookback;
-  std::string minimum_age;
-  std::string from;
-  std::string to;
-  std::string max_commits;
-  std::string ignore_errors;
+  automation::BackfillRangeRequest range;
 };
 
 // `affected`: the workspace packages a pull request's benchmarks must cover

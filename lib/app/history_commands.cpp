@@ -104,7 +104,7 @@ void run_list_blessings(const ListOptions& o, const Invocation& inv) {
 
 void run_prune(const PruneOptions& o, const Invocation& inv) {
   check_engines(o.filters);
-  if (o.scope == PruneScope::none && !o.include_blessings)
+  if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
     throw Error(ErrorKind::usage,
                 "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), "
                 "and/or --include-blessings (blessing sidecars)",
@@ -122,10 +122,7 @@ void run_prune(const PruneOptions& o, const Invocation& inv) {
   req.since = o.selection.since;
   req.now = now();
   req.commits = o.commits;
-  req.runs = o.scope == PruneScope::clean   ? pipeline::PruneRuns::clean
-             : o.scope == PruneScope::dirty ? pipeline::PruneRuns::dirty
-             : o.scope == PruneScope::all   ? pipeline::PruneRuns::all
-                                            : pipeline::PruneRuns::none;
+  req.runs = o.runs;
   req.include_blessings = o.include_blessings;
   req.dry_run = o.dry_run;
   req.prune_base = o.prune_base;

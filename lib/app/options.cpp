@@ -301,7 +301,7 @@ void validate(const Command& command) {
           validate_env(o.env);
           validate_local_cache(o.env, o.cache);
           validate_path_flag(o.cache.cache, "--cache");
-          if (o.scope == PruneScope::none && !o.include_blessings)
+          if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
             usage("prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), "
                   "--all (both), and/or --include-blessings (blessing sidecars)",
                   "--clean|--dirty|--all|--include-blessings");

@@ -18,6 +18,7 @@
 
 #include "app/automation_options.hpp"
 #include "benchhist/model/engine.hpp"
+#include "benchhist/pipeline/prune.hpp"
 
 namespace benchhist::app {
 
@@ -173,8 +174,6 @@ struct ListOptions {
   bool skip_unreadable = false;  // only with `runs`: list around unreadable stored objects
 };
 
-// The mutually exclusive run-deletion scopes of prune.
-enum class PruneScope { none, clean, dirty, all };
 
 struct PruneOptions {
   EnvironmentOptions env;
@@ -185,7 +184,7 @@ struct PruneOptions {
   std::vector<std::string> commits;  // case-insensitive prefixes of full ids; empty = all
   bool dry_run = false;
   bool prune_base = false;
-  PruneScope scope = PruneScope::none;
+  pipeline::PruneRuns runs = pipeline::PruneRuns::none;  // --clean, --dirty, --all (exclusive)
   bool include_blessings = false;
 };
 
