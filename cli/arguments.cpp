@@ -8,7 +8,6 @@
 #include <boost/program_options.hpp>
 
 #include "benchhist/error.hpp"
-#include "benchhist/version.hpp"
 #include "command_table.hpp"
 #include "usage.hpp"
 
@@ -160,9 +159,10 @@ ParseOutcome parse_arguments(const std::vector<std::string>& args) {
   if (args.empty()) return {};  // caller prints the full help on stderr and exits 1
   const std::string& first = args.front();
   if (first == "--help" || first == "-h") return {{}, top_level_help()};
-  if (first == "--version" || first == "-V") return {{}, "cargo-bench-history " + std::string(tool_version) + "\n"};
-  if (!first.empty() && first[0] == '-') fail("unexpected argument '" + first + "' found", nullptr);
-  const TableEntry* entry = find_command(first);
+  // `--version` and `-V` are the `version` command's other spellings.
+  const bool version_flag = first == "--version" || first == "-V";
+  if (!version_flag && !first.empty() && first[0] == '-') fail("unexpected argument '" + first + "' found", nullptr);
+  const TableEntry* entry = find_command(version_flag ? "version" : first);
   if (!entry) fail("unrecognized subcommand '" + first + "'", nullptr);
 
   std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -44,6 +44,21 @@ void check_output(const OutputOptions& out) {
     throw Error(ErrorKind::usage, no_output_message(), "--no-text");
 }
 
+// Why each component of the machine key is hashed and what is left out (the guide: "machine-key
+// --verbose prints exactly what was hashed and why"; docs/formats.md#machine-key).
+constexpr const char* machine_key_reasons[] = {
+    "version: the recipe's tag; changing what is hashed changes it, so a new recipe starts new histories "
+    "instead of mixing keys",
+    "processors: the processors this process may run on (its affinity), not the whole host; a different "
+    "count is a different machine for parallel and scheduled work",
+    "memory_regions: the distinct NUMA nodes among those processors (1 without NUMA information); memory "
+    "placement changes timings",
+    "processor_models: their model names (whitespace collapsed, empties dropped, de-duplicated, sorted); "
+    "the microarchitecture decides the code paths libraries dispatch to and their speed",
+    "not hashed: clock speeds (they vary with thermal state and power policy on the same machine and would "
+    "rotate the key), memory size and the host name (a renamed machine keeps its history)",
+};
+
 void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_output(o.output);
@@ -58,6 +73,12 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const auto& project = ctx.project;
 
   auto sets = list_discriminant_sets(*store, project, o.filters);
+  // The effective selection, as every query prints it (docs/formats.md#streams): here the
+  // filters alone, never auto-detected, since the listing is how a user finds the partitions.
+  inv.err << analysis::selection_announcement(analysis::resolve_filters(o.filters.engines, o.filters.target_triples,
+                                                                        o.filters.machine_keys, std::nullopt,
+                                                                        std::nullopt))
+          << '\n';
   finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
@@ -91,8 +112,10 @@ void run_machine_key(const MachineKeyOptions& options, const Invocation& inv) {
   MachineDescription machine = probe::describe_hardware(inv.sys_root);
   probe::MachineKeyInputs inputs = probe::machine_key_inputs(machine);
   std::string key = probe::compute_machine_key(inputs);
-  if (options.verbose)
+  if (options.verbose) {
     inv.err << note_prefix << "machine-key components: " << probe::machine_key_components_line(inputs) << '\n';
+    for (const char* why : machine_key_reasons) inv.err << note_prefix << "  " << why << '\n';
+  }
   inv.out << key << '\n';
 }
 

@@ -229,7 +229,9 @@ TEST_CASE("machine-key prints only the key on stdout; --verbose adds the compone
   INFO(verbose.err);
   CHECK(std::regex_match(verbose.err,
                          std::regex("\\[bench-history\\] machine-key components: version=mk3, processors=[1-9][0-9]*, "
-                                    "memory_regions=[1-9][0-9]*, processor_models=[^\n]+\n")));
+                                    "memory_regions=[1-9][0-9]*, processor_models=[^\n]+\n"
+                                    // then why each component is hashed, and what is not
+                                    "(\\[bench-history\\]   [a-z_ ]+: [^\n]+\n){5}")));
   // It touches no repository, config or storage.
   CHECK(std::filesystem::is_empty(dir.path()));
 }
@@ -305,7 +307,8 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
   auto r = run_cli({"list", "discriminants", "--local=store"}, dir.path());
   INFO(r.err);
   CHECK(r.exit_code == 0);
-  CHECK(r.err.empty());
+  // The effective selection, as every query announces it; the listing never auto-detects.
+  CHECK(r.err == "[bench-history] selection: engine=all, target-triple=all, machine-key=all\n");
   CHECK(r.out == all_sets_text);
 
   SECTION("filters are unioned per axis and matched case-insensitively on sanitized segments") {

@@ -190,9 +190,9 @@ TEST_CASE("list runs fails on an unreadable object and lists around it with --sk
   CHECK(contains(r.out, "    " + h.commits[3] + "\n"));
 }
 
-TEST_CASE("--version prints the tool version", "[cli][new-user]") {
+TEST_CASE("--version and the version command print the tool version", "[cli][new-user]") {
   bhtest::TempDir dir;
-  for (const char* flag : {"--version", "-V"}) {
+  for (const char* flag : {"--version", "-V", "version"}) {
     const auto r = run_cli({flag}, dir.path());
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
@@ -288,4 +288,38 @@ TEST_CASE("An invalid --since is refused before the cloud store is contacted", "
     CHECK(took < std::chrono::seconds(2));
     CHECK_FALSE(azure.contacted());
   }
+}
+
+TEST_CASE("import of a report it cannot parse says to check the file, not to collect again", "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  bhtest::write_file(h.repo / "report.json",
+                     R"({"context": {"date": "2024", "library_build_type": "release"}, "benchmarks": [)"
+                     R"({"name": "BM_X", "run_type": "iteration", "real_time": "fast", "time_unit": "ns", "iterations": 5}]})");
+  const auto r = run_cli({"import", h.local(), "--target-triple", triple, "report.json"}, h.repo);
+  require_error(r, {"Error: failed to parse benchmark output: " + (h.repo / "report.json").string(),
+                    "  caused by: /benchmarks/0/real_time must be a number but is a string",
+                    "  hint: check that the file is a complete report its harness wrote", "or leave it out of the import"});
+  CHECK_FALSE(contains(r.err, "collect again"));
+  CHECK_FALSE(contains(r.err, "re-run the benchmarks"));
+}
+
+TEST_CASE("list discriminants announces its selection; machine-key --verbose says why each value is hashed",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto listed = run_cli({"list", "discriminants", h.local(), "--engine", "google_benchmark"}, h.repo);
+  INFO(listed.err);
+  CHECK(listed.exit_code == 0);
+  CHECK(contains(listed.err, "[bench-history] selection: engine=google_benchmark, target-triple=all, machine-key=all\n"));
+  CHECK(contains(listed.out, "google_benchmark/" + std::string(triple) + "/mk-a"));
+
+  const auto key = run_cli({"machine-key", "--verbose"}, h.repo);
+  INFO(key.err);
+  CHECK(key.exit_code == 0);
+  CHECK(contains(key.err, "[bench-history] machine-key components: version=mk3, processors="));
+  for (const char* component : {"version: ", "processors: ", "memory_regions: ", "processor_models: ", "not hashed: "})
+    CHECK(contains(key.err, "[bench-history]   " + std::string(component)));
+  CHECK(contains(key.err, "clock speeds"));
+  CHECK(contains(key.err, "host name"));
 }
