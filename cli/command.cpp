@@ -159,11 +159,17 @@ app::CommitSelection selection(const Parsed& p) {
 app::OutputOptions output(const Parsed& p) {
   return {p.flag("no-text"), p.path("markdown"), p.path("json")};
 }
-app::BenchmarkScope scope(const Parsed& p) {
-  return {p.flag("workspace"), p.multi("package"), p.multi("exclude"), p.multi("bench")};
-}
-app::Features features(const Parsed& p) {
-  return {p.multi("features"), p.flag("all-features"), p.flag("no-default-features")};
+app::MeasureScope scope(const Parsed& p) {
+  app::MeasureScope s;
+  s.workspace = p.flag("workspace");
+  s.cargo.packages = p.multi("package");
+  s.cargo.excludes = p.multi("exclude");
+  s.cargo.benches = p.multi("bench");
+  s.cargo.features = p.multi("features");
+  s.cargo.all_features = p.flag("all-features");
+  s.cargo.no_default_features = p.flag("no-default-features");
+  s.cargo.passthrough = p.trailing;
+  return s;
 }
 
 namespace {

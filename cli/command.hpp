@@ -103,8 +103,8 @@ app::EnvironmentOptions environment(const Parsed& p);
 app::FilterOptions filters(const Parsed& p);
 app::CommitSelection selection(const Parsed& p);
 app::OutputOptions output(const Parsed& p);
-app::BenchmarkScope scope(const Parsed& p);
-app::Features features(const Parsed& p);
+// The scope group, the features group and the `--` arguments of a measuring command.
+app::MeasureScope scope(const Parsed& p);
 
 // The runner of a library command. The option rules of app::validate are checked now and
 // reported as argument errors; then the values are parsed as the library will read them

@@ -24,14 +24,12 @@ Runner build(const Parsed& p) {
   app::BackfillOptions o;
   o.env = environment(p);
   o.scope = scope(p);
-  o.features = features(p);
   o.from = p.positionals.at(0);
   o.to = p.positionals.at(1);
   o.overwrite = p.flag("overwrite");
   o.ignore_errors = p.flag("ignore-errors");
   o.best_of = p.number("best-of", 1);
   if (p.vm.count("max-commits")) o.max_commits = p.number("max-commits", 0);
-  o.cargo_args = p.trailing;
   o.bench_command = p.value("bench-command");
   o.target_triple = p.value("target-triple");
   return library_command(p, std::move(o));

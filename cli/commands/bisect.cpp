@@ -46,8 +46,6 @@ Runner build(const Parsed& p) {
   o.dry_run = p.flag("dry-run");
   o.overwrite = p.flag("overwrite");
   o.scope = scope(p);
-  o.features = features(p);
-  o.cargo_args = p.trailing;
   o.ignore_errors = p.flag("ignore-errors");
   o.best_of = p.number("best-of", 1);
   o.bench_command = p.value("bench-command");

@@ -22,12 +22,10 @@ Runner build(const Parsed& p) {
   app::CollectOptions o;
   o.env = environment(p);
   o.scope = scope(p);
-  o.features = features(p);
   o.no_store = p.flag("no-store");
   o.overwrite = p.flag("overwrite");
   o.skip_existing = p.flag("skip-existing");
   o.best_of = p.number("best-of", 1);
-  o.cargo_args = p.trailing;
   o.bench_command = p.value("bench-command");
   o.target_triple = p.value("target-triple");
   return library_command(p, std::move(o));

@@ -47,7 +47,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   auto& m = req.measuring;
   m.base_dir = base;
   m.project = ctx.project;
-  m.scope = bench_scope(o.scope, o.features, o.cargo_args);
+  m.scope = o.scope.cargo;
   m.best_of = o.best_of;
   m.ignore_errors = o.ignore_errors;
   m.bench_command = bench_command(o.bench_command, ctx.config, inv, v);

@@ -26,7 +26,7 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   req.project = ctx.project;
   req.from = o.from;
   req.to = o.to;
-  req.scope = bench_scope(o.scope, o.features, o.cargo_args);
+  req.scope = o.scope.cargo;
   req.best_of = o.best_of;
   req.overwrite = o.overwrite;
   req.ignore_errors = o.ignore_errors;
@@ -53,7 +53,7 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   collect::CollectRequest req;
   req.repo_dir = base;
   req.project = ctx.project;
-  req.scope = bench_scope(o.scope, o.features, o.cargo_args);
+  req.scope = o.scope.cargo;
   req.best_of = o.best_of;
   req.policy = o.overwrite ? storage::CollisionPolicy::overwrite
                            : o.skip_existing ? storage::CollisionPolicy::skip_existing : storage::CollisionPolicy::refuse;

@@ -125,18 +125,6 @@ analysis::SelectionRequest selection_request(const std::string& project, const C
   return r;
 }
 
-collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features, const std::vector<std::string>& passthrough) {
-  collect::BenchScope s;
-  s.packages = scope.packages;
-  s.excludes = scope.excludes;
-  s.benches = scope.benches;
-  s.features = features.features;
-  s.all_features = features.all_features;
-  s.no_default_features = features.no_default_features;
-  s.passthrough = passthrough;
-  return s;
-}
-
 // --bench-command wins over [collect] bench_command (docs/bench-command.md).
 std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
                                          const Invocation& inv, bool verbose) {

@@ -103,9 +103,6 @@ analysis::SelectionRequest selection_request(const std::string& project, const C
                                              analysis::DiscriminantFilters filters, const config::Config& config,
                                              bool no_dirty);
 
-// The cargo bench scope of a measuring command (collect, backfill, bisect).
-collect::BenchScope bench_scope(const BenchmarkScope& scope, const Features& features,
-                                const std::vector<std::string>& passthrough);
 // The benchmark command of a measuring command: --bench-command wins over [collect]
 // bench_command (docs/bench-command.md); --verbose says which one.
 std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,

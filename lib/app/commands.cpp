@@ -98,7 +98,8 @@ void check_since(const Command& command) {
       [](const auto& o) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, AnalyzeOptions> || std::is_same_v<T, ExamineOptions> ||
-                      std::is_same_v<T, ListOptions> || std::is_same_v<T, PruneOptions>) {
+                      std::is_same_v<T, ListOptions> || std::is_same_v<T, PruneOptions> ||
+                      std::is_same_v<T, BisectOptions>) {
           if (o.selection.since) (void)analysis::parse_since(*o.selection.since, now());
         }
       },
@@ -163,53 +164,80 @@ void run_list(const ListOptions& options, const Invocation& inv) {
   list_discriminants(options, inv);
 }
 
+namespace {
+
+// One overload per command of app::Command: std::visit picks it by type, and a command without
+// a runner does not compile.
+int run(const InstallOptions& o, const Invocation& inv) {
+  run_install(o, inv);
+  return 0;
+}
+int run(const MachineKeyOptions& o, const Invocation& inv) {
+  run_machine_key(o, inv);
+  return 0;
+}
+int run(const ListOptions& o, const Invocation& inv) {
+  run_list(o, inv);
+  return 0;
+}
+int run(const CollectOptions& o, const Invocation& inv) {
+  run_collect(o, inv);
+  return 0;
+}
+int run(const AnalyzeOptions& o, const Invocation& inv) { return run_analyze(o, inv); }
+int run(const ExamineOptions& o, const Invocation& inv) {
+  run_examine(o, inv);
+  return 0;
+}
+int run(const BlessOptions& o, const Invocation& inv) {
+  run_bless(o, inv);
+  return 0;
+}
+int run(const UnblessOptions& o, const Invocation& inv) {
+  run_unbless(o, inv);
+  return 0;
+}
+int run(const PruneOptions& o, const Invocation& inv) {
+  run_prune(o, inv);
+  return 0;
+}
+int run(const BackfillOptions& o, const Invocation& inv) {
+  run_backfill(o, inv);
+  return 0;
+}
+int run(const ImportOptions& o, const Invocation& inv) {
+  run_import(o, inv);
+  return 0;
+}
+int run(const PublishOptions& o, const Invocation& inv) {
+  run_publish(o, inv);
+  return 0;
+}
+int run(const BackfillRangeOptions& o, const Invocation& inv) {
+  run_backfill_range(o, inv);
+  return 0;
+}
+int run(const AffectedOptions& o, const Invocation& inv) {
+  run_affected(o, inv);
+  return 0;
+}
+int run(const BisectOptions& o, const Invocation& inv) {
+  run_bisect(o, inv);
+  return 0;
+}
+int run(const SetupAzureOptions& o, const Invocation& inv) {
+  setup::SetupRuntime runtime;
+  runtime.env = &inv.env;
+  setup::run_setup_azure(o, inv.out, inv.err, runtime);
+  return 0;
+}
+
+}  // namespace
+
 int run_command(const Command& command, const Invocation& inv) {
   check_since(command);
   validate(command);
-  int status = 0;
-  std::visit(
-      [&](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, InstallOptions>) {
-          run_install(o, inv);
-        } else if constexpr (std::is_same_v<T, MachineKeyOptions>) {
-          run_machine_key(o, inv);
-        } else if constexpr (std::is_same_v<T, ListOptions>) {
-          run_list(o, inv);
-        } else if constexpr (std::is_same_v<T, CollectOptions>) {
-          run_collect(o, inv);
-        } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
-          status = run_analyze(o, inv);
-        } else if constexpr (std::is_same_v<T, ExamineOptions>) {
-          run_examine(o, inv);
-        } else if constexpr (std::is_same_v<T, BlessOptions>) {
-          run_bless(o, inv);
-        } else if constexpr (std::is_same_v<T, UnblessOptions>) {
-          run_unbless(o, inv);
-        } else if constexpr (std::is_same_v<T, PruneOptions>) {
-          run_prune(o, inv);
-        } else if constexpr (std::is_same_v<T, BackfillOptions>) {
-          run_backfill(o, inv);
-        } else if constexpr (std::is_same_v<T, ImportOptions>) {
-          run_import(o, inv);
-        } else if constexpr (std::is_same_v<T, PublishOptions>) {
-          run_publish(o, inv);
-        } else if constexpr (std::is_same_v<T, BackfillRangeOptions>) {
-          run_backfill_range(o, inv);
-        } else if constexpr (std::is_same_v<T, AffectedOptions>) {
-          run_affected(o, inv);
-        } else if constexpr (std::is_same_v<T, BisectOptions>) {
-          run_bisect(o, inv);
-        } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
-          setup::SetupRuntime runtime;
-          runtime.env = &inv.env;
-          setup::run_setup_azure(o, inv.out, inv.err, runtime);
-        } else {
-          static_assert(sizeof(T) == 0, "every command of app::Command needs a runner here");
-        }
-      },
-      command);
-  return status;
+  return std::visit([&inv](const auto& o) { return run(o, inv); }, command);
 }
 
 }  // namespace benchhist::app

@@ -49,20 +49,20 @@ void validate_path_flag(const OptionalPathFlag& flag, std::string_view name) {
 void validate_env(const EnvironmentOptions& env) { validate_path_flag(env.local, "--local"); }
 
 // --bench-command replaces cargo bench, so cargo's own selection options mean nothing with it.
-void validate_bench_command(const std::optional<std::string>& command, const BenchmarkScope& scope,
-                            const Features& features, const std::vector<std::string>& cargo_args) {
+void validate_bench_command(const std::optional<std::string>& command, const MeasureScope& scope) {
   if (!command) return;
   if (command->find_first_not_of(" \t\r\n") == std::string::npos)
     usage("a value is required for '--bench-command <COMMAND>' but none was supplied", "--bench-command");
   const char* b = "--bench-command <COMMAND>";
+  const collect::BenchScope& cargo = scope.cargo;
   if (scope.workspace) conflict(b, "--workspace");
-  if (!scope.packages.empty()) conflict(b, "--package <NAME>");
-  if (!scope.excludes.empty()) conflict(b, "--exclude <NAME>");
-  if (!scope.benches.empty()) conflict(b, "--bench <NAME>");
-  if (!features.features.empty()) conflict(b, "--features <FEATURES>");
-  if (features.all_features) conflict(b, "--all-features");
-  if (features.no_default_features) conflict(b, "--no-default-features");
-  if (!cargo_args.empty()) conflict(b, "-- <ARGS>...");
+  if (!cargo.packages.empty()) conflict(b, "--package <NAME>");
+  if (!cargo.excludes.empty()) conflict(b, "--exclude <NAME>");
+  if (!cargo.benches.empty()) conflict(b, "--bench <NAME>");
+  if (!cargo.features.empty()) conflict(b, "--features <FEATURES>");
+  if (cargo.all_features) conflict(b, "--all-features");
+  if (cargo.no_default_features) conflict(b, "--no-default-features");
+  if (!cargo.passthrough.empty()) conflict(b, "-- <ARGS>...");
 }
 
 void validate_triple(const std::optional<std::string>& triple) {
@@ -70,9 +70,9 @@ void validate_triple(const std::optional<std::string>& triple) {
     usage("a value is required for '--target-triple <TRIPLE>' but none was supplied", "--target-triple");
 }
 
-void validate_scope(const BenchmarkScope& scope) {
-  if (scope.workspace && !scope.packages.empty()) conflict("--workspace", "--package <NAME>");
-  if (!scope.excludes.empty() && !scope.packages.empty())
+void validate_scope(const MeasureScope& scope) {
+  if (scope.workspace && !scope.cargo.packages.empty()) conflict("--workspace", "--package <NAME>");
+  if (!scope.cargo.excludes.empty() && !scope.cargo.packages.empty())
     conflict("--exclude <NAME>", "--package <NAME>");
 }
 
@@ -92,7 +92,7 @@ void validate_text(const std::optional<std::string>& value, std::string_view nam
 
 bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
-void validate_setup_azure(const SetupAzureOptions& o) {
+void validate_setup_azure_texts(const SetupAzureOptions& o) {
   validate_text(o.subscription_id, "--subscription-id <ID>");
   validate_text(o.resource_group, "--resource-group <NAME>");
   validate_text(o.location, "--location <REGION>");
@@ -104,7 +104,10 @@ void validate_setup_azure(const SetupAzureOptions& o) {
   validate_text(o.history_branch, "--history-branch <BRANCH>");
   validate_text(o.custom_principal_id, "--custom-principal-id <ID>");
   if (o.out_dir && o.out_dir->empty()) usage("a value is required for '--out-dir <PATH>'", "--out-dir");
+}
 
+void validate_setup_azure(const SetupAzureOptions& o) {
+  validate_setup_azure_texts(o);
   if (o.current_user && o.out_dir) conflict("--current-user", "--out-dir <PATH>");
   if (o.current_user && o.custom_principal_id) conflict("--current-user", "--custom-principal-id <ID>");
   if (o.current_user && o.custom_principal_type)
@@ -267,83 +270,107 @@ std::string_view command_name(const Command& command) noexcept {
       command);
 }
 
+namespace {
+
+// One rule set per command of app::Command; std::visit picks it by type, and a command without
+// one is accepted as it is.
+void check(const CollectOptions& o) {
+  validate_env(o.env);
+  validate_scope(o.scope);
+  if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
+  require_positive(o.best_of, "--best-of <N>");
+  validate_bench_command(o.bench_command, o.scope);
+  validate_triple(o.target_triple);
+}
+void check(const BackfillOptions& o) {
+  validate_env(o.env);
+  validate_scope(o.scope);
+  validate_bench_command(o.bench_command, o.scope);
+  validate_triple(o.target_triple);
+  if (o.from.empty()) usage("a value is required for '<FROM>'", "<FROM>");
+  if (o.to.empty()) usage("a value is required for '<TO>'", "<TO>");
+  require_positive(o.best_of, "--best-of <N>");
+  if (o.max_commits) require_positive(*o.max_commits, "--max-commits <N>");
+}
+void check(const AnalyzeOptions& o) {
+  validate_env(o.env);
+  validate_local_cache(o.env, o.cache);
+  validate_path_flag(o.cache.cache, "--cache");
+  validate_prefixes(o.prefixes);
+}
+void check(const ExamineOptions& o) {
+  validate_env(o.env);
+  validate_local_cache(o.env, o.cache);
+  validate_path_flag(o.cache.cache, "--cache");
+}
+void check(const ListOptions& o) {
+  validate_env(o.env);
+  validate_local_cache(o.env, o.cache);
+  validate_path_flag(o.cache.cache, "--cache");
+  validate_list(o);
+}
+void check(const PruneOptions& o) {
+  validate_env(o.env);
+  validate_local_cache(o.env, o.cache);
+  validate_path_flag(o.cache.cache, "--cache");
+  if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
+    usage("prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), "
+          "--all (both), and/or --include-blessings (blessing sidecars)",
+          "--clean|--dirty|--all|--include-blessings");
+}
+void check(const BlessOptions& o) {
+  validate_env(o.env);
+  validate_prefixes(o.prefixes);
+  if (o.all && !o.prefixes.empty()) conflict("--all", "[PREFIX]...");
+}
+void check(const UnblessOptions& o) {
+  validate_env(o.env);
+}
+void check(const SetupAzureOptions& o) {
+  validate_setup_azure(o);
+}
+void check(const PublishOptions& o) {
+  validate_publish(o);
+}
+void check(const AffectedOptions& o) {
+  if (o.base.empty()) usage("a value is required for '--base <REF>'", "--base");
+  if (o.head.empty()) usage("a value is required for '--head <REF>'", "--head");
+}
+void check(const BisectOptions& o) {
+  validate_env(o.env);
+  validate_local_cache(o.env, o.cache);
+  validate_path_flag(o.cache.cache, "--cache");
+  validate_scope(o.scope);
+  validate_bench_command(o.bench_command, o.scope);
+  require_positive(o.max_builds, "--max-builds <N>");
+  require_positive(o.repeat, "--repeat <N>");
+  require_positive(o.best_of, "--best-of <N>");
+  if (o.no_text && !o.json)
+    usage("no output selected: --no-text suppresses the text report, so request --json <path>", "--no-text");
+  if (o.benchmark && o.benchmark->empty()) usage("a value is required for '--benchmark <ID>'", "--benchmark");
+}
+void check(const ImportOptions& o) {
+  validate_env(o.env);
+  if (o.target_dir && o.target_dir->empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
+  if (!o.target_dir && o.reports.empty())
+    usage("import needs something to store: pass --target-dir <PATH> and/or Google Benchmark report files",
+          "--target-dir");
+  for (const auto& r : o.reports)
+    if (r.empty()) usage("a report path must not be empty", "[REPORT]");
+  if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
+  validate_triple(o.target_triple);
+  if (o.commit && o.commit->empty()) usage("a value is required for '--commit <REF>'", "--commit");
+}
+// Nothing to check beyond what parsing already ensures (backfill-range's inputs are validated
+// by automation::prepare_backfill_range).
+void check(const InstallOptions&) {}
+void check(const MachineKeyOptions&) {}
+void check(const BackfillRangeOptions&) {}
+
+}  // namespace
+
 void validate(const Command& command) {
-  std::visit(
-      [](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, CollectOptions>) {
-          validate_env(o.env);
-          validate_scope(o.scope);
-          if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
-          require_positive(o.best_of, "--best-of <N>");
-          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
-          validate_triple(o.target_triple);
-        } else if constexpr (std::is_same_v<T, BackfillOptions>) {
-          validate_env(o.env);
-          validate_scope(o.scope);
-          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
-          validate_triple(o.target_triple);
-          if (o.from.empty()) usage("a value is required for '<FROM>'", "<FROM>");
-          if (o.to.empty()) usage("a value is required for '<TO>'", "<TO>");
-          require_positive(o.best_of, "--best-of <N>");
-          if (o.max_commits) require_positive(*o.max_commits, "--max-commits <N>");
-        } else if constexpr (std::is_same_v<T, AnalyzeOptions>) {
-          validate_env(o.env);
-          validate_local_cache(o.env, o.cache);
-          validate_path_flag(o.cache.cache, "--cache");
-          validate_prefixes(o.prefixes);
-        } else if constexpr (std::is_same_v<T, ExamineOptions> || std::is_same_v<T, ListOptions>) {
-          validate_env(o.env);
-          validate_local_cache(o.env, o.cache);
-          validate_path_flag(o.cache.cache, "--cache");
-          if constexpr (std::is_same_v<T, ListOptions>) validate_list(o);
-        } else if constexpr (std::is_same_v<T, PruneOptions>) {
-          validate_env(o.env);
-          validate_local_cache(o.env, o.cache);
-          validate_path_flag(o.cache.cache, "--cache");
-          if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
-            usage("prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), "
-                  "--all (both), and/or --include-blessings (blessing sidecars)",
-                  "--clean|--dirty|--all|--include-blessings");
-        } else if constexpr (std::is_same_v<T, BlessOptions>) {
-          validate_env(o.env);
-          validate_prefixes(o.prefixes);
-          if (o.all && !o.prefixes.empty()) conflict("--all", "[PREFIX]...");
-        } else if constexpr (std::is_same_v<T, UnblessOptions>) {
-          validate_env(o.env);
-        } else if constexpr (std::is_same_v<T, SetupAzureOptions>) {
-          validate_setup_azure(o);
-        } else if constexpr (std::is_same_v<T, PublishOptions>) {
-          validate_publish(o);
-        } else if constexpr (std::is_same_v<T, AffectedOptions>) {
-          if (o.base.empty()) usage("a value is required for '--base <REF>'", "--base");
-          if (o.head.empty()) usage("a value is required for '--head <REF>'", "--head");
-        } else if constexpr (std::is_same_v<T, BisectOptions>) {
-          validate_env(o.env);
-          validate_local_cache(o.env, o.cache);
-          validate_path_flag(o.cache.cache, "--cache");
-          validate_scope(o.scope);
-          validate_bench_command(o.bench_command, o.scope, o.features, o.cargo_args);
-          require_positive(o.max_builds, "--max-builds <N>");
-          require_positive(o.repeat, "--repeat <N>");
-          require_positive(o.best_of, "--best-of <N>");
-          if (o.no_text && !o.json)
-            usage("no output selected: --no-text suppresses the text report, so request --json <path>", "--no-text");
-          if (o.benchmark && o.benchmark->empty()) usage("a value is required for '--benchmark <ID>'", "--benchmark");
-        } else if constexpr (std::is_same_v<T, ImportOptions>) {
-          validate_env(o.env);
-          if (o.target_dir && o.target_dir->empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
-          if (!o.target_dir && o.reports.empty())
-            usage("import needs something to store: pass --target-dir <PATH> and/or Google Benchmark report files",
-                  "--target-dir");
-          for (const auto& r : o.reports)
-            if (r.empty()) usage("a report path must not be empty", "[REPORT]");
-          if (o.skip_existing && o.overwrite) conflict("--skip-existing", "--overwrite");
-          validate_triple(o.target_triple);
-          if (o.commit && o.commit->empty()) usage("a value is required for '--commit <REF>'", "--commit");
-        }
-      },
-      command);
+  std::visit([](const auto& o) { check(o); }, command);
 }
 
 std::filesystem::path path_base(const Command& command, const std::filesystem::path& cwd) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/automation_options.hpp"
+#include "benchhist/collect/bench_command.hpp"
 #include "benchhist/model/engine.hpp"
 #include "benchhist/pipeline/prune.hpp"
 
@@ -71,19 +72,12 @@ struct OutputOptions {
   std::optional<std::filesystem::path> json;
 };
 
-// Benchmark scope (collect/backfill), forwarded to `cargo bench`.
-struct BenchmarkScope {
-  bool workspace = false;             // conflicts with packages
-  std::vector<std::string> packages;  // -p/--package, repeatable
-  std::vector<std::string> excludes;  // --exclude, repeatable; conflicts with packages
-  std::vector<std::string> benches;   // --bench, repeatable
-};
-
-// Cargo feature selection (collect/backfill), forwarded verbatim.
-struct Features {
-  std::vector<std::string> features;  // --features, repeatable
-  bool all_features = false;
-  bool no_default_features = false;
+// What `cargo bench` runs (collect, backfill, bisect): the library's collect::BenchScope — packages,
+// excludes, benches, features and the `--` arguments — plus `--workspace`, which selects what an
+// empty package list already selects and is kept only to refuse it beside `--package`.
+struct MeasureScope {
+  collect::BenchScope cargo;
+  bool workspace = false;
 };
 
 // ---- commands (docs/cli.md#commands) ------------------------------------------------------------
@@ -98,13 +92,11 @@ struct InstallOptions {
 
 struct CollectOptions {
   EnvironmentOptions env;
-  BenchmarkScope scope;
-  Features features;
+  MeasureScope scope;  // scope, features and the `--` arguments
   bool no_store = false;       // skip backend selection, store nothing
   bool overwrite = false;      // replace an existing object
   bool skip_existing = false;  // existing object → success; conflicts with overwrite
   std::uint32_t best_of = 1;   // ≥ 1
-  std::vector<std::string> cargo_args;  // after `--`
   // `--bench-command '<shell command>'` instead of cargo bench (overrides [collect]
   // bench_command); conflicts with the scope, features and `--` arguments.
   std::optional<std::string> bench_command;
@@ -113,15 +105,13 @@ struct CollectOptions {
 
 struct BackfillOptions {
   EnvironmentOptions env;
-  BenchmarkScope scope;
-  Features features;
+  MeasureScope scope;  // scope, features and the `--` arguments
   std::string from;  // oldest commit of the inclusive range (positional `<FROM>`)
   std::string to;    // newest commit (positional `<TO>`)
   bool overwrite = false;
   bool ignore_errors = false;
   std::uint32_t best_of = 1;                 // ≥ 1
   std::optional<std::uint32_t> max_commits;  // ≥ 1; nullopt = unlimited
-  std::vector<std::string> cargo_args;
   std::optional<std::string> bench_command;  // as CollectOptions::bench_command
   std::optional<std::string> target_triple;  // as CollectOptions::target_triple
 };
@@ -253,9 +243,7 @@ struct BisectOptions {
   bool dry_run = false;                        // print the windows, measure nothing
   bool overwrite = false;                      // also store re-measurements of stored commits
   // Measuring, as backfill (docs/backfill.md): scope, features, `--` arguments, best-of, errors.
-  BenchmarkScope scope;
-  Features features;
-  std::vector<std::string> cargo_args;
+  MeasureScope scope;  // scope, features and the `--` arguments
   std::uint32_t best_of = 1;
   bool ignore_errors = false;
   std::optional<std::string> bench_command;

@@ -54,11 +54,11 @@ TEST_CASE("validate rejects the argument combinations the CLI rejects", "[app][o
   CHECK(usage_message(c) == "invalid value '0' for '--best-of <N>': the value must be at least 1");
   c = {};
   c.scope.workspace = true;
-  c.scope.packages = {"a"};
+  c.scope.cargo.packages = {"a"};
   CHECK(usage_message(c) == "the argument '--workspace' cannot be used with '--package <NAME>'");
   c = {};
-  c.scope.excludes = {"x"};
-  c.scope.packages = {"a"};
+  c.scope.cargo.excludes = {"x"};
+  c.scope.cargo.packages = {"a"};
   CHECK(usage_message(c) == "the argument '--exclude <NAME>' cannot be used with '--package <NAME>'");
 
   BackfillOptions b;
