@@ -15,6 +15,7 @@
 #include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
+#include "step_series.hpp"
 
 using namespace benchhist::detect;
 
@@ -132,6 +133,7 @@ TEST_CASE("Theil-Sen's slopes listed by inversions give the exact median pair, a
   std::size_t answered = 0, cases = 0;
   for (std::size_t n : {33u, 64u, 201u, 1000u})
     for (std::size_t shape = 0; shape < 14; ++shape) {
+      if (bhtest::sanitized && n > 201) continue;  // the plain definition sorts 500,000 slopes
       const auto xs = shaped(n, shape);
       const double expected = plain_slope_median(xs);
       INFO("n=" << n << " shape=" << shape);
