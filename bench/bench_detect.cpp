@@ -4,10 +4,13 @@
 //   BM_Certificate/<n>/<tails>  the analytic certificate of one candidate (a step 8 points before
 //                        the tip), with S3b's exact / MGF tails (1) or the Chernoff / Serfling
 //                        ones (0): its cost per candidate
+//   BM_TheilSen/<n>/<ties>  Theil-Sen's slope of one mixed series of n points (ties=1: values
+//                        rounded to integers, like count metrics)
 // All series are judged with the calibration of a 2,000-series family (budget 500,000,
 // acceptance bar 2.5e-5), which is what makes the orbit run.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -18,6 +21,7 @@
 #include "benchhist/detect/detail/split_search.hpp"
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/split_correction.hpp"
+#include "benchhist/detect/stats.hpp"
 
 using namespace benchhist::detect;
 
@@ -118,5 +122,19 @@ BENCHMARK(BM_Certificate)
     ->MinTime(2.0);
 
 }  // namespace
+
+void BM_TheilSen(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::vector<double>> family_series;
+  for (std::size_t i = 0; i < 16; ++i) {
+    auto xs = mixed_series(i, n);
+    if (state.range(1) == 1)
+      for (double& x : xs) x = std::round(x);
+    family_series.push_back(std::move(xs));
+  }
+  std::size_t k = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(theil_sen(family_series[k++ % family_series.size()]));
+}
+BENCHMARK(BM_TheilSen)->Args({200, 0})->Args({1000, 0})->Args({1000, 1})->Args({5000, 0})->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -3,7 +3,7 @@
 # Ends with the line `tests: N passed, N failed` (N = Catch2 test cases across all suites).
 # Then the sanitizer pass (docs/testing.md "Sanitizers"; SANITIZE=0 skips it): a clang build in
 # $SAN_BUILD_DIR (default build-san) with ASan+UBSan and the fuzz targets, the unit suites run
-# in it (the e2e and cargo suites too with SANITIZE_E2E=1), and a FUZZ_SMOKE_SECONDS (default 30) run
+# in it (the e2e and cargo suites too with SANITIZE_E2E=1), and a FUZZ_SMOKE_SECONDS (default 20) run
 # of every fuzz target. Its failures count in the final line's failed figure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -67,7 +67,7 @@ if [ "${SANITIZE:-1}" = 1 ] && [ $# -eq 0 ]; then
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
     echo "sanitizers (ASan+UBSan): $san_passed passed, $san_failed failed"
     fuzz_failed=0
-    FUZZ_BUILD_DIR="$san_dir" FUZZ_JOBS="${JOBS:-2}" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-30}" || fuzz_failed=1
+    FUZZ_BUILD_DIR="$san_dir" FUZZ_JOBS="${JOBS:-2}" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-20}" || fuzz_failed=1
     [ "$fuzz_failed" = 0 ] || { echo "fuzz smoke: FINDINGS (see $san_dir/fuzz-findings)"; status=1; }
     san_failed=$((san_failed + fuzz_failed))
   else

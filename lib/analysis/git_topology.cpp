@@ -2,79 +2,39 @@
 // `git merge-base` (ENVIRONMENT.md); the queries mirror docs/formats.md#git-facts.
 #include "benchhist/analysis/git_topology.hpp"
 
-#include <git2.h>
-
 #include <chrono>
 #include <string>
 
 #include "benchhist/error.hpp"
+#include "git/error.hpp"
+#include "git/repository.hpp"
+#include "git/versions.hpp"
 
 namespace benchhist::analysis {
 namespace {
 
-std::string last_git_error() {
-  const git_error* e = git_error_last();
-  return e && e->message ? std::string(e->message) : std::string("unknown libgit2 error");
-}
-
-template <typename T, void (*Free)(T*)>
-struct Owned {
-  T* ptr = nullptr;
-  Owned() = default;
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() {
-    if (ptr) Free(ptr);
-  }
-  T** out() noexcept { return &ptr; }
-  T* get() const noexcept { return ptr; }
-};
-
-using OwnedObject = Owned<git_object, git_object_free>;
-using OwnedCommit = Owned<git_commit, git_commit_free>;
-using OwnedReference = Owned<git_reference, git_reference_free>;
-using OwnedStatus = Owned<git_status_list, git_status_list_free>;
-
-std::string oid_hex(const git_oid* oid) {
-  char buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(buf, sizeof buf, oid);
-  return buf;
-}
 
 class LibgitTopology final : public GitTopology {
  public:
-  explicit LibgitTopology(const std::filesystem::path& path) {
-    // Reference-counted and thread-safe in libgit2; paired with shutdown in the destructor.
-    git_libgit2_init();
-    if (git_repository_open_ext(&repo_, path.c_str(), 0, nullptr) != 0) {
-      const std::string cause = last_git_error();
-      git_libgit2_shutdown();
-      throw Error(ErrorKind::git, "could not open a git repository at " + path.string(), path.string(), cause,
-                  "run the command inside the project's git repository or pass --repo <path>");
-    }
-  }
-  ~LibgitTopology() override {
-    git_repository_free(repo_);
-    git_libgit2_shutdown();
-  }
-  LibgitTopology(const LibgitTopology&) = delete;
-  LibgitTopology& operator=(const LibgitTopology&) = delete;
+  explicit LibgitTopology(const std::filesystem::path& path)
+      : repository_(git::Repository::open(path)),
+        repo_(repository_.get()) {}
 
   std::optional<std::string> resolve(std::string_view ref) const override {
     // libgit2 reads a C string: a NUL byte (possible in a configured default_branch) would
     // silently resolve the prefix before it (found by fuzz_git_ref).
     if (ref.empty() || ref.find('\0') != std::string_view::npos) return std::nullopt;
     const std::string spec(ref);
-    OwnedObject obj;
-    if (git_revparse_single(obj.out(), repo_, spec.c_str()) != 0) return std::nullopt;
-    OwnedObject peeled;
-    if (git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;
-    return oid_hex(git_object_id(peeled.get()));
+    git::ObjectPtr obj;
+    if (git_revparse_single(git::out(obj), repo_, spec.c_str()) != 0) return std::nullopt;
+    git::ObjectPtr peeled;
+    if (git_object_peel(git::out(peeled), obj.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;
+    return git::oid_hex(*git_object_id(peeled.get()));
   }
 
   std::optional<std::string> default_branch() const override {
-    OwnedReference ref;
-    if (git_reference_lookup(ref.out(), repo_, "refs/remotes/origin/HEAD") == 0 &&
+    git::ReferencePtr ref;
+    if (git_reference_lookup(git::out(ref), repo_, "refs/remotes/origin/HEAD") == 0 &&
         git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC) {
       std::string_view target = git_reference_symbolic_target(ref.get());
       constexpr std::string_view prefix = "refs/remotes/origin/";
@@ -88,42 +48,42 @@ class LibgitTopology final : public GitTopology {
 
   std::optional<std::string> merge_base(std::string_view a, std::string_view b) const override {
     git_oid oa, ob, out;
-    if (!parse_oid(a, oa) || !parse_oid(b, ob)) return std::nullopt;
+    if (!git::parse_oid(a, oa) || !git::parse_oid(b, ob)) return std::nullopt;
     const int rc = git_merge_base(&out, repo_, &oa, &ob);
-    if (rc == 0) return oid_hex(&out);
+    if (rc == 0) return git::oid_hex(out);
     if (rc == GIT_ENOTFOUND || is_shallow()) return std::nullopt;  // shallow: parents missing
-    throw Error(ErrorKind::git, "failed to compute the merge base of " + std::string(a) + " and " + std::string(b),
-                std::string(a), last_git_error());
+    throw git::failure("failed to compute the merge base of " + std::string(a) + " and " + std::string(b),
+                       std::string(a), git::unreadable_hint);
   }
 
   bool is_ancestor(std::string_view ancestor, std::string_view descendant) const override {
     git_oid oa, od;
-    if (!parse_oid(ancestor, oa) || !parse_oid(descendant, od)) return false;
+    if (!git::parse_oid(ancestor, oa) || !git::parse_oid(descendant, od)) return false;
     if (git_oid_equal(&oa, &od)) return true;
     const int rc = git_graph_descendant_of(repo_, &od, &oa);
     if (rc >= 0) return rc == 1;
     if (is_shallow()) return false;
-    throw Error(ErrorKind::git, "failed to check whether " + std::string(ancestor) + " is an ancestor of " +
-                                    std::string(descendant),
-                std::string(descendant), last_git_error());
+    throw git::failure("failed to check whether " + std::string(ancestor) + " is an ancestor of " +
+                           std::string(descendant),
+                       std::string(descendant), git::unreadable_hint);
   }
 
   std::vector<CommitInfo> first_parent_history(std::string_view commit) const override {
     git_oid oid;
-    if (!parse_oid(commit, oid))
+    if (!git::parse_oid(commit, oid))
       throw Error(ErrorKind::git, "failed to walk the first-parent ancestry of " + std::string(commit),
                   std::string(commit), "not a commit id");
     std::vector<CommitInfo> newest_first;
     while (true) {
-      OwnedCommit c;
-      if (git_commit_lookup(c.out(), repo_, &oid) != 0) {
+      git::CommitPtr c;
+      if (git_commit_lookup(git::out(c), repo_, &oid) != 0) {
         // The boundary of a shallow clone: the parent is recorded but not present.
         if (!newest_first.empty() && is_shallow()) break;
-        throw Error(ErrorKind::git, "failed to walk the first-parent ancestry of " + std::string(commit),
-                    std::string(commit), last_git_error());
+        throw git::failure("failed to walk the first-parent ancestry of " + std::string(commit), std::string(commit),
+                           git::unreadable_hint);
       }
       CommitInfo info;
-      info.id = oid_hex(&oid);
+      info.id = git::oid_hex(oid);
       info.committer_time = Timestamp(std::chrono::seconds(git_commit_time(c.get())));
       const char* summary = git_commit_summary(c.get());
       info.subject = summary ? summary : "";
@@ -137,34 +97,30 @@ class LibgitTopology final : public GitTopology {
   Timestamp committer_time(std::string_view ref) const override {
     const auto id = resolve(ref);
     git_oid oid;
-    OwnedCommit c;
-    if (!id || !parse_oid(*id, oid) || git_commit_lookup(c.out(), repo_, &oid) != 0)
-      throw Error(ErrorKind::git, "failed to read the committer time of " + std::string(ref), std::string(ref),
-                  last_git_error());
+    git::CommitPtr c;
+    if (!id || !git::parse_oid(*id, oid) || git_commit_lookup(git::out(c), repo_, &oid) != 0)
+      throw git::failure("failed to read the committer time of " + std::string(ref), std::string(ref),
+                         "check that the ref exists or is fetched");
     return Timestamp(std::chrono::seconds(git_commit_time(c.get())));
   }
 
   bool working_tree_dirty() const override {
-    git_status_options opts;  // the init function: the macro leaves fields unnamed (clang warns)
-    git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+    git_status_options opts = git::status_options();
     opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
     opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;  // untracked files count; ignored ones do not
-    OwnedStatus list;
-    if (git_status_list_new(list.out(), repo_, &opts) != 0)
-      throw Error(ErrorKind::git, "failed to check whether the working tree is dirty",
-                  git_repository_workdir(repo_) ? git_repository_workdir(repo_) : "", last_git_error());
+    git::StatusListPtr list;
+    if (git_status_list_new(git::out(list), repo_, &opts) != 0)
+      throw git::failure("failed to check whether the working tree is dirty",
+                         git_repository_workdir(repo_) ? git_repository_workdir(repo_) : "",
+                         "check that the working tree and its index are readable");
     return git_status_list_entrycount(list.get()) > 0;
   }
 
   bool is_shallow() const override { return git_repository_is_shallow(repo_) == 1; }
 
  private:
-  static bool parse_oid(std::string_view hex, git_oid& out) {
-    if (hex.size() != GIT_OID_HEXSZ) return false;
-    return git_oid_fromstrn(&out, hex.data(), hex.size()) == 0;
-  }
-
-  git_repository* repo_ = nullptr;
+  git::Repository repository_;
+  git_repository* repo_;  // repository_'s handle, for brevity
 };
 
 }  // namespace

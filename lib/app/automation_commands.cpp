@@ -69,7 +69,7 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
   auto ctx = project_context(o.config, std::nullopt, v, inv, inv.cwd);
   auto target = publish::GitHubTarget::from_environment(inv.env);
   note(inv, v, "GitHub API " + target.api_url + ", repository " + target.repository());
-  publish::GitHubClient github(target, azure::make_http_client());
+  publish::GitHubClient github(target, https::make_http_client());
   publish::PublicationLinks links{non_empty(o.run_url), non_empty(o.artifact_url)};
 
   publish::PublicationResult result;

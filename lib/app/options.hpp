@@ -20,6 +20,7 @@
 #include "benchhist/collect/bench_command.hpp"
 #include "benchhist/model/engine.hpp"
 #include "benchhist/pipeline/prune.hpp"
+#include "setup/setup_azure_request.hpp"
 
 namespace benchhist::app {
 
@@ -198,22 +199,8 @@ struct UnblessOptions {
   std::optional<std::string> base;     // accepted, unused
 };
 
-struct SetupAzureOptions {
-  std::optional<std::filesystem::path> out_dir;  // export-only mode
-  std::optional<std::string> subscription_id;
-  std::optional<std::string> resource_group;
-  std::optional<std::string> location;
-  std::optional<std::string> storage_account;
-  std::string container = "bench-history";
-  std::optional<std::string> managed_identity;  // default id-<storage-account>-bench-history
-  std::optional<std::string> github_owner;
-  std::optional<std::string> github_repository;
-  std::optional<std::string> history_branch;
-  std::optional<std::string> custom_principal_id;
-  std::optional<std::string> custom_principal_type;  // user | group
-  bool current_user = false;
-  bool verbose = false;
-};
+// setup-azure's own request type (setup/setup_azure_request.hpp).
+using SetupAzureOptions = setup::SetupAzureRequest;
 
 // `import` (docs/cli.md#commands, docs/import.md): store results produced elsewhere.
 struct ImportOptions {

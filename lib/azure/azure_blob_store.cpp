@@ -57,9 +57,9 @@ std::string effective_account_url(std::string_view account, const std::optional<
   if (!endpoint) return "https://" + std::string(account) + ".blob.core.windows.net";
   std::string e = *endpoint;
   while (!e.empty() && e.back() == '/') e.pop_back();
-  Url url;
+  https::Url url;
   try {
-    url = Url::parse(e);
+    url = https::Url::parse(e);
   } catch (const Error& err) {
     throw Error(ErrorKind::config, "invalid Azure endpoint \"" + *endpoint + "\"", *endpoint, err.cause(),
                 "set [storage.azure] endpoint to the full account URL, e.g. https://<account>.blob.core.windows.net");
@@ -75,7 +75,7 @@ std::string effective_account_url(std::string_view account, const std::optional<
 
 AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                                std::string project_id, std::shared_ptr<TokenCredential> credential,
-                               const probe::Environment& env, RetryPolicy retry, AzureStoreOptions options)
+                               const probe::Environment& env, https::RetryPolicy retry, AzureStoreOptions options)
     : account_(std::move(account)),
       container_(std::move(container)),
       account_url_(effective_account_url(account_, endpoint)),
@@ -87,7 +87,7 @@ AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::
     if (!co.now) co.now = options.now;
     credential = make_default_credential(env, co);
   }
-  auto http = options.http ? options.http : make_http_client();
+  auto http = options.http ? options.http : https::make_http_client();
   auto tokens = std::make_shared<TokenCache>(std::move(credential), options.now);
   BlobClientOptions bo;
   bo.list_page_size = options.list_page_size;

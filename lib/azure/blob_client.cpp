@@ -30,7 +30,7 @@ std::string BlobReply::describe() const {
 }
 
 BlobClient::BlobClient(std::string account_url, std::string container, std::shared_ptr<TokenCache> tokens,
-                       std::shared_ptr<HttpClient> http, RetryPolicy retry, BlobClientOptions options)
+                       std::shared_ptr<https::HttpClient> http, https::RetryPolicy retry, BlobClientOptions options)
     : account_url_(std::move(account_url)),
       container_(std::move(container)),
       tokens_(std::move(tokens)),
@@ -38,8 +38,8 @@ BlobClient::BlobClient(std::string account_url, std::string container, std::shar
       retry_(std::move(retry)),
       options_(std::move(options)) {
   while (!account_url_.empty() && account_url_.back() == '/') account_url_.pop_back();
-  container_url_ = account_url_ + "/" + url_encode(container_);
-  if (!http_) http_ = make_http_client();
+  container_url_ = account_url_ + "/" + https::url_encode(container_);
+  if (!http_) http_ = https::make_http_client();
 }
 
 std::string BlobClient::blob_url(std::string_view key) const {
@@ -48,14 +48,14 @@ std::string BlobClient::blob_url(std::string_view key) const {
   while (true) {
     auto end = key.find('/', start);
     url += '/';
-    url += url_encode(key.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    url += https::url_encode(key.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
   return url;
 }
 
-BlobReply BlobClient::execute(const std::string& method, const std::string& url, HeaderList headers,
+BlobReply BlobClient::execute(const std::string& method, const std::string& url, https::HeaderList headers,
                               std::string_view body) {
   thread_local std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -68,7 +68,7 @@ BlobReply BlobClient::execute(const std::string& method, const std::string& url,
     std::optional<std::chrono::milliseconds> retry_after;
     // Token first: a renewal (token near expiry) happens transparently here.
     std::string token = tokens_->token(kStorageScope);
-    HttpRequest req;
+    https::HttpRequest req;
     req.method = method;
     req.url = url;
     req.headers = headers;
@@ -77,17 +77,17 @@ BlobReply BlobClient::execute(const std::string& method, const std::string& url,
     req.headers.emplace_back("x-ms-date", rfc1123(now()));
     req.body = std::string(body);
     try {
-      HttpResponse r = http_->send(req);
+      https::HttpResponse r = http_->send(req);
       if (r.resent) reply.maybe_applied_before = true;
       reply.status = r.status;
       reply.error_code = r.header("x-ms-error-code").value_or("");
       if (reply.error_code.empty() && r.status >= 400) reply.error_code = parse_error_code(r.body);
       reply.body = std::move(r.body);
       reply.headers = std::move(r.headers);
-      if (!is_transient_status(r.status)) return reply;
+      if (!https::is_transient_status(r.status)) return reply;
       last = reply.describe();
       for (const auto& [name, value] : reply.headers)
-        if (iequals(name, "Retry-After")) retry_after = parse_retry_after(value, now());
+        if (https::iequals(name, "Retry-After")) retry_after = https::parse_retry_after(value, now());
       if (r.status >= 500) reply.maybe_applied_before = true;
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::network) throw;
@@ -112,7 +112,7 @@ BlobReply BlobClient::create_container() {
 }
 
 BlobReply BlobClient::put_block_blob(std::string_view key, std::string_view gzip_body, bool if_none_match) {
-  HeaderList headers = {{"x-ms-blob-type", "BlockBlob"},
+  https::HeaderList headers = {{"x-ms-blob-type", "BlockBlob"},
                         {"Content-Type", "application/json"},
                         {"Content-Encoding", "gzip"},
                         {"x-ms-blob-content-type", "application/json"},
@@ -143,9 +143,9 @@ std::vector<std::string> BlobClient::list_blobs(std::string_view prefix) {
   std::vector<std::string> names;
   std::string marker;
   do {
-    std::string url = container_url_ + "?restype=container&comp=list&prefix=" + url_encode(prefix);
+    std::string url = container_url_ + "?restype=container&comp=list&prefix=" + https::url_encode(prefix);
     if (options_.list_page_size) url += "&maxresults=" + std::to_string(options_.list_page_size);
-    if (!marker.empty()) url += "&marker=" + url_encode(marker);  // opaque: passed back verbatim
+    if (!marker.empty()) url += "&marker=" + https::url_encode(marker);  // opaque: passed back verbatim
     auto reply = execute("GET", url, {}, {});
     if (reply.status == 404 && reply.error_code == "ContainerNotFound") return {};
     if (!reply.ok())

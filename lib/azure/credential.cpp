@@ -24,8 +24,8 @@ namespace {
 
 system_clock::time_point now_of(const SystemClock& clock) { return clock ? clock() : system_clock::now(); }
 
-std::shared_ptr<HttpClient> http_of(const CredentialOptions& o) {
-  return o.http ? o.http : make_http_client();
+std::shared_ptr<https::HttpClient> http_of(const CredentialOptions& o) {
+  return o.http ? o.http : https::make_http_client();
 }
 
 std::string strip_query(const std::string& url) { return url.substr(0, url.find('?')); }
@@ -36,11 +36,11 @@ std::string authority_host(const probe::Environment& env) {
   return host;
 }
 
-std::string rejection_detail(const HttpResponse& r) { return token_rejection_detail(r.status, r.body); }
+std::string rejection_detail(const https::HttpResponse& r) { return token_rejection_detail(r.status, r.body); }
 
 // One token-endpoint request with the token retry policy (docs/azure.md#retries): transient
 // failures are retried with bounded backoff, rejections are final, exhaustion is a failure.
-HttpResponse token_request(HttpClient& http, const CredentialOptions& o, const HttpRequest& req,
+https::HttpResponse token_request(https::HttpClient& http, const CredentialOptions& o, const https::HttpRequest& req,
                            const std::string& what) {
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -49,13 +49,13 @@ HttpResponse token_request(HttpClient& http, const CredentialOptions& o, const H
   for (int attempt = 1;; ++attempt) {
     std::optional<std::chrono::milliseconds> retry_after;
     try {
-      HttpResponse r = http.send(req);
+      https::HttpResponse r = http.send(req);
       if (r.status >= 200 && r.status < 300) return r;
-      if (!is_transient_status(r.status))
+      if (!https::is_transient_status(r.status))
         throw Error(ErrorKind::auth, what + " was rejected", strip_query(req.url), rejection_detail(r),
                     "check that the identity exists and is allowed to access the storage account");
       last = rejection_detail(r);
-      if (auto ra = r.header("Retry-After")) retry_after = parse_retry_after(*ra, now_of(o.now));
+      if (auto ra = r.header("Retry-After")) retry_after = https::parse_retry_after(*ra, now_of(o.now));
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::network) throw;
       last = e.what();
@@ -100,20 +100,20 @@ std::string form_encode(std::initializer_list<std::pair<std::string_view, std::s
   std::string out;
   for (const auto& [k, v] : fields) {
     if (!out.empty()) out += '&';
-    out += url_encode(k);
+    out += https::url_encode(k);
     out += '=';
-    out += url_encode(v);
+    out += https::url_encode(v);
   }
   return out;
 }
 
 // Exchanges a federated assertion for an access token at <authority>/<tenant>/oauth2/v2.0/token.
-AccessToken exchange_assertion(HttpClient& http, const CredentialOptions& o, const std::string& authority,
+AccessToken exchange_assertion(https::HttpClient& http, const CredentialOptions& o, const std::string& authority,
                                const std::string& tenant, const std::string& client_id,
                                const std::string& assertion, std::string_view scope) {
-  HttpRequest req;
+  https::HttpRequest req;
   req.method = "POST";
-  req.url = authority + "/" + url_encode(tenant) + "/oauth2/v2.0/token";
+  req.url = authority + "/" + https::url_encode(tenant) + "/oauth2/v2.0/token";
   req.headers = {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};
   req.body = form_encode({{"client_id", client_id},
                           {"scope", scope},
@@ -138,9 +138,9 @@ class GitHubOidcCredential final : public TokenCredential {
   AccessToken acquire(std::string_view scope) override {
     // A fresh GitHub ID token per acquisition: they are short-lived
     // (docs/formats.md#azure-backend).
-    HttpRequest req;
+    https::HttpRequest req;
     req.url = request_url_ + (request_url_.find('?') == std::string::npos ? "?" : "&") +
-              "audience=" + url_encode("api://AzureADTokenExchange");
+              "audience=" + https::url_encode("api://AzureADTokenExchange");
     req.headers = {{"Authorization", "Bearer " + request_token_}, {"Accept", "application/json"}};
     auto r = token_request(*http_, o_, req, "the GitHub OIDC token request");
     auto obj = parse_object(r.body, "the GitHub OIDC token request", strip_query(req.url));
@@ -154,7 +154,7 @@ class GitHubOidcCredential final : public TokenCredential {
 
  private:
   CredentialOptions o_;
-  std::shared_ptr<HttpClient> http_;
+  std::shared_ptr<https::HttpClient> http_;
   std::string request_url_, request_token_, client_id_, tenant_, authority_;
 };
 
@@ -184,7 +184,7 @@ class WorkloadIdentityCredential final : public TokenCredential {
 
  private:
   CredentialOptions o_;
-  std::shared_ptr<HttpClient> http_;
+  std::shared_ptr<https::HttpClient> http_;
   std::string token_file_, client_id_, tenant_, authority_;
 };
 
@@ -207,18 +207,18 @@ class ManagedIdentityCredential final : public TokenCredential {
     } else {
       endpoint_ = o_.imds_endpoint;
       // IMDS is absent off Azure: a short connect timeout keeps the chain snappy there.
-      HttpClientOptions ho;
+      https::HttpClientOptions ho;
       ho.connect_timeout = o_.imds_connect_timeout;
       ho.request_timeout = std::chrono::seconds(30);
-      http_ = make_http_client(ho);
+      http_ = https::make_http_client(ho);
     }
   }
 
   AccessToken acquire(std::string_view scope) override {
-    HttpRequest req;
+    https::HttpRequest req;
     std::string query = app_service_ ? "api-version=2019-08-01" : "api-version=2018-02-01";
-    query += "&resource=" + url_encode(resource_of(scope));
-    if (!client_id_.empty()) query += "&client_id=" + url_encode(client_id_);
+    query += "&resource=" + https::url_encode(resource_of(scope));
+    if (!client_id_.empty()) query += "&client_id=" + https::url_encode(client_id_);
     req.url = endpoint_ + (endpoint_.find('?') == std::string::npos ? "?" : "&") + query;
     if (app_service_) req.headers = {{"X-IDENTITY-HEADER", header_}};
     else req.headers = {{"Metadata", "true"}};
@@ -229,7 +229,7 @@ class ManagedIdentityCredential final : public TokenCredential {
 
  private:
   CredentialOptions o_;
-  std::shared_ptr<HttpClient> http_;
+  std::shared_ptr<https::HttpClient> http_;
   std::string endpoint_, header_, client_id_;
   bool app_service_ = false;
 };

@@ -27,7 +27,12 @@ std::string trim(std::string_view s) {
 }
 
 // `git -C <dir> <args…>` with both streams captured (helper commands never write to the
-// user's terminal; stderr becomes the cause of an error).
+// user's terminal; stderr becomes the cause of an error). The worktree steps stay a `git`
+// subprocess rather than the libgit2 wrapper (lib/git/): libgit2 cannot add a worktree with a
+// detached HEAD (git_worktree_add checks out a branch, creating one in the user's repository),
+// has no `clean`, and does not run configured filter drivers (LFS) on checkout; a libgit2 open
+// here would also precede the Azure client's TLS in the same process (the LeakSanitizer report
+// that made find_worktree_root a plain walk).
 probe::ProcessResult git(const BackfillServices& svc, const std::filesystem::path& dir, std::vector<std::string> args) {
   probe::ProcessSpec spec;
   spec.argv = {"git", "-C", dir.string()};

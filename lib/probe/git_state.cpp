@@ -2,76 +2,47 @@
 
 #include "probe/git_state.hpp"
 
-#include <git2.h>
-
-#include <memory>
+#include <optional>
+#include <string>
 
 #include "benchhist/error.hpp"
+#include "git/error.hpp"
+#include "git/repository.hpp"
+#include "git/versions.hpp"
 
 namespace benchhist::probe {
 namespace {
 
-// libgit2's global state is reference counted; one guard per probe keeps it balanced
-// without any process-wide initialization by callers.
-struct Libgit2 {
-  Libgit2() { git_libgit2_init(); }
-  ~Libgit2() { git_libgit2_shutdown(); }
-  Libgit2(const Libgit2&) = delete;
-  Libgit2& operator=(const Libgit2&) = delete;
-};
-
-template <class T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const noexcept {
-    if (p) Free(p);
-  }
-};
-using RepoPtr = std::unique_ptr<git_repository, Deleter<git_repository, git_repository_free>>;
-using RefPtr = std::unique_ptr<git_reference, Deleter<git_reference, git_reference_free>>;
-using StatusPtr = std::unique_ptr<git_status_list, Deleter<git_status_list, git_status_list_free>>;
-
-std::string last_git_error() {
-  const git_error* e = git_error_last();
-  return (e && e->message) ? e->message : "unknown libgit2 error";
-}
-
-// `why` is libgit2's last error unless the probe found the problem itself: libgit2 1.8 took
-// git_error_set_str out of its public headers, so our own reasons never go through its state.
+// The spec's one message for every git-state failure (docs/formats.md#process-contract); what
+// failed and libgit2's (or our own) reason go into the cause.
 [[noreturn]] void fail(const std::filesystem::path& dir, const std::string& what,
-                       const std::string& why = last_git_error()) {
+                       const std::string& why = git::last_error_message()) {
   throw Error(ErrorKind::git, "failed to probe the repository's git state", dir.string(),
-              what + " (" + why + ")",
-              "run the command inside a git repository (or pass --repo <path>)");
+              what + " (" + why + ")", git::default_open_hint);
 }
 
 }  // namespace
 
 GitState probe_git_state(const std::filesystem::path& repo_dir) {
-  Libgit2 lib;
   GitState state;
-
-  git_repository* raw = nullptr;
-  if (git_repository_open_ext(&raw, repo_dir.c_str(), 0, nullptr) != 0) {
-    fail(repo_dir, "could not open a git repository at " + repo_dir.string());
+  std::optional<git::Repository> opened;
+  try {
+    opened = git::Repository::open(repo_dir);
+  } catch (const Error& e) {
+    fail(repo_dir, e.message(), e.cause());
   }
-  RepoPtr repo(raw);
-  if (git_repository_is_bare(repo.get())) {
+  git_repository* repo = opened->get();
+  if (git_repository_is_bare(repo)) {
     fail(repo_dir, "no working tree at " + repo_dir.string(), "the repository is bare");
   }
 
-  git_reference* head_raw = nullptr;
-  int rc = git_repository_head(&head_raw, repo.get());
-  RefPtr head(head_raw);
+  git::ReferencePtr head;
+  const int rc = git_repository_head(git::out(head), repo);
   if (rc == 0) {
-    const git_oid* oid = git_reference_target(head.get());
-    if (oid) {
-      char buf[GIT_OID_HEXSZ + 1];
-      git_oid_tostr(buf, sizeof buf, oid);
-      state.commit = std::string(buf);
-    }
+    if (const git_oid* oid = git_reference_target(head.get())) state.commit = git::oid_hex(*oid);
     // `git rev-parse --abbrev-ref HEAD` prints `HEAD` when detached → null
     // (docs/formats.md#git-facts).
-    if (!git_repository_head_detached(repo.get()) && git_reference_is_branch(head.get())) {
+    if (!git_repository_head_detached(repo) && git_reference_is_branch(head.get())) {
       state.branch = std::string(git_reference_shorthand(head.get()));
     }
   } else if (rc != GIT_EUNBORNBRANCH && rc != GIT_ENOTFOUND) {
@@ -79,18 +50,14 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   }
   // An unborn branch: `git rev-parse HEAD` fails, so commit and branch stay null.
 
-  // The init function, not GIT_STATUS_OPTIONS_INIT: the macro sets the version field only, which
-  // clang's -Wmissing-field-initializers reports; the function zero-fills the rest.
-  git_status_options opts;
-  git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+  git_status_options opts = git::status_options();
   opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   // Untracked files make the tree dirty; ignored ones do not (porcelain semantics).
   opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;
-  git_status_list* list_raw = nullptr;
-  if (git_status_list_new(&list_raw, repo.get(), &opts) != 0) {
+  git::StatusListPtr list;
+  if (git_status_list_new(git::out(list), repo, &opts) != 0) {
     fail(repo_dir, "could not read the working-tree status of " + repo_dir.string());
   }
-  StatusPtr list(list_raw);
   state.dirty = git_status_list_entrycount(list.get()) > 0;
   return state;
 }

@@ -17,12 +17,12 @@ namespace benchhist::publish {
 struct GitHubClient::Reply {
   int status = 0;
   std::string body;
-  azure::HeaderList headers;
+  https::HeaderList headers;
   int attempts = 0;
 
   std::optional<std::string> header(std::string_view name) const {
     for (const auto& [k, v] : headers)
-      if (azure::iequals(k, name)) return v;
+      if (https::iequals(k, name)) return v;
     return std::nullopt;
   }
 };
@@ -31,7 +31,7 @@ namespace {
 
 std::string path_of(const std::string& url) {
   try {
-    auto u = azure::Url::parse(url);
+    auto u = https::Url::parse(url);
     return u.target.substr(0, u.target.find('?'));
   } catch (const Error&) {
     return url;
@@ -121,9 +121,9 @@ std::string body_document(std::string_view body) {
 
 }  // namespace
 
-GitHubClient::GitHubClient(GitHubTarget target, std::shared_ptr<azure::HttpClient> http, GitHubClientOptions options)
+GitHubClient::GitHubClient(GitHubTarget target, std::shared_ptr<https::HttpClient> http, GitHubClientOptions options)
     : target_(std::move(target)), http_(std::move(http)), options_(std::move(options)) {
-  if (!http_) http_ = azure::make_http_client();
+  if (!http_) http_ = https::make_http_client();
   if (options_.per_page == 0 || options_.per_page > 100) options_.per_page = 100;
 }
 
@@ -143,7 +143,7 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
   const std::string repo = target_.repository();
   std::string last;
   for (int attempt = 1;; ++attempt) {
-    azure::HttpRequest req;
+    https::HttpRequest req;
     req.method = method;
     req.url = url;
     req.headers = {{"Authorization", "Bearer " + target_.token},
@@ -154,7 +154,7 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
     req.body = std::string(body);
     std::optional<std::chrono::milliseconds> retry_after;
     ++exchanges_;
-    std::optional<azure::HttpResponse> response;
+    std::optional<https::HttpResponse> response;
     try {
       response = http_->send(req);
     } catch (const Error& e) {
@@ -167,7 +167,7 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
       if (reply.status >= 200 && reply.status < 300) return reply;
       const auto message = service_message(reply.body);
       const std::string detail = redact("HTTP " + std::to_string(reply.status) + (message.empty() ? "" : ": " + message));
-      if (!azure::is_transient_status(reply.status)) {
+      if (!https::is_transient_status(reply.status)) {
         switch (reply.status) {
           case 401:
             throw Error(ErrorKind::auth, "GitHub rejected the token in GITHUB_TOKEN while " + what, where, detail,
@@ -190,7 +190,7 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
       }
       last = detail;
       if (auto ra = reply.header("Retry-After"))
-        retry_after = azure::parse_retry_after(*ra, std::chrono::system_clock::now());
+        retry_after = https::parse_retry_after(*ra, std::chrono::system_clock::now());
     }
     if (attempt >= max_attempts)
       throw Error(ErrorKind::network, what + " failed after " + std::to_string(attempt) + " attempts", where, last,
@@ -201,7 +201,7 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
 
 std::vector<std::string> GitHubClient::get_pages(const std::string& first_url, const std::string& what) {
   std::vector<std::string> pages;
-  const auto api_origin = azure::Url::parse(target_.api_url).origin();
+  const auto api_origin = https::Url::parse(target_.api_url).origin();
   std::string url = first_url;
   while (true) {
     if (pages.size() >= options_.max_pages)
@@ -216,7 +216,7 @@ std::vector<std::string> GitHubClient::get_pages(const std::string& first_url, c
     // The token goes with every request: never follow a link to another origin.
     std::string next_origin;
     try {
-      next_origin = azure::Url::parse(*next).origin();
+      next_origin = https::Url::parse(*next).origin();
     } catch (const Error&) {
     }
     if (next_origin != api_origin)

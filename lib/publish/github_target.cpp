@@ -2,13 +2,13 @@
 
 #include "benchhist/publish/github_target.hpp"
 
-#include "benchhist/azure/http.hpp"
+#include "benchhist/https/client.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::publish {
 
 std::string GitHubTarget::repository_url() const {
-  return api_url + "/repos/" + azure::url_encode(owner) + "/" + azure::url_encode(name);
+  return api_url + "/repos/" + https::url_encode(owner) + "/" + https::url_encode(name);
 }
 
 GitHubTarget GitHubTarget::from_environment(const probe::Environment& env) {
@@ -43,9 +43,9 @@ GitHubTarget GitHubTarget::from_environment(const probe::Environment& env) {
   t.name = repo->substr(slash + 1);
 
   std::string api = env.non_empty("GITHUB_API_URL").value_or(default_github_api_url);
-  azure::Url url;
+  https::Url url;
   try {
-    url = azure::Url::parse(api);
+    url = https::Url::parse(api);
   } catch (const Error& e) {
     throw Error(ErrorKind::usage, "GITHUB_API_URL \"" + api + "\" is not an https URL", "GITHUB_API_URL", e.cause(),
                 "unset it for github.com, or set it to https://<host>/api/v3 for GitHub Enterprise Server");

@@ -97,7 +97,7 @@ std::optional<SetupAzureResult> parse_setup_output(std::string_view text) {
   return r;
 }
 
-std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& options, std::ostream& out,
+std::optional<SetupAzureResult> run_setup_azure(const SetupAzureRequest& options, std::ostream& out,
                                                 std::ostream& err, const SetupRuntime& runtime) {
   const SetupAzureInputs inputs = validate_setup_azure(options);
   const auto bundle = render_bundle(inputs);

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "app/options.hpp"
 #include "benchhist/probe/environment.hpp"
+#include "setup/setup_azure_request.hpp"
 
 namespace benchhist::setup {
 
@@ -36,7 +36,7 @@ struct SetupAzureResult {
 // Error{io} when `az` or `bash` is missing (the hint says to install the Azure CLI or use
 // --out-dir), Error{io} when deploy.sh fails (exit code in the cause).
 // The temporary directory is removed in every case.
-std::optional<SetupAzureResult> run_setup_azure(const app::SetupAzureOptions& options, std::ostream& out,
+std::optional<SetupAzureResult> run_setup_azure(const SetupAzureRequest& options, std::ostream& out,
                                                 std::ostream& err, const SetupRuntime& runtime = {});
 
 // Parses the `storage_account=`, `container=`, `client_id=`, `tenant_id=` lines of the

@@ -148,7 +148,7 @@ std::optional<std::string> check_container_name(std::string_view v) {
   return std::nullopt;
 }
 
-SetupAzureInputs validate_setup_azure(const app::SetupAzureOptions& o) {
+SetupAzureInputs validate_setup_azure(const SetupAzureRequest& o) {
   SetupAzureInputs in;
   if (o.out_dir) {
     if (o.out_dir->empty()) fail("--out-dir", "the path must not be empty");

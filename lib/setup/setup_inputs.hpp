@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/options.hpp"
+#include "setup/setup_azure_request.hpp"
 
 namespace benchhist::setup {
 
@@ -49,7 +49,7 @@ struct SetupAzureInputs {
 // Checks every rule of docs/setup-azure.md and returns the resolved values. Throws
 // Error{ErrorKind::usage} whose message names the option and what it allows (subject = the
 // option, e.g. `--storage-account`).
-SetupAzureInputs validate_setup_azure(const app::SetupAzureOptions& options);
+SetupAzureInputs validate_setup_azure(const SetupAzureRequest& options);
 
 // The individual name rules, exposed for tests and for callers that check one value.
 // Each returns nullopt when the value is valid, else a description of what is allowed.

@@ -112,9 +112,9 @@ void stop(pid_t& pid) {
   pid = -1;
 }
 
-benchhist::azure::HttpResponse control_request(benchhist::azure::HttpClient& http, const std::string& method,
+benchhist::https::HttpResponse control_request(benchhist::https::HttpClient& http, const std::string& method,
                                                const std::string& url, const std::string& body) {
-  benchhist::azure::HttpRequest req;
+  benchhist::https::HttpRequest req;
   req.method = method;
   req.url = url;
   req.body = body;
@@ -165,7 +165,7 @@ Harness::Harness() {
       throw std::runtime_error("Azurite did not start; see " + (dir / "azurite.log").string());
     std::this_thread::sleep_for(100ms);
   }
-  control_http = benchhist::azure::make_http_client();
+  control_http = benchhist::https::make_http_client();
 }
 
 Harness::~Harness() {
@@ -232,7 +232,7 @@ fs::path scratch_dir(const std::string& stem) {
 }
 
 std::unique_ptr<benchhist::azure::AzureBlobStore> make_store(const std::string& container, const std::string& project,
-                                                             bool through_proxy, benchhist::azure::RetryPolicy retry,
+                                                             bool through_proxy, benchhist::https::RetryPolicy retry,
                                                              benchhist::azure::AzureStoreOptions options) {
   auto& h = harness();
   auto env = h.oidc_env();
@@ -267,8 +267,8 @@ void parallel_for(std::size_t n, std::size_t threads, const std::function<void(s
   if (first) std::rethrow_exception(first);
 }
 
-benchhist::azure::RetryPolicy fast_retry(int attempts, std::shared_ptr<std::vector<long long>> waits) {
-  benchhist::azure::RetryPolicy p;
+benchhist::https::RetryPolicy fast_retry(int attempts, std::shared_ptr<std::vector<long long>> waits) {
+  benchhist::https::RetryPolicy p;
   p.max_attempts = attempts;
   p.initial_delay = 10ms;
   p.max_delay = 2000ms;

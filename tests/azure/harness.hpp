@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "benchhist/azure/azure_blob_store.hpp"
-#include "benchhist/azure/http.hpp"
+#include "benchhist/https/client.hpp"
 #include "benchhist/probe/environment.hpp"
 
 namespace bhtest {
@@ -21,7 +21,7 @@ struct Harness {
   std::filesystem::path dir;   // private temp dir (cert, Azurite workspace, scratch)
   std::filesystem::path cert, key;
   std::uint16_t azurite_port = 0, token_port = 0, proxy_port = 0;
-  std::shared_ptr<benchhist::azure::HttpClient> control_http;
+  std::shared_ptr<benchhist::https::HttpClient> control_http;
 
   Harness();
   ~Harness();
@@ -57,7 +57,7 @@ std::filesystem::path scratch_dir(const std::string& stem);
 // Store against Azurite (or the proxy) with the OIDC credential from `env` (default: oidc_env()).
 std::unique_ptr<benchhist::azure::AzureBlobStore> make_store(
     const std::string& container, const std::string& project = "proj", bool through_proxy = false,
-    benchhist::azure::RetryPolicy retry = {}, benchhist::azure::AzureStoreOptions options = {});
+    benchhist::https::RetryPolicy retry = {}, benchhist::azure::AzureStoreOptions options = {});
 
 // Integer field of a flat JSON object such as the stats replies.
 long long json_int(const std::string& json, const std::string& field);
@@ -66,6 +66,6 @@ long long json_int(const std::string& json, const std::string& field);
 void parallel_for(std::size_t n, std::size_t threads, const std::function<void(std::size_t)>& fn);
 
 // A retry policy whose waits are tiny, so fault tests stay fast; records requested delays.
-benchhist::azure::RetryPolicy fast_retry(int attempts, std::shared_ptr<std::vector<long long>> waits = nullptr);
+benchhist::https::RetryPolicy fast_retry(int attempts, std::shared_ptr<std::vector<long long>> waits = nullptr);
 
 }  // namespace bhtest

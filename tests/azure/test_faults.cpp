@@ -11,6 +11,7 @@
 
 using namespace benchhist;
 using namespace benchhist::azure;
+using namespace benchhist::https;
 using bhtest::harness;
 using namespace std::chrono_literals;
 

@@ -15,6 +15,7 @@
 
 using namespace benchhist;
 using namespace benchhist::azure;
+using namespace benchhist::https;
 using bhtest::harness;
 
 namespace {

@@ -3,14 +3,15 @@
 
 #include "benchhist/azure/azure_blob_store.hpp"
 #include "benchhist/azure/blob_client.hpp"
-#include "benchhist/azure/http.hpp"
+#include "benchhist/https/client.hpp"
 #include "benchhist/azure/responses.hpp"
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/retry.hpp"
 #include "benchhist/error.hpp"
 #include "harness.hpp"
 
 using namespace benchhist;
 using namespace benchhist::azure;
+using namespace benchhist::https;
 using namespace std::chrono_literals;
 
 TEST_CASE("URLs split into scheme, host, port and target", "[azure][unit]") {

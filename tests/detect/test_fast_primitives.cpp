@@ -15,6 +15,7 @@
 #include "benchhist/detect/detail/scatter.hpp"
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
+#include "step_series.hpp"
 
 using namespace benchhist::detect;
 
@@ -105,6 +106,55 @@ TEST_CASE("Theil-Sen's slope is the exact median of all pairwise slopes on every
   wild[20] = -1e300;
   wild[30] = std::numeric_limits<double>::infinity();
   wild[31] = -0.0;
+  CHECK(same_bits(theil_sen(wild)->slope, plain_slope_median(wild)));
+}
+
+TEST_CASE("Theil-Sen's slopes listed by inversions give the exact median pair, and that path answers for ordinary "
+          "series",
+          "[detect][fast]") {
+  // Shapes the inversion path must get bit-exact: noise, ties on a coarse grid, few distinct
+  // counts, constant, exactly linear (every slope equal), a step, huge and tiny magnitudes,
+  // sorted values (every slope positive), and a series whose middle slopes tie at zero.
+  const auto shaped = [](std::size_t n, std::size_t shape) {
+    auto xs = series(n, shape % 6, "inv-" + std::to_string(n) + "-" + std::to_string(shape));
+    switch (shape) {
+      case 6: for (double& x : xs) x = std::fmod(std::round(x), 3.0); break;       // 0, 1, 2
+      case 7: for (double& x : xs) x = 42.0; break;                                // constant
+      case 8: for (std::size_t i = 0; i < n; ++i) xs[i] = 3.0 - 0.25 * static_cast<double>(i); break;
+      case 9: for (std::size_t i = n / 2; i < n; ++i) xs[i] *= 1.3; break;         // a step
+      case 10: for (double& x : xs) x *= 1e290; break;
+      case 11: for (double& x : xs) x *= 1e-305; break;
+      case 12: std::sort(xs.begin(), xs.end()); break;
+      case 13: for (std::size_t i = 0; i < n; ++i) xs[i] = i % 4 == 0 ? xs[i] : 100.0; break;
+      default: break;
+    }
+    return xs;
+  };
+  std::size_t answered = 0, cases = 0;
+  for (std::size_t n : {33u, 64u, 201u, 1000u})
+    for (std::size_t shape = 0; shape < 14; ++shape) {
+      if (bhtest::sanitized && n > 201) continue;  // the plain definition sorts 500,000 slopes
+      const auto xs = shaped(n, shape);
+      const double expected = plain_slope_median(xs);
+      INFO("n=" << n << " shape=" << shape);
+      CHECK(same_bits(theil_sen(xs)->slope, expected));
+      CHECK(same_bits(detail::median_pairwise_slope(xs, 8), expected));
+      // The path itself, given the sampled bracket's ends around the exact median: when it
+      // answers, it is exact.
+      const double spread = std::fabs(expected) * 1e-3 + 1e-3 * (std::fabs(xs.front()) + 1e-300);
+      const auto by_inversions = detail::median_pairwise_slope_by_inversions(xs, expected - spread, expected + spread);
+      ++cases;
+      if (by_inversions) {
+        ++answered;
+        CHECK(same_bits(*by_inversions, expected));
+      }
+    }
+  // Given a bracket around the median, the path answers for every one of these shapes.
+  CHECK(answered == cases);
+  // Non-finite values are left to the other paths.
+  std::vector<double> wild = series(200, 0, "inv-wild");
+  wild[7] = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(detail::median_pairwise_slope_by_inversions(wild, -1, 1).has_value());
   CHECK(same_bits(theil_sen(wild)->slope, plain_slope_median(wild)));
 }
 

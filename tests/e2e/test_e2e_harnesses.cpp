@@ -116,12 +116,19 @@ TEST_CASE("backfill --bench-command running hyperfine and Catch2 over a real his
       CHECK(position(o.at("commit")) >= step_at);
       continue;
     }
+    const std::string kind(o.at("kind").as_string());
+    if (engine == "hyperfine" && kind == "wall_time" && position(o.at("commit")) == step_at + 1) {
+      // hyperfine's five wall-time runs at the planted commit can be a mixture of both levels on a
+      // loaded machine (CI saw 119 ms, then faster runs); the split then lands one commit late.
+      // Processor time, one mean per commit, is not blurred that way and is held exactly below.
+      continue;
+    }
     CHECK(o.at("commit").as_string() == r.commits[step_at]);
-    found.insert(engine + "/" + std::string(o.at("kind").as_string()));
+    found.insert(engine + "/" + kind);
   }
   CHECK(found.count("catch2/wall_time") == 1);
-  // hyperfine: wall time, processor time or both (four times the loop; a loaded machine can
-  // blur one of them, never both).
+  // hyperfine: wall time, processor time or both at the planted commit (four times the loop; a
+  // loaded machine can blur one of them, never both).
   CHECK((found.count("hyperfine/wall_time") + found.count("hyperfine/processor_time")) >= 1);
 }
 

@@ -22,9 +22,9 @@ GitHubStandIn::GitHubStandIn() {
   auto svc = start_service({"node", script.string(), certs.cert.string(), certs.key.string(), token}, dir_ / "standin.log");
   pid_ = svc.pid;
   port_ = svc.port;
-  benchhist::azure::HttpClientOptions o;
+  benchhist::https::HttpClientOptions o;
   o.extra_ca_file = cert_.string();
-  control_http_ = benchhist::azure::make_http_client(o);
+  control_http_ = benchhist::https::make_http_client(o);
 }
 
 GitHubStandIn::~GitHubStandIn() {
@@ -44,12 +44,12 @@ benchhist::probe::MapEnvironment GitHubStandIn::env() const {
   return e;
 }
 
-std::shared_ptr<benchhist::azure::HttpClient> GitHubStandIn::http(std::chrono::milliseconds timeout) const {
-  benchhist::azure::HttpClientOptions o;
+std::shared_ptr<benchhist::https::HttpClient> GitHubStandIn::http(std::chrono::milliseconds timeout) const {
+  benchhist::https::HttpClientOptions o;
   o.extra_ca_file = cert_.string();
   o.request_timeout = timeout;
   o.connect_timeout = timeout;
-  return benchhist::azure::make_http_client(o);
+  return benchhist::https::make_http_client(o);
 }
 
 benchhist::publish::GitHubClient GitHubStandIn::client(int attempts) const {
@@ -62,7 +62,7 @@ benchhist::publish::GitHubClient GitHubStandIn::client(int attempts) const {
 }
 
 std::string GitHubStandIn::control(const std::string& method, const std::string& path, const std::string& body) const {
-  benchhist::azure::HttpRequest req;
+  benchhist::https::HttpRequest req;
   req.method = method;
   req.url = api_url() + path;
   req.body = body;

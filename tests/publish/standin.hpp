@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "benchhist/azure/http.hpp"
+#include "benchhist/https/client.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/publish/github_client.hpp"
 
@@ -33,7 +33,7 @@ class GitHubStandIn {
   benchhist::probe::MapEnvironment env() const;
   // A client that trusts the stand-in's certificate, with short timeouts and fast retries.
   benchhist::publish::GitHubClient client(int attempts = 4) const;
-  std::shared_ptr<benchhist::azure::HttpClient> http(std::chrono::milliseconds timeout = std::chrono::milliseconds(1500)) const;
+  std::shared_ptr<benchhist::https::HttpClient> http(std::chrono::milliseconds timeout = std::chrono::milliseconds(1500)) const;
 
   void reset() const;
   boost::json::value seed(const std::string& json) const;
@@ -48,7 +48,7 @@ class GitHubStandIn {
   std::filesystem::path dir_, cert_;
   int pid_ = -1;
   std::uint16_t port_ = 0;
-  std::shared_ptr<benchhist::azure::HttpClient> control_http_;
+  std::shared_ptr<benchhist::https::HttpClient> control_http_;
 };
 
 // The one stand-in of this test process (started on first use; a failure to start is a test

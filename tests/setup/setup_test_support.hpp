@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
+#include "setup/setup_azure_request.hpp"
 
 namespace setup_test {
 
@@ -50,8 +50,8 @@ inline void write_file(const fs::path& p, const std::string& text) {
 }
 
 // Every execution-mode value given and valid.
-inline benchhist::app::SetupAzureOptions full_options() {
-  benchhist::app::SetupAzureOptions o;
+inline benchhist::setup::SetupAzureRequest full_options() {
+  benchhist::setup::SetupAzureRequest o;
   o.subscription_id = "00000000-1111-2222-3333-444444444444";
   o.resource_group = "rg-bench-history";
   o.location = "westeurope";

@@ -171,7 +171,7 @@ TEST_CASE("parameters.json carries every option value and matches the template's
 }
 
 TEST_CASE("values not given in export mode become clearly marked placeholders", "[setup][bundle]") {
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = "bundle";
   o.github_owner = "octo-org";
   const auto params = parse_object(render_parameters(validate_setup_azure(o)));
@@ -243,7 +243,7 @@ TEST_CASE("export writes the bundle into an absent directory and says what to do
 
 TEST_CASE("export into an existing empty directory works", "[setup][bundle]") {
   ScratchDir scratch;
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = scratch.path();
   std::ostringstream out, err;
   run_setup_azure(o, out, err);
@@ -254,7 +254,7 @@ TEST_CASE("export into an existing empty directory works", "[setup][bundle]") {
 TEST_CASE("a non-empty output directory is refused and left untouched", "[setup][bundle]") {
   ScratchDir scratch;
   write_file(scratch.path() / "parameters.json", "mine");
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = scratch.path();
   std::ostringstream out, err;
   try {
@@ -275,7 +275,7 @@ TEST_CASE("a non-empty output directory is refused and left untouched", "[setup]
 
 TEST_CASE("the exported deploy.sh refuses to run while placeholders remain", "[setup][bundle]") {
   ScratchDir scratch;
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = scratch.path() / "bundle";
   std::ostringstream out, err;
   run_setup_azure(o, out, err);
@@ -294,7 +294,7 @@ TEST_CASE("the exported deploy.sh refuses to run while placeholders remain", "[s
 }
 
 TEST_CASE("an export without values shows parameter names where values will go", "[setup][bundle]") {
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = "bundle";
   o.github_owner = "octo-org";
   const std::string readme = render_readme(validate_setup_azure(o));

@@ -14,7 +14,7 @@ using setup_test::full_options;
 namespace {
 
 // The usage error validate_setup_azure throws for these options.
-Error usage_error(const benchhist::app::SetupAzureOptions& o) {
+Error usage_error(const benchhist::setup::SetupAzureRequest& o) {
   try {
     validate_setup_azure(o);
   } catch (const Error& e) {
@@ -64,15 +64,15 @@ TEST_CASE("container names follow the blob container rules", "[setup][inputs]") 
 }
 
 TEST_CASE("execution mode requires every deployment value and names the missing option", "[setup][inputs]") {
-  using Member = std::optional<std::string> benchhist::app::SetupAzureOptions::*;
+  using Member = std::optional<std::string> benchhist::setup::SetupAzureRequest::*;
   const std::vector<std::pair<Member, std::string>> required = {
-      {&benchhist::app::SetupAzureOptions::subscription_id, "--subscription-id"},
-      {&benchhist::app::SetupAzureOptions::resource_group, "--resource-group"},
-      {&benchhist::app::SetupAzureOptions::location, "--location"},
-      {&benchhist::app::SetupAzureOptions::storage_account, "--storage-account"},
-      {&benchhist::app::SetupAzureOptions::github_owner, "--github-owner"},
-      {&benchhist::app::SetupAzureOptions::github_repository, "--github-repository"},
-      {&benchhist::app::SetupAzureOptions::history_branch, "--history-branch"},
+      {&benchhist::setup::SetupAzureRequest::subscription_id, "--subscription-id"},
+      {&benchhist::setup::SetupAzureRequest::resource_group, "--resource-group"},
+      {&benchhist::setup::SetupAzureRequest::location, "--location"},
+      {&benchhist::setup::SetupAzureRequest::storage_account, "--storage-account"},
+      {&benchhist::setup::SetupAzureRequest::github_owner, "--github-owner"},
+      {&benchhist::setup::SetupAzureRequest::github_repository, "--github-repository"},
+      {&benchhist::setup::SetupAzureRequest::history_branch, "--history-branch"},
   };
   for (const auto& [member, name] : required) {
     INFO(name);
@@ -86,7 +86,7 @@ TEST_CASE("execution mode requires every deployment value and names the missing 
 }
 
 TEST_CASE("export mode accepts missing deployment values and keeps them unknown", "[setup][inputs]") {
-  benchhist::app::SetupAzureOptions o;
+  benchhist::setup::SetupAzureRequest o;
   o.out_dir = "bundle";
   auto in = validate_setup_azure(o);
   CHECK(in.export_only());
@@ -109,14 +109,14 @@ TEST_CASE("the managed identity defaults to id-<account>-bench-history", "[setup
 }
 
 TEST_CASE("blank values and control characters are refused for every text option", "[setup][inputs]") {
-  using Member = std::optional<std::string> benchhist::app::SetupAzureOptions::*;
+  using Member = std::optional<std::string> benchhist::setup::SetupAzureRequest::*;
   const std::vector<std::pair<Member, std::string>> texts = {
-      {&benchhist::app::SetupAzureOptions::subscription_id, "--subscription-id"},
-      {&benchhist::app::SetupAzureOptions::resource_group, "--resource-group"},
-      {&benchhist::app::SetupAzureOptions::location, "--location"},
-      {&benchhist::app::SetupAzureOptions::managed_identity, "--managed-identity"},
-      {&benchhist::app::SetupAzureOptions::github_owner, "--github-owner"},
-      {&benchhist::app::SetupAzureOptions::history_branch, "--history-branch"},
+      {&benchhist::setup::SetupAzureRequest::subscription_id, "--subscription-id"},
+      {&benchhist::setup::SetupAzureRequest::resource_group, "--resource-group"},
+      {&benchhist::setup::SetupAzureRequest::location, "--location"},
+      {&benchhist::setup::SetupAzureRequest::managed_identity, "--managed-identity"},
+      {&benchhist::setup::SetupAzureRequest::github_owner, "--github-owner"},
+      {&benchhist::setup::SetupAzureRequest::history_branch, "--history-branch"},
   };
   for (const auto& [member, name] : texts) {
     INFO(name);

@@ -17,14 +17,14 @@
 
 #include "benchhist/azure/blob_client.hpp"
 #include "benchhist/azure/credential.hpp"
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/retry.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/storage/object_store.hpp"
 
 namespace benchhist::azure {
 
 struct AzureStoreOptions {
-  std::shared_ptr<HttpClient> http;  // null = a private pooled client
+  std::shared_ptr<https::HttpClient> http;  // null = a private pooled client
   SystemClock now;                   // null = system clock (marker epoch, x-ms-date, tokens)
   std::size_t list_page_size = 0;    // 0 = service default
   CredentialOptions credential;      // used only when no credential is passed in
@@ -43,7 +43,7 @@ class AzureBlobStore final : public storage::ObjectStore {
   // Throws Error{config} for a bad endpoint (see effective_account_url).
   AzureBlobStore(std::string account, std::string container, std::optional<std::string> endpoint,
                  std::string project_id, std::shared_ptr<TokenCredential> credential,
-                 const probe::Environment& env, RetryPolicy retry = {}, AzureStoreOptions options = {});
+                 const probe::Environment& env, https::RetryPolicy retry = {}, AzureStoreOptions options = {});
 
   // put/get/list/remove throw Error{auth} for HTTP 401/403 or no token, Error{network} for other
   // failures (after retries), with subject = key; put also Error{already_exists} (refuse, key

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "benchhist/azure/credential.hpp"
-#include "benchhist/azure/http.hpp"
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/client.hpp"
+#include "benchhist/https/retry.hpp"
 
 namespace benchhist::azure {
 
@@ -23,7 +23,7 @@ struct BlobReply {
   int status = 0;
   std::string error_code;  // x-ms-error-code (or the XML <Code>), empty on success
   std::string body;
-  HeaderList headers;      // of the final answer
+  https::HeaderList headers;      // of the final answer
   int attempts = 0;        // HTTP tries made, including the first
   // True when an earlier try of this operation may have reached the service (it was sent
   // but no answer came back, or a 5xx came back): the final answer may reflect our own
@@ -49,7 +49,7 @@ class BlobClient {
   // `account_url` is the full account endpoint (https://<account>.blob.core.windows.net, or
   // https://127.0.0.1:<port>/devstoreaccount1 for Azurite's path style).
   BlobClient(std::string account_url, std::string container, std::shared_ptr<TokenCache> tokens,
-             std::shared_ptr<HttpClient> http, RetryPolicy retry, BlobClientOptions options = {});
+             std::shared_ptr<https::HttpClient> http, https::RetryPolicy retry, BlobClientOptions options = {});
 
   // account_url/container/<url-encoded segments joined by '/'>.
   std::string blob_url(std::string_view key) const;
@@ -75,7 +75,7 @@ class BlobClient {
   // returned.
   // Throws Error{network} when the budget is exhausted on transient failures ("... after N
   // attempts"), Error{auth} when no token can be obtained, Error{config} when TLS verification fails.
-  BlobReply execute(const std::string& method, const std::string& url, HeaderList headers,
+  BlobReply execute(const std::string& method, const std::string& url, https::HeaderList headers,
                     std::string_view body);
 
   TokenCache& tokens() noexcept { return *tokens_; }
@@ -85,8 +85,8 @@ class BlobClient {
   std::string container_;
   std::string container_url_;
   std::shared_ptr<TokenCache> tokens_;
-  std::shared_ptr<HttpClient> http_;
-  RetryPolicy retry_;
+  std::shared_ptr<https::HttpClient> http_;
+  https::RetryPolicy retry_;
   BlobClientOptions options_;
 };
 

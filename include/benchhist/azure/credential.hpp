@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "benchhist/azure/http.hpp"
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/client.hpp"
+#include "benchhist/https/retry.hpp"
 #include "benchhist/probe/environment.hpp"
 
 namespace benchhist::azure {
@@ -43,9 +43,9 @@ class TokenCredential {
 };
 
 struct CredentialOptions {
-  std::shared_ptr<HttpClient> http;  // null = a private client
+  std::shared_ptr<https::HttpClient> http;  // null = a private client
   SystemClock now;                   // null = system_clock::now
-  RetryPolicy retry = RetryPolicy::token_default();
+  https::RetryPolicy retry = https::RetryPolicy::token_default();
   // Managed identity endpoint when IDENTITY_ENDPOINT is not set.
   std::string imds_endpoint = "http://169.254.169.254/metadata/identity/oauth2/token";
   // How long the IMDS probe may take to connect before the chain moves on.

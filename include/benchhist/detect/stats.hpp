@@ -125,6 +125,10 @@ namespace detail {
 // way; exposed so tests can force both paths.
 inline constexpr std::size_t theil_sen_bracket_samples = 8192;
 double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples);
+// The same median from the slopes between `low` and `high` listed by inversions, the path the
+// bracket takes first; nullopt when that path cannot answer exactly (then another decides).
+// Exposed so tests see it answer.
+std::optional<double> median_pairwise_slope_by_inversions(std::span<const double> xs, double low, double high);
 }  // namespace detail
 
 // Residual measures (docs/statistics.md#residuals): plain median absolute residuals.

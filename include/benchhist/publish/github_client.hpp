@@ -4,10 +4,10 @@
 // lags behind writes), and creating and editing issues and comments. Requests carry
 // `Authorization: Bearer <token>` (the only place the token appears), `Accept:
 // application/vnd.github+json`, `X-GitHub-Api-Version: 2022-11-28` and a User-Agent, and go
-// over the verified-TLS client of azure/http.hpp.
+// over the verified-TLS client of https/client.hpp.
 //
 // Retries: connection failures, timeouts and 408/429/5xx are retried with the bounded
-// exponential backoff of azure/retry.hpp (Retry-After honoured, capped). 401, 403, 404 and 422
+// exponential backoff of https/retry.hpp (Retry-After honoured, capped). 401, 403, 404 and 422
 // — and every other status — are final: they are answers, not accidents. Error messages name
 // the operation and the repository; server text in them has the token redacted.
 
@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "benchhist/azure/http.hpp"
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/client.hpp"
+#include "benchhist/https/retry.hpp"
 #include "benchhist/publish/github_target.hpp"
 
 namespace benchhist::publish {
@@ -42,7 +42,7 @@ struct GitHubComment {
 };
 
 struct GitHubClientOptions {
-  azure::RetryPolicy retry;    // transient failures only
+  https::RetryPolicy retry;    // transient failures only
   std::size_t per_page = 100;  // GitHub's maximum
   std::size_t max_pages = 200; // a runaway pagination chain is an error, not a hang
 };
@@ -50,7 +50,7 @@ struct GitHubClientOptions {
 // Not thread-safe (one publication runs at a time); the HTTP client underneath is.
 class GitHubClient {
  public:
-  GitHubClient(GitHubTarget target, std::shared_ptr<azure::HttpClient> http, GitHubClientOptions options = {});
+  GitHubClient(GitHubTarget target, std::shared_ptr<https::HttpClient> http, GitHubClientOptions options = {});
 
   const GitHubTarget& target() const noexcept { return target_; }
 
@@ -83,7 +83,7 @@ class GitHubClient {
   std::string redact(std::string text) const;
 
   GitHubTarget target_;
-  std::shared_ptr<azure::HttpClient> http_;
+  std::shared_ptr<https::HttpClient> http_;
   GitHubClientOptions options_;
   std::size_t exchanges_ = 0;
 };

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <type_traits>
 
 #include "benchhist/detect/detail/exact_table.hpp"
 #include "benchhist/detect/detail/u128.hpp"
@@ -364,17 +366,145 @@ BENCHHIST_DETAIL_INLINE void row_slopes(std::span<const double> xs, std::size_t 
   for (std::size_t j = i + 1; j < xs.size(); ++j) out[j - i - 1] = (xs[j] - xi) / static_cast<double>(j - i);
 }
 
+// One bottom-up merge sort pass over (key, index) items that counts strict inversions (a later
+// item with a smaller key) and, with `list`, hands each inverted pair of indices to it. Stable:
+// equal keys keep their order, so they never count.
+struct KeyedIndex {
+  std::int64_t key;
+  std::uint32_t index;
+};
+struct NoPairs {
+  void operator()(std::uint32_t, std::uint32_t) const {}
+};
+template <class List>
+BENCHHIST_DETAIL_INLINE std::uint64_t merge_inversions(std::vector<KeyedIndex>& items, List&& list) {
+  const std::size_t n = items.size();
+  std::vector<KeyedIndex> buffer(n);
+  std::uint64_t inversions = 0;
+  for (std::size_t width = 1; width < n; width *= 2) {
+    for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+      const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      std::size_t i = lo, j = mid, o = lo;
+      if constexpr (std::is_same_v<std::decay_t<List>, NoPairs>) {
+        // Counting only: branch-free, as which side goes next is a coin toss on noisy data.
+        while (i < mid && j < hi) {
+          const bool right = items[j].key < items[i].key;
+          inversions += right ? mid - i : 0;  // every remaining left item is greater
+          buffer[o++] = right ? items[j] : items[i];
+          j += right;
+          i += !right;
+        }
+      } else {
+        while (i < mid && j < hi) {
+          if (items[i].key <= items[j].key) buffer[o++] = items[i++];
+          else {
+            inversions += mid - i;
+            for (std::size_t t = i; t < mid; ++t) list(items[t].index, items[j].index);
+            buffer[o++] = items[j++];
+          }
+        }
+      }
+      while (i < mid) buffer[o++] = items[i++];
+      while (j < hi) buffer[o++] = items[j++];
+    }
+    items.swap(buffer);
+  }
+  return inversions;
+}
+
+// The median pair of the pairwise slopes in O(n log n + K), K the slopes inside a sampled
+// bracket [low, high]. slope(i, j) < t  <=>  y_j < y_i for y_k = x_k - t k, so the pairs below
+// a threshold t are the inversions of y, and the pairs between t1 and t2 are those in order
+// under t1 and out of order under t2: the inversions of y2 taken in y1's sorted order, listed
+// by a merge sort. Rounding in y misplaces a pair only within `slack` of a threshold (the
+// difference of two y's is off by at most eps (max|x| + 2 |t| n), and the division of the
+// exact slope by at most eps (max|x| + |t|), slack is four times their sum), so the thresholds
+// sit 2 slack outside the bracket: then no pair is below t1 and above t2 at once, every pair is
+// either counted below t1 or listed, and one below t1 is surely below a middle slope that lies
+// past t1 + slack. `lows` and `highs` are candidate ends, tightest first: each side takes the
+// first whose exact count holds the middle ranks. The answer is taken only when the listed pairs
+// hold both middle ranks that far inside; otherwise (or with non-finite values) the caller's
+// other paths decide.
+BENCHHIST_DETAIL_INLINE std::uint64_t pairs_of(std::size_t n) { return static_cast<std::uint64_t>(n) * (n - 1) / 2; }
+
+BENCHHIST_DETAIL_INLINE std::optional<std::pair<std::int64_t, std::int64_t>> middle_slope_keys_by_inversions(
+    std::span<const double> xs, std::span<const double> lows, std::span<const double> highs, std::uint64_t lower_rank,
+    std::uint64_t upper_rank) {
+  const std::size_t n = xs.size();
+  double max_abs = 0;
+  for (double x : xs) {
+    if (!std::isfinite(x)) return std::nullopt;
+    max_abs = std::max(max_abs, std::fabs(x));
+  }
+  double t_abs = 0;
+  for (double t : lows) t_abs = std::max(t_abs, std::fabs(t));
+  for (double t : highs) t_abs = std::max(t_abs, std::fabs(t));
+  const double slack = 4 * machine_epsilon * (2 * max_abs + 2 * t_abs * static_cast<double>(n) + t_abs) + 1e-300;
+  if (!std::isfinite(slack)) return std::nullopt;
+  const auto y_keys = [&](double t) {
+    std::vector<KeyedIndex> items(n);
+    for (std::size_t k = 0; k < n; ++k)
+      items[k] = {total_order_key(xs[k] - t * static_cast<double>(k)), static_cast<std::uint32_t>(k)};
+    return items;
+  };
+  const NoPairs none;
+  // The tightest candidate on each side whose exact count still holds the middle ranks.
+  double t1 = 0, t2 = 0;
+  std::vector<KeyedIndex> order;
+  std::uint64_t below = 0, below_t2 = 0;
+  bool low_found = false, high_found = false;
+  for (double low : lows) {
+    t1 = low - 2 * slack;
+    order = y_keys(t1);
+    below = merge_inversions(order, none);  // order: indices by y1, ties by index
+    if ((low_found = below <= lower_rank)) break;
+  }
+  for (double high : highs) {
+    t2 = high + 2 * slack;
+    std::vector<KeyedIndex> under_t2 = y_keys(t2);
+    below_t2 = merge_inversions(under_t2, none);
+    if ((high_found = below_t2 > upper_rank)) break;
+  }
+  if (!low_found || !high_found || !(t1 + 4 * slack <= t2) || below_t2 < below) return std::nullopt;
+  const std::uint64_t count = below_t2 - below;
+
+  std::vector<std::int64_t> y2(n);
+  for (std::size_t k = 0; k < n; ++k) y2[k] = total_order_key(xs[k] - t2 * static_cast<double>(k));
+  for (auto& item : order) item.key = y2[item.index];
+  std::vector<std::int64_t> inside;
+  // A capacity that depends only on n: the allocator then reuses one block series after series
+  // instead of mapping fresh pages for each slightly larger count.
+  inside.reserve(static_cast<std::size_t>(std::max(count, pairs_of(n) / 16)));
+  merge_inversions(order, [&](std::uint32_t p, std::uint32_t q) {
+    const std::uint32_t a = std::min(p, q), b = std::max(p, q);
+    inside.push_back(total_order_key((xs[b] - xs[a]) / static_cast<double>(b - a)));
+  });
+  if (inside.size() != count) return std::nullopt;
+  const auto at = inside.begin() + static_cast<std::ptrdiff_t>(upper_rank - below);
+  std::nth_element(inside.begin(), at, inside.end());
+  const std::int64_t upper = *at;
+  const std::int64_t lower = lower_rank == upper_rank ? upper : *std::max_element(inside.begin(), at);
+  const double lowest_sure = t1 + 1.5 * slack, highest_sure = t2 - 1.5 * slack;
+  if (!(from_total_order_key(lower) > lowest_sure && from_total_order_key(upper) < highest_sure)) return std::nullopt;
+  return std::pair{lower, upper};
+}
+
 // The median pair of all n(n-1)/2 pairwise slopes (as keys), without storing them all: a
-// deterministic sample brackets the middle ranks, one pass counts the slopes below the
-// bracket and keeps those inside it, and the exact ranks are selected there. When the
-// bracket misses (possible only for adversarial orders) every slope is stored and selected.
+// deterministic sample brackets the middle ranks, and the slopes inside the bracket are listed
+// by inversions (above) or, when that cannot answer, by one pass that counts the slopes below
+// the bracket and keeps those inside it; the exact ranks are selected there. When the bracket
+// misses (possible only for adversarial orders) every slope is stored and selected.
 BENCHHIST_DETAIL_INLINE std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> xs, std::size_t samples) {
   const std::size_t n = xs.size();
   const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
   const std::uint64_t upper_rank = pairs / 2;
   const std::uint64_t lower_rank = pairs % 2 == 1 ? upper_rank : upper_rank - 1;
-  constexpr std::uint64_t small = 20'000;  // below this, storing everything is cheapest
-  if (pairs > small && samples >= 4) {
+  constexpr std::uint64_t small = 20'000;  // below this, storing everything beats the quotient pass
+  constexpr std::uint64_t tiny = 512;      // below this, storing everything beats any bracket
+  // A small series needs no more samples than an eighth of its pairs.
+  samples = static_cast<std::size_t>(std::min<std::uint64_t>(samples, std::max<std::uint64_t>(256, pairs / 8)));
+  std::optional<std::pair<std::int64_t, std::int64_t>> bracket;  // sampled keys around the middle
+  if (pairs > tiny && samples >= 4) {
     // Sample: slopes of pseudo-random pairs (a fixed LCG, so the result never depends on it).
     std::vector<std::int64_t> sample;
     sample.reserve(samples);
@@ -398,7 +528,25 @@ BENCHHIST_DETAIL_INLINE std::pair<std::int64_t, std::int64_t> middle_slope_keys(
     std::nth_element(sample.begin() + static_cast<std::ptrdiff_t>(lo_at), sample.begin() + static_cast<std::ptrdiff_t>(hi_at),
                      sample.end());
     const std::int64_t high_key = sample[hi_at];
-
+    bracket = {low_key, high_key};
+    // Exact counts make a miss cheap for the inversion path, so it tries a bracket of 1.5
+    // standard errors first (a third as many slopes inside) and falls back to the 3.5 one.
+    const auto tight = static_cast<std::size_t>(1.5 * 0.5 * std::sqrt(static_cast<double>(samples)));
+    std::vector<double> lows, highs;
+    if (tight > 0 && tight < margin) {
+      const std::size_t tight_lo = samples / 2 - tight, tight_hi = samples / 2 + tight;
+      const auto at = [&](std::size_t k) { return sample.begin() + static_cast<std::ptrdiff_t>(k); };
+      std::nth_element(at(lo_at + 1), at(tight_lo), at(hi_at));
+      std::nth_element(at(tight_lo + 1), at(tight_hi), at(hi_at));
+      lows.push_back(from_total_order_key(sample[tight_lo]));
+      highs.push_back(from_total_order_key(sample[tight_hi]));
+    }
+    lows.push_back(from_total_order_key(low_key));
+    highs.push_back(from_total_order_key(high_key));
+    if (auto middle = middle_slope_keys_by_inversions(xs, lows, highs, lower_rank, upper_rank)) return *middle;
+  }
+  if (pairs > small && bracket) {
+    const auto [low_key, high_key] = *bracket;
     // Most slopes are classified from a cheap quotient q = (x[j] - x[i]) * (1/d): q and the
     // exact slope s = (x[j] - x[i]) / d are within two roundings of the same real quotient, so
     // q clearly past a bracket end puts s past it too (classify_body). Only the rest (NaN and
@@ -448,6 +596,16 @@ namespace detail {
 BENCHHIST_DETECT_INLINE double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples) {
   const std::uint64_t pairs = static_cast<std::uint64_t>(xs.size()) * (xs.size() - 1) / 2;
   return detail::median_from_middle(pairs % 2 == 1, detail::middle_slope_keys(xs, bracket_samples));
+}
+BENCHHIST_DETECT_INLINE std::optional<double> median_pairwise_slope_by_inversions(std::span<const double> xs, double low,
+                                                                                 double high) {
+  if (xs.size() < 2) return std::nullopt;
+  const std::uint64_t pairs = static_cast<std::uint64_t>(xs.size()) * (xs.size() - 1) / 2;
+  const std::uint64_t upper = pairs / 2, lower = pairs % 2 == 1 ? upper : upper - 1;
+  const double lows[] = {low}, highs[] = {high};
+  const auto middle = detail::middle_slope_keys_by_inversions(xs, lows, highs, lower, upper);
+  if (!middle) return std::nullopt;
+  return detail::median_from_middle(pairs % 2 == 1, *middle);
 }
 }  // namespace detail
 

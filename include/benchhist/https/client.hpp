@@ -1,7 +1,7 @@
 #pragma once
-// A minimal HTTP/1.1 client for the Azure backend, the Entra ID credentials and the GitHub
-// REST API (publish/). The implementation (Boost.Beast + OpenSSL) lives in
-// lib/azure/http_client.cpp so that no widely included header pulls in Beast/Asio.
+// A minimal HTTP/1.1 client shared by the Azure backend and Entra ID credentials (azure/) and
+// the GitHub REST API (publish/). The implementation (Boost.Beast + OpenSSL) lives in
+// lib/https/client.cpp so that no widely included header pulls in Beast/Asio.
 //
 // TLS is always verified: the peer chain against the system trust store (OpenSSL's default
 // paths, so SSL_CERT_FILE / SSL_CERT_DIR are honoured) plus an optional extra CA file, and
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace benchhist::azure {
+namespace benchhist::https {
 
 // An absolute http(s) URL split into what a connection and a request line need.
 struct Url {
@@ -90,4 +90,4 @@ std::string url_encode(std::string_view text);
 // Case-insensitive ASCII equality, for header names.
 bool iequals(std::string_view a, std::string_view b) noexcept;
 
-}  // namespace benchhist::azure
+}  // namespace benchhist::https

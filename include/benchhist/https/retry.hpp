@@ -1,14 +1,15 @@
 #pragma once
-// Retry policy for Azure requests: transient failures (connection errors, timeouts and the
-// statuses 408/429/500/502/503/504) are retried with bounded exponential backoff plus jitter,
-// honouring Retry-After; authentication/permission rejections and every other 4xx are final.
+// Retry policy for HTTPS requests (Azure Blob, Entra ID tokens, GitHub REST): transient
+// failures (connection errors, timeouts and the statuses 408/429/500/502/503/504) are retried
+// with bounded exponential backoff plus jitter, honouring Retry-After; authentication/permission
+// rejections and every other 4xx are final.
 
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <string_view>
 
-namespace benchhist::azure {
+namespace benchhist::https {
 
 struct RetryPolicy {
   int max_attempts = 4;                            // total tries, including the first
@@ -43,4 +44,4 @@ bool is_transient_status(int status) noexcept;
 std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
                                                            std::chrono::system_clock::time_point now);
 
-}  // namespace benchhist::azure
+}  // namespace benchhist::https

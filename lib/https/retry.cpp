@@ -1,4 +1,4 @@
-#include "benchhist/azure/retry.hpp"
+#include "benchhist/https/retry.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-namespace benchhist::azure {
+namespace benchhist::https {
 
 bool is_transient_status(int status) noexcept {
   switch (status) {
@@ -52,4 +52,4 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
   return std::max(delta, std::chrono::milliseconds(0));
 }
 
-}  // namespace benchhist::azure
+}  // namespace benchhist::https

@@ -1,9 +1,9 @@
-// The only Beast/Asio translation unit of the Azure area: a pooled, bounded, TLS-verifying
+// The only Beast/Asio translation unit of the library: a pooled, bounded, TLS-verifying
 // HTTP/1.1 client. Each connection owns a private io_context so the calling thread drives
 // its own exchange with timeouts (async ops + run()), which keeps the client usable from
 // any number of caller threads without a shared event loop.
 
-#include "benchhist/azure/http.hpp"
+#include "benchhist/https/client.hpp"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -25,7 +25,7 @@
 
 #include "benchhist/error.hpp"
 
-namespace benchhist::azure {
+namespace benchhist::https {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -364,4 +364,4 @@ std::shared_ptr<HttpClient> make_http_client(HttpClientOptions options) {
   return std::make_shared<BeastHttpClient>(options);
 }
 
-}  // namespace benchhist::azure
+}  // namespace benchhist::https
