@@ -4,11 +4,12 @@
 // bisect pins the planted commit storing at most ⌈log₂ 8⌉ + 1 new measurements (the confirmation
 // of the window's ends is not stored); the next analyze reports the planted commit itself;
 // --dry-run touches nothing; a stretch measured under a simulated machine load does not
-// reproduce; the budget stops cleanly; --benchmark naming nothing is an error. See docs/bisect.md.
+// reproduce; the budget stops cleanly; --benchmark naming nothing is an error; a commit that no
+// longer builds ends its window, or with --ignore-errors is gone around. See docs/bisect.md.
 //
 // The benchmark binary depends only on work.cpp, whose busy loop is scaled by a factor in the
 // source; bench.sh keeps each distinct work.cpp's binary in a cache outside the worktrees, so
-// the 90-commit history compiles twice, not once per measurement.
+// the 90-commit history compiles three times, not once per measurement.
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
@@ -61,6 +62,7 @@ std::string work_source(int i) {
 const std::string bench_script =
     "#!/bin/sh\n"
     "set -eu\n"
+    "if [ \"$(git rev-parse HEAD)\" = \"${BISECT_E2E_BROKEN:-}\" ]; then echo 'work.cpp: error: no longer builds' >&2; exit 1; fi\n"
     "sum=$(sha256sum work.cpp | cut -c1-16)\n"
     "bin=\"$BISECT_E2E_BINARIES/bench_$sum\"\n"
     "if [ ! -x \"$bin\" ]; then c++ -O1 -o \"$bin.$$\" work.cpp -lbenchmark -lpthread && mv \"$bin.$$\" \"$bin\"; fi\n"
@@ -334,4 +336,38 @@ TEST_CASE("bisect stops cleanly when the build budget runs out, and refuses a --
   CHECK(none.exit_code == 1);
   CHECK(contains(none.err, "no analysed series matches --benchmark BM_Nothing"));
   CHECK(e2e::files_under(store.path()) == untouched);
+}
+
+TEST_CASE("a commit in the window that no longer builds ends the window, or with --ignore-errors is gone around and "
+          "reported",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  copy_template(store.path());
+  const std::string local = "--local=" + store.path().string();
+  auto env = bench_env();
+  env["BISECT_E2E_BROKEN"] = r.commits[45];  // the step's own commit: as if the toolchain had moved on
+  const std::vector<std::string> args = {"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Work",
+                                         "--metric", "processor_time"};
+
+  auto plain = run_cli(args, r.dir, env);
+  INFO("stdout: " << plain.out << "\nstderr: " << plain.err);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(contains(plain.out, ": could not measure " + short12(r.commits[45]) + " make BM_Work four times slower: "));
+  CHECK(contains(plain.out, "; narrowed to 8 commits: " + short12(r.commits[41]) + ".." + short12(r.commits[49])));
+  CHECK(contains(plain.out, "5 builds of the 16 allowed; 0 new measurements stored."));
+
+  // --ignore-errors: 45 is listed with its reason, and its neighbours narrow the window to it.
+  auto args_ignoring = args;
+  args_ignoring.push_back("--ignore-errors");
+  auto around = run_cli(args_ignoring, r.dir, env);
+  INFO("stdout: " << around.out << "\nstderr: " << around.err);
+  REQUIRE(around.exit_code == 0);
+  CHECK(contains(around.out, ": could not measure " + short12(r.commits[45]) + " make BM_Work four times slower: "));
+  CHECK(contains(around.out, "; narrowed to 2 commits: " + short12(r.commits[44]) + ".." + short12(r.commits[46]) +
+                                 "; went around 1 commit that could not be measured: " + short12(r.commits[45]) + " ("));
+  const auto stored = stored_commits(store.path());
+  CHECK(stored.count(r.commits[46]) == 1);
+  CHECK(stored.count(r.commits[44]) == 1);
+  CHECK(stored.count(r.commits[45]) == 0);
 }
