@@ -18,7 +18,8 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_engines(o.filters);
   std::vector<ReportFile> files;
-  if (o.json) files.push_back({"JSON", inv.cwd / *o.json, {}});
+  if (o.output.markdown) files.push_back({"Markdown", inv.cwd / *o.output.markdown, {}});
+  if (o.output.json) files.push_back({"JSON", inv.cwd / *o.output.json, {}});
   preflight(files);
 
   // bisect measures the repository, so paths resolve against --repo as for backfill
@@ -42,6 +43,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   }
   req.options.max_builds = o.max_builds;
   req.options.repeat = o.repeat;
+  req.options.skip_failures = o.ignore_errors;
   req.dry_run = o.dry_run;
   req.overwrite = o.overwrite;
   auto& m = req.measuring;
@@ -68,11 +70,11 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   const auto report = bisect::bisect(req, *git, *ctx.store, inv.env, services, hooks);
   finish_store(ctx, inv, v);
   for (auto& f : files) {
-    f.content = bisect::render_json(report);
+    f.content = f.label == "JSON" ? bisect::render_json(report) : bisect::render_markdown(report);
     write_report(f);
-    note(inv, v, "wrote the JSON report to " + f.path.string());
+    note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
   }
-  if (!o.no_text) inv.out << bisect::render_text(report) << '\n';
+  if (!o.output.no_text) inv.out << bisect::render_text(report) << '\n';
 }
 
 }  // namespace benchhist::app
