@@ -13,8 +13,7 @@ CommandSpec spec() {
   add_filters(c.opts);
   add_context_base(c.opts);
   add_since(c.opts, since_help);
-  c.opts.push_back({"no-text", 0, Kind::flag, "", "Do not print the text report"});
-  c.opts.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
+  add_output(c.opts);
   c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Only the findings of this qualified benchmark id"});
   c.opts.push_back({"metric", 0, Kind::value, "NAME", "Only the findings of this metric, e.g. wall_time"});
   c.opts.push_back({"max-builds", 0, Kind::value, "N", "Measure at most N times in this invocation [default: 16]"});
@@ -24,7 +23,8 @@ CommandSpec spec() {
   c.opts.push_back({"overwrite", 0, Kind::flag, "", "Also store re-measurements of commits already stored"});
   add_scope(c.opts);
   add_features(c.opts);
-  c.opts.push_back({"ignore-errors", 0, Kind::flag, "", "A commit whose benchmarks fail ends only its own window"});
+  c.opts.push_back({"ignore-errors", 0, Kind::flag, "",
+                    "Bisect around a commit whose benchmarks fail instead of ending its window there"});
   c.opts.push_back({"best-of", 0, Kind::value, "N", "Run the suite N times per measurement and keep the per-metric minimum [default: 1]"});
   c.opts.push_back({"bench-command", 0, Kind::value, "COMMAND",
                     "Run this shell command instead of cargo bench, as backfill does [default: [collect] bench_command]"});
@@ -37,8 +37,7 @@ Runner build(const Parsed& p) {
   o.cache.cache = p.path_flag("cache");
   o.filters = filters(p);
   o.selection = selection(p);
-  o.no_text = p.flag("no-text");
-  o.json = p.path("json");
+  o.output = output(p);
   o.benchmark = p.value("benchmark");
   o.metric = p.value("metric");
   o.max_builds = p.number("max-builds", 16);

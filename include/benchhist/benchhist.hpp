@@ -72,6 +72,7 @@
 #include "benchhist/report/json_reporter.hpp"
 #include "benchhist/report/list_output.hpp"
 #include "benchhist/report/markdown_reporter.hpp"
+#include "benchhist/report/markdown_text.hpp"
 #include "benchhist/report/notes.hpp"
 #include "benchhist/report/outcome_reporter.hpp"
 #include "benchhist/report/prose.hpp"

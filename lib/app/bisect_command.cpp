@@ -14,12 +14,25 @@ namespace benchhist::app {
 
 using namespace detail;
 
+namespace {
+
+MetricKind metric_option(const std::string& token) {
+  const auto kind = parse_metric_kind(token);
+  if (!kind)
+    throw Error(ErrorKind::usage, "unknown metric \"" + token + "\" for --metric", "--metric", {},
+                "pass a metric token as analyze prints it, e.g. wall_time or instruction_count");
+  return *kind;
+}
+
+}  // namespace
+
 void run_bisect(const BisectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   check_engines(o.filters);
-  std::vector<ReportFile> files;
-  if (o.json) files.push_back({"JSON", inv.cwd / *o.json, {}});
-  preflight(files);
+  Outputs<bisect::BisectReport> files;
+  if (o.output.markdown) files.add("Markdown", inv.cwd / *o.output.markdown, &bisect::render_markdown);
+  if (o.output.json) files.add("JSON", inv.cwd / *o.output.json, &bisect::render_json);
+  preflight(files.files);
 
   // bisect measures the repository, so paths resolve against --repo as for backfill
   // (docs/formats.md#storage-selection).
@@ -33,15 +46,10 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
   req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
   if (o.benchmark) req.benchmark = *o.benchmark;
-  if (o.metric) {
-    const auto kind = parse_metric_kind(*o.metric);
-    if (!kind)
-      throw Error(ErrorKind::usage, "unknown metric \"" + *o.metric + "\" for --metric", "--metric", {},
-                  "pass a metric token as analyze prints it, e.g. wall_time or instruction_count");
-    req.metric = *kind;
-  }
+  if (o.metric) req.metric = metric_option(*o.metric);
   req.options.max_builds = o.max_builds;
   req.options.repeat = o.repeat;
+  req.options.skip_failures = o.ignore_errors;
   req.dry_run = o.dry_run;
   req.overwrite = o.overwrite;
   auto& m = req.measuring;
@@ -67,12 +75,12 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
 
   const auto report = bisect::bisect(req, *git, *ctx.store, inv.env, services, hooks);
   finish_store(ctx, inv, v);
-  for (auto& f : files) {
-    f.content = bisect::render_json(report);
+  files.render(report);
+  for (auto& f : files.files) {
     write_report(f);
-    note(inv, v, "wrote the JSON report to " + f.path.string());
+    note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
   }
-  if (!o.no_text) inv.out << bisect::render_text(report) << '\n';
+  if (!o.output.no_text) inv.out << bisect::render_text(report) << '\n';
 }
 
 }  // namespace benchhist::app

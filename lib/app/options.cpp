@@ -345,8 +345,10 @@ void check(const BisectOptions& o) {
   require_positive(o.max_builds, "--max-builds <N>");
   require_positive(o.repeat, "--repeat <N>");
   require_positive(o.best_of, "--best-of <N>");
-  if (o.no_text && !o.json)
-    usage("no output selected: --no-text suppresses the text report, so request --json <path>", "--no-text");
+  if (o.output.no_text && !o.output.markdown && !o.output.json)
+    usage("no output selected: --no-text suppresses the text report, so request at least one of "
+          "--markdown <path> or --json <path>",
+          "--no-text");
   if (o.benchmark && o.benchmark->empty()) usage("a value is required for '--benchmark <ID>'", "--benchmark");
 }
 void check(const ImportOptions& o) {

@@ -221,8 +221,7 @@ struct BisectOptions {
   CacheOption cache;
   FilterOptions filters;
   CommitSelection selection;
-  bool no_text = false;                        // --no-text
-  std::optional<std::filesystem::path> json;   // --json <PATH>
+  OutputOptions output;                        // --no-text, --markdown, --json
   std::optional<std::string> benchmark;        // --benchmark: one series' exact qualified id
   std::optional<std::string> metric;           // --metric: its metric token
   std::uint32_t max_builds = 16;               // --max-builds (≥ 1): measurements over the invocation

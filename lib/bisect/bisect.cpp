@@ -161,6 +161,7 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
                 rep.context_commit, {}, "pass --context <the default branch> (or --base) so the history is analysed");
 
   BisectReport out;
+  out.project = rep.project;
   out.line = analysed.selection.line;
   out.max_builds = request.options.max_builds;
   out.repeat = request.options.repeat;
@@ -208,14 +209,18 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
       e.note = "the finding's series is not in the analysis";
     } else {
       try {
-        const Window w = find_window(*it, *f.commit);
-        std::size_t point = 0;
-        while (it->points[point].dirty || it->points[point].topo != w.new_end) ++point;
-        const StepLevels levels = step_levels(*it, f.baseline, f.latest, point);
-        e.window = w;
-        e.kind = request.dry_run ? EntryKind::planned : EntryKind::bisected;
-        target_entry.push_back(out.entries.size());
-        targets.push_back(Target{key, w, levels});
+        if (const auto w = find_window(*it, *f.commit); !w) {
+          e.note = "nothing is measured before " + short_id(*f.commit) +
+                   " in this series, so there is no old level to bisect from: backfill an older commit first";
+        } else {
+          std::size_t point = 0;
+          while (it->points[point].dirty || it->points[point].topo != w->new_end) ++point;
+          const StepLevels levels = step_levels(*it, f.baseline, f.latest, point);
+          e.window = *w;
+          e.kind = request.dry_run ? EntryKind::planned : EntryKind::bisected;
+          target_entry.push_back(out.entries.size());
+          targets.push_back(Target{key, *w, levels});
+        }
       } catch (const Error& err) {
         e.note = err.message();
       }

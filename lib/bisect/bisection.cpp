@@ -2,7 +2,9 @@
 #include "benchhist/bisect/bisection.hpp"
 
 #include <algorithm>
+#include <optional>
 
+#include "benchhist/detect/stats.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::bisect {
@@ -57,6 +59,7 @@ class Measurements {
 struct State {
   enum class Phase { confirm, halve, done } phase = Phase::confirm;
   TargetOutcome outcome;
+  StepLevels levels;  // halving: the levels of the ends as measured now (confirm sets them)
 };
 
 // A value of `key` from one measurement; the outcome is finished (failed) when there is none.
@@ -92,23 +95,47 @@ bool confirm(std::size_t t, const Target& target, State& s, Measurements& m, std
       (old_end ? out.old_values : out.new_values).push_back(*v);
       ++out.measurements;
     }
-  if (classify(out.old_values, target.levels) != Level::old_level ||
-      classify(out.new_values, target.levels) != Level::new_level) {
+  // Reproduced when the ends, measured now, still differ by more than half the stored step in
+  // its direction. The difference, not each end against its stored level: a machine that is
+  // uniformly slower or faster today than when the history was stored shifts both ends alike
+  // (the alternating order is there for that), and the step is still in the code.
+  const double stored = target.levels.latest - target.levels.baseline;
+  const double old_now = detect::median(out.old_values), new_now = detect::median(out.new_values);
+  if (stored == 0 || (new_now - old_now) / stored <= 0.5) {
     out.verdict = Verdict::not_reproduced;
     return false;
   }
+  // Middle commits are measured now too, so they are held to the ends' levels of now, with the
+  // series' own scatter.
+  s.levels = StepLevels{old_now, new_now, target.levels.residual, repeat};
   return true;
 }
 
 // One halving: the middle commit measured (and re-measured while ambiguous, `repeat` more times
 // at most) and the window moved. False when the target is finished.
-bool halve(std::size_t t, const Target& target, State& s, Measurements& m, std::size_t repeat) {
+bool halve(std::size_t t, const Target& target, State& s, Measurements& m, const Options& options) {
+  const std::size_t repeat = options.repeat;
   auto& out = s.outcome;
   if (out.window.pinned()) {
     out.verdict = Verdict::pinned;
     return false;
   }
-  const auto mid = out.window.middle();
+  // The middle commit, or with skip_failures the nearest one not yet found unmeasurable.
+  const auto skipped = [&](std::size_t i) {
+    return std::any_of(out.skipped.begin(), out.skipped.end(), [&](const Unmeasurable& u) { return u.line_index == i; });
+  };
+  std::optional<std::size_t> pick;
+  const std::size_t middle = out.window.middle();
+  for (std::size_t d = 0; !pick && d < out.window.candidates(); ++d)
+    for (const std::size_t i : {middle + d, middle - d})
+      if (!pick && i > out.window.old_end && i < out.window.new_end && !skipped(i)) pick = i;
+  if (!pick) {  // every commit in between is unmeasurable: the window is as narrow as it gets
+    out.verdict = Verdict::failed;
+    out.at = out.skipped.back().line_index;
+    out.reason = out.skipped.back().reason;
+    return false;
+  }
+  const auto mid = *pick;
   std::vector<double> values;
   Level level = Level::ambiguous;
   for (std::size_t i = 0; i <= repeat && level == Level::ambiguous; ++i) {
@@ -118,10 +145,17 @@ bool halve(std::size_t t, const Target& target, State& s, Measurements& m, std::
       return false;
     }
     const auto v = value_of(*r, target.key, mid, out);
+    if (!v && options.skip_failures && values.empty()) {  // go around it next round
+      out.skipped.push_back({mid, out.reason});
+      out.verdict = Verdict::narrowed;
+      out.at.reset();
+      out.reason.clear();
+      return true;
+    }
     if (!v) return false;
     values.push_back(*v);
     ++out.measurements;
-    level = classify(values, target.levels);
+    level = classify(values, s.levels);
   }
   if (level == Level::ambiguous) {
     out.verdict = Verdict::ambiguous;
@@ -157,7 +191,7 @@ BisectionResult run_bisection(std::span<const Target> targets, Measurer& measure
       auto& s = states[t];
       if (s.phase == State::Phase::done) continue;
       const bool more = s.phase == State::Phase::confirm ? confirm(t, targets[t], s, m, options.repeat)
-                                                         : halve(t, targets[t], s, m, options.repeat);
+                                                         : halve(t, targets[t], s, m, options);
       if (!more) {
         s.phase = State::Phase::done;  // pinned, or stopped with its verdict set
       } else {  // a confirmation that passed moves on to halving

@@ -37,23 +37,25 @@ StepLevels step_levels(const analysis::Series& series, double baseline, double l
   return StepLevels{baseline, latest, residual.value_or(0.0)};
 }
 
-double band_half_width(const StepLevels& levels, std::size_t measurements) noexcept {
-  // 3 × the typical residual is the residual_noise gate's own multiple; the median of k values
-  // scatters about 1/√k as much. A quarter of the step keeps a noiseless series (residual 0, a
-  // counted metric) from calling every value that is not bit-identical ambiguous.
-  const double k = static_cast<double>(std::max<std::size_t>(measurements, 1));
-  const double noise = 3.0 * levels.residual / std::sqrt(k);
-  return std::max(noise, std::abs(levels.latest - levels.baseline) / 4.0);
-}
-
 Level classify(std::span<const double> values, const StepLevels& levels) {
-  if (values.empty()) return Level::ambiguous;
+  const double step = levels.latest - levels.baseline;
+  if (values.empty() || step == 0) return Level::ambiguous;
   const double median = detect::median(std::vector<double>(values.begin(), values.end()));
-  const double h = band_half_width(levels, values.size());
-  const bool in_old = std::abs(median - levels.baseline) <= h;
-  const bool in_new = std::abs(median - levels.latest) <= h;
-  if (in_old == in_new) return Level::ambiguous;
-  return in_old ? Level::old_level : Level::new_level;
+  // Where the value sits along the step (0 = old level, 1 = new level), and one standard error of
+  // that position: the series' scatter (a median absolute deviation, × 1.4826 for a standard
+  // deviation) for the median of k values, plus the levels' own when they were measured too.
+  const double at = (median - levels.baseline) / step;
+  const double k = static_cast<double>(values.size());
+  const double r = static_cast<double>(levels.level_measurements);
+  const double error =
+      1.4826 * levels.residual * std::sqrt(1.0 / k + (r > 0 ? 1.0 / r : 0.0)) / std::abs(step);
+  // Beyond both levels by more than three standard errors (at least a quarter of the step):
+  // something else is going on, and calling it either level would be a guess.
+  const double beyond = std::max(3.0 * error, 0.25);
+  if (at < -beyond || at > 1 + beyond) return Level::ambiguous;
+  // Within one standard error of half-way: the value cannot honestly be told to either side.
+  if (std::abs(at - 0.5) <= std::max(error, 0.05)) return Level::ambiguous;
+  return at < 0.5 ? Level::old_level : Level::new_level;
 }
 
 }  // namespace benchhist::bisect

@@ -1,9 +1,10 @@
-// The text and JSON reports of bisect (docs/bisect.md#output).
+// The text, JSON and Markdown reports of bisect (docs/bisect.md#output).
 #include <string>
 
 #include "benchhist/bisect/bisect.hpp"
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/model/text.hpp"
+#include "benchhist/report/markdown_text.hpp"
 #include "benchhist/report/value_format.hpp"
 
 namespace benchhist::bisect {
@@ -25,6 +26,8 @@ std::string range_text(const BisectReport& r, const Window& w) {
          short_id(r.line.at(w.new_end).id);
 }
 
+std::string outcome_text(const BisectReport& r, const FindingEntry& e, const TargetOutcome& o);
+
 std::string verdict_text(const BisectReport& r, const FindingEntry& e) {
   switch (e.kind) {
     case EntryKind::drift: return "nothing to pin: a drift has no single commit";
@@ -40,6 +43,15 @@ std::string verdict_text(const BisectReport& r, const FindingEntry& e) {
     case EntryKind::bisected: break;
   }
   const auto& o = *e.outcome;
+  std::string around;  // --ignore-errors: the commits bisection went around, each with its reason
+  for (const auto& u : o.skipped)
+    around += (around.empty() ? "; went around " + plural(o.skipped.size(), "commit") + " that could not be measured: "
+                              : std::string(", ")) +
+              short_id(r.line.at(u.line_index).id) + " (" + u.reason + ")";
+  return outcome_text(r, e, o) + around;
+}
+
+std::string outcome_text(const BisectReport& r, const FindingEntry& e, const TargetOutcome& o) {
   const std::string levels =
       report::format_value(e.finding.baseline) + " → " + report::format_value(e.finding.latest);
   switch (o.verdict) {
@@ -78,23 +90,45 @@ std::string_view entry_token(const FindingEntry& e) {
   return "failed";
 }
 
+// The last line of every format but JSON.
+std::string closing_line(const BisectReport& r) {
+  if (r.dry_run) return "Dry run: nothing was measured or stored.";
+  return plural(r.builds, "build") + " of the " + std::to_string(r.max_builds) + " allowed; " +
+         plural(r.stored, "new measurement") + " stored.";
+}
+
+constexpr std::string_view no_findings = "No findings to bisect: the analysis reported none in scope.";
+
 }  // namespace
 
 std::string render_text(const BisectReport& r) {
   std::string s;
-  if (r.entries.empty()) s += "No findings to bisect: the analysis reported none in scope.\n";
+  if (r.entries.empty()) s += std::string(no_findings) + "\n";
   for (const auto& e : r.entries) {
     const auto& f = e.finding;
     s += f.benchmark.qualified() + " " + std::string(to_string(f.kind)) + " [" + std::string(to_string(f.set.engine)) +
          "] " + report::format_percent(f.relative_delta) + (f.commit ? " at " + short_id(*f.commit) : "") + ": " +
          verdict_text(r, e) + "\n";
   }
-  if (r.dry_run)
-    s += "Dry run: nothing was measured or stored.";
-  else
-    s += plural(r.builds, "build") + " of the " + std::to_string(r.max_builds) + " allowed; " +
-         plural(r.stored, "new measurement") + " stored.";
-  return s;
+  return s + closing_line(r);
+}
+
+std::string render_markdown(const BisectReport& r) {
+  std::string s = "# Benchmark history bisect: " + r.project + "\n\n";
+  if (r.entries.empty()) {
+    s += std::string(no_findings) + "\n";
+  } else {
+    s += "| Benchmark | Metric | Engine | Change | Finding at | Verdict | Result |\n"
+         "| --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const auto& e : r.entries) {
+      const auto& f = e.finding;
+      s += "| " + report::markdown_cell(report::code_span(f.benchmark.qualified())) + " | " +
+           std::string(to_string(f.kind)) + " | " + std::string(to_string(f.set.engine)) + " | " +
+           report::format_percent(f.relative_delta) + " | " + (f.commit ? short_id(*f.commit) : std::string("-")) +
+           " | " + std::string(entry_token(e)) + " | " + report::markdown_cell(verdict_text(r, e)) + " |\n";
+    }
+  }
+  return s + "\n**" + closing_line(r) + "**\n";
 }
 
 std::string render_json(const BisectReport& r) {
@@ -149,6 +183,12 @@ std::string render_json(const BisectReport& r) {
         w.end_array();
       }
       if (!o.reason.empty()) w.member("reason", o.reason);
+      if (!o.skipped.empty()) {
+        w.key("skipped").begin_array();
+        for (const auto& u : o.skipped)
+          w.begin_object().member("commit", r.line.at(u.line_index).id).member("reason", u.reason).end_object();
+        w.end_array();
+      }
     }
     if (!e.note.empty()) w.member("note", e.note);
     w.end_object();

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
+#include "benchhist/bisect/window.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/detect/branch.hpp"
 #include "benchhist/detect/history.hpp"
@@ -129,6 +130,10 @@ void judge_history(const analysis::Reconstruction& recon, const analysis::Select
     const auto& p = s.points.at(c.point_index);
     rf.commit = p.commit;
     rf.commit_subject = std::string(subject_at(sel, p.topo));
+    // Unmeasured commits before a change point: the window bisect pins it in (docs/bisect.md#reports).
+    if (c.method == FindingMethod::change_point && !p.dirty)
+      if (const auto w = bisect::find_window(s, p.commit.str()); w && !w->pinned())
+        rf.unmeasured_before = report::UnmeasuredGap{sel.line.at(w->old_end).id, w->unmeasured()};
     if (c.window_start_index) rf.window_start = s.points.at(*c.window_start_index).commit;
     if (s.blessing) {
       rf.blessed_at = short_id(s.blessing->commit);

@@ -303,6 +303,8 @@ class HtmlWriter {
             code(f.benchmark.qualified()) + "</p>\n";
     out_ += "<p class=\"headline " + std::string(bad ? "bad" : "good") + "\">" + escape(finding_headline(f)) + "</p>\n";
     out_ += "<p class=\"detail\">" + escape(finding_detail(f)) + "</p>\n";
+    if (auto u = unmeasured_line(f, [](std::string_view s) { return code(std::string(s)); }); !u.empty())
+      out_ += "<p class=\"detail unmeasured\">" + u + "</p>\n";
     if (auto b = blessing_line(f); !b.empty()) out_ += "<p class=\"detail\">" + escape(b) + "</p>\n";
     if (auto p = previous_regime_line(f); !p.empty()) out_ += "<p class=\"detail\">" + escape(p) + "</p>\n";
     if (f.chart && !f.chart->points.empty()) {

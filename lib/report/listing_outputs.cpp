@@ -7,6 +7,7 @@
 #include "benchhist/report/chart.hpp"
 #include "benchhist/report/examine_output.hpp"
 #include "benchhist/report/list_output.hpp"
+#include "benchhist/report/markdown_text.hpp"
 #include "benchhist/report/prune_output.hpp"
 #include "benchhist/report/value_format.hpp"
 
@@ -25,20 +26,6 @@ std::string pad_right(const std::string& s, std::size_t w) {
 }
 std::string pad_left(const std::string& s, std::size_t w) {
   return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
-}
-
-// Markdown table cells: a `|` would end the cell (docs/formats.md#listings-and-command-messages).
-std::string md_cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    if (c == '\n' || c == '\r') {
-      out += ' ';
-      continue;
-    }
-    out += c;
-  }
-  return out;
 }
 
 void set_identity(codec::json::Writer& j, const DiscriminantSet& s) {
@@ -114,7 +101,7 @@ std::string render_examine_markdown(const ExamineData& d) {
       for (const auto& r : s.rows) {
         const std::string kind = !r.value ? "n/a" : r.dirty ? "dirty" : "clean";
         out += "| " + std::string(short_id(r.commit)) + " | " + value_cell(r) + " | " + kind + " | " +
-               md_cell(truncate_scalars(r.title, examine_title_scalars)) + " |\n";
+               markdown_cell(truncate_scalars(r.title, examine_title_scalars)) + " |\n";
       }
     }
   }
@@ -343,10 +330,10 @@ std::string render_blessings_markdown(const BlessingListing& l) {
                       : "| Commit | Prefixes | Issued |\n| --- | --- | --- |\n";
     }
     if (l.window)
-      out += "| " + md_cell(b.benchmark.value_or("")) + " | " + std::string(short_id(b.commit)) + " | " +
+      out += "| " + markdown_cell(b.benchmark.value_or("")) + " | " + std::string(short_id(b.commit)) + " | " +
              b.commit_time.value_or("") + " |\n";
     else
-      out += "| " + std::string(short_id(b.commit)) + " | " + md_cell(prefixes_text(b.prefixes)) + " | " +
+      out += "| " + std::string(short_id(b.commit)) + " | " + markdown_cell(prefixes_text(b.prefixes)) + " | " +
              b.issued_at.value_or("") + " |\n";
   });
   return out;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "benchhist/report/chart.hpp"
+#include "benchhist/report/markdown_text.hpp"
 #include "benchhist/report/prose.hpp"
 #include "benchhist/report/summary_reporter.hpp"
 #include "benchhist/report/value_format.hpp"
@@ -15,19 +16,6 @@
 namespace benchhist::report {
 
 namespace {
-
-// A Markdown code span that survives backticks inside the text (CommonMark: a longer fence
-// and padding spaces).
-std::string code_span(const std::string& text) {
-  if (text.find('`') == std::string::npos) return "`" + text + "`";
-  std::size_t longest = 0, run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  const std::string fence(longest + 1, '`');
-  return fence + " " + text + " " + fence;
-}
 
 class MdWriter {
  public:
@@ -158,6 +146,7 @@ class MdWriter {
     para(heading + " " + code_span(f.benchmark.qualified()));
     line(finding_headline(f, true));
     para(finding_detail(f));
+    if (auto u = unmeasured_line(f, code_span); !u.empty()) para(u);
     if (auto b = blessing_line(f); !b.empty()) para(b);
     if (auto p = previous_regime_line(f); !p.empty()) para(p);
     if (f.chart) {

@@ -134,6 +134,14 @@ std::string finding_detail(const Finding& f) {
   return s + "somewhere near " + *f.commit;
 }
 
+std::string unmeasured_line(const Finding& f, const std::function<std::string(std::string_view)>& code) {
+  if (!f.unmeasured_before || !f.commit) return {};
+  const auto c = [&](std::string_view s) { return code ? code(s) : std::string(s); };
+  return "between " + c(short_id(f.unmeasured_before->measured)) + " and " + c(short_id(*f.commit)) + ": " +
+         plural(f.unmeasured_before->commits, "unmeasured commit") + " \u2014 " + c("cargo bench-history bisect") +
+         " pins it";
+}
+
 std::string blessing_line(const Finding& f) {
   if (!f.blessed_at) return {};
   std::string s = "blessed at " + std::string(short_id(*f.blessed_at));

@@ -125,6 +125,25 @@ TEST_CASE("the reusable workflows take every input the guide names and the guide
   CHECK(history.find("publish history") != std::string::npos);
   CHECK(history.find("publish failure") != std::string::npos);
   CHECK(history.find(">> \"$GITHUB_STEP_SUMMARY\"") != std::string::npos);
+  // bisect-builds (docs/bisect.md): off by default; on, bisect runs on the analyzing runner with the
+  // measurement inputs, after collection and before the report that publication reads.
+  CHECK(inputs_block(history).find("\n      bisect-builds:\n") != std::string::npos);
+  CHECK(inputs_block(history).find("        type: number\n        default: 0", inputs_block(history).find("bisect-builds:")) !=
+        std::string::npos);
+  const auto bisect_step = history.find("      - name: Bisect\n        if: inputs.bisect-builds > 0\n");
+  REQUIRE(bisect_step != std::string::npos);
+  CHECK(history.find("needs: [tool, prepare, collect]") < bisect_step);
+  CHECK(bisect_step < history.find("      - name: Analyze\n"));
+  CHECK(bisect_step < history.find("publish history"));
+  CHECK(history.find("BISECT_BUILDS: ${{ inputs.bisect-builds }}", bisect_step) != std::string::npos);
+  CHECK(history.find("cargo-bench-history bisect --cache=\"$RUNNER_TEMP/bench-history-cache\" --max-builds "
+                     "\"$BISECT_BUILDS\"",
+                     bisect_step) != std::string::npos);
+  CHECK(history.find("scope-args.sh", bisect_step) < history.find("      - name: Analyze\n"));
+  // The runner measures as the collect jobs do: the setup hook and rustflags, only when bisecting.
+  CHECK(history.find("if: inputs.bisect-builds > 0 && hashFiles('repo/.github/actions/bench-history-setup/action.yml') "
+                     "!= ''") != std::string::npos);
+  CHECK(read(source / "docs/github.md").find("      bisect-builds: 8\n") != std::string::npos);
   const auto pr = read(source / ".github/workflows/pr.yml");
   CHECK(pr.find("collect --skip-existing") != std::string::npos);
   CHECK(pr.find("name: pr-bench-history-report-${{ github.event.pull_request.number }}") != std::string::npos);

@@ -4,7 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <random>
+#include <span>
 #include <map>
 #include <set>
 #include <string>
@@ -70,7 +74,9 @@ Target target(const std::string& name, std::size_t old_end, std::size_t new_end)
 
 TEST_CASE("a finding's window runs from the last measured commit before it to its own commit", "[bisect][window]") {
   const auto s = series_of({1, 9, 17, 25, 33, 41, 49, 57}, [](std::size_t i) { return i >= 45 ? 2.0 : 1.0; });
-  const Window w = find_window(s, "c49");
+  const auto found = find_window(s, "c49");
+  REQUIRE(found);
+  const Window w = *found;
   CHECK(w == Window{41, 49});
   CHECK(w.candidates() == 8);
   CHECK(w.unmeasured() == 7);
@@ -86,30 +92,39 @@ TEST_CASE("a finding's window runs from the last measured commit before it to it
   SECTION("a commit the series does not hold, and a first point, have no window") {
     CHECK_THROWS_MATCHES(find_window(s, "c50"), Error,
                          Catch::Matchers::Predicate<Error>([](const Error& e) { return e.kind() == ErrorKind::not_found; }));
-    CHECK_THROWS_MATCHES(find_window(s, "c1"), Error,
-                         Catch::Matchers::Predicate<Error>([](const Error& e) { return e.kind() == ErrorKind::usage; }));
+    CHECK_FALSE(find_window(s, "c1").has_value());
   }
 }
 
 TEST_CASE("a value is at a level only inside that level's band and no other", "[bisect][classify]") {
-  // Residual 2: bands of ±25 (a quarter of the step is wider than 3 × 2).
-  const std::vector<double> old_v{101}, new_v{199}, middle{150}, far{400}, near_old{124}, just_out{126};
+  // Residual 2 (a standard error of 3 % of the step): half-way ± 5 % of the step cannot be told;
+  // more than a quarter of the step beyond either level is something else.
+  const std::vector<double> old_v{101}, new_v{199}, middle{150}, far{400}, near_old{140}, near_middle{146},
+      below{70};
   CHECK(classify(old_v, levels) == Level::old_level);
   CHECK(classify(new_v, levels) == Level::new_level);
   CHECK(classify(middle, levels) == Level::ambiguous);
   CHECK(classify(far, levels) == Level::ambiguous);  // beyond both: not a guess
+  CHECK(classify(below, levels) == Level::ambiguous);
   CHECK(classify(near_old, levels) == Level::old_level);
-  CHECK(classify(just_out, levels) == Level::ambiguous);
+  CHECK(classify(near_middle, levels) == Level::ambiguous);
   CHECK(classify(std::vector<double>{}, levels) == Level::ambiguous);
 
-  SECTION("a noisy series widens the bands; the median of several values narrows them again") {
-    const StepLevels noisy{100.0, 200.0, 20.0};  // 3 × 20 = 60: the bands overlap in [140, 160]
-    CHECK(band_half_width(noisy, 1) == Approx(60.0));
-    CHECK(classify(std::vector<double>{150}, noisy) == Level::ambiguous);    // inside both
-    CHECK(classify(std::vector<double>{135}, noisy) == Level::old_level);
-    CHECK(band_half_width(noisy, 4) == Approx(30.0));
-    CHECK(classify(std::vector<double>{135, 120, 128, 300}, noisy) == Level::ambiguous);  // median 131.5 > 130
-    CHECK(classify(std::vector<double>{110, 120, 100, 300}, noisy) == Level::old_level);  // median 115
+  SECTION("a noisy series widens what cannot be told; the median of several values narrows it again") {
+    const StepLevels noisy{100.0, 200.0, 20.0};  // one standard error: 1.4826 × 20 = 29.7 % of the step
+    CHECK(classify(std::vector<double>{150}, noisy) == Level::ambiguous);
+    CHECK(classify(std::vector<double>{135}, noisy) == Level::ambiguous);  // within 29.7 of half-way
+    CHECK(classify(std::vector<double>{115}, noisy) == Level::old_level);
+    CHECK(classify(std::vector<double>{140, 120, 138, 300}, noisy) == Level::ambiguous);  // median 139: within 14.8
+    CHECK(classify(std::vector<double>{130, 120, 128, 300}, noisy) == Level::old_level);  // median 129
+    CHECK(classify(std::vector<double>{-200}, noisy) == Level::ambiguous);  // 3 standard errors beyond
+  }
+  SECTION("levels measured again carry their own error") {
+    const StepLevels stored{100.0, 200.0, 10.0};
+    StepLevels measured = stored;
+    measured.level_measurements = 1;  // the error grows by √2: 14.8 → 21.0 % of the step
+    CHECK(classify(std::vector<double>{133}, stored) == Level::old_level);
+    CHECK(classify(std::vector<double>{133}, measured) == Level::ambiguous);
   }
   SECTION("the residual is the change-point gate's measure of the series split at the finding") {
     const auto s = series_of({1, 9, 17, 25, 33, 41, 49, 57, 65, 73, 81, 89}, [](std::size_t i) {
@@ -216,8 +231,8 @@ TEST_CASE("an ambiguous value is re-measured up to --repeat times, then reported
     const auto r = run_bisection(targets, h, Options{});
     CHECK(r.outcomes[0].verdict == Verdict::pinned);
     CHECK(r.outcomes[0].window == Window{44, 45});
-    // 150, then 199: their median 174.5 is still outside both ±25 bands; 201 makes it 199.
-    CHECK(h.count[45] == 3);
+    // 150 is half-way; with the re-measured 199 their median 174.5 is three quarters of the way.
+    CHECK(h.count[45] == 2);
   }
   SECTION("still between the levels after the re-measurements") {
     History h;
@@ -268,4 +283,94 @@ TEST_CASE("a commit that does not build, or did not run the benchmark, ends its 
   CHECK(r.outcomes[1].at == std::size_t{41});
   CHECK(r.outcomes[1].reason == "the measurement did not include BM_Gone wall_time");
   CHECK_THROWS_AS(run_bisection(targets, h, Options{.max_builds = 16, .repeat = 0}), Error);
+}
+
+TEST_CASE("with skip_failures (--ignore-errors) bisection goes around a commit that does not build, reporting it",
+          "[bisect][loop]") {
+  History h;
+  h.steps = {{"BM_Work", 45}};
+  Options o;
+  o.skip_failures = true;
+  const std::vector<Target> one{target("BM_Work", 41, 49)};
+  const std::string reason = "engine \"./bench.sh\" failed with exit code 1";
+
+  SECTION("a neighbour decides: still pinned, the broken commit listed") {
+    h.broken = {43};
+    const auto r = run_bisection(one, h, o);
+    CHECK(r.outcomes[0].verdict == Verdict::pinned);
+    CHECK(r.outcomes[0].window == Window{44, 45});
+    REQUIRE(r.outcomes[0].skipped.size() == 1);
+    CHECK(r.outcomes[0].skipped[0].line_index == 43);
+    CHECK(r.outcomes[0].skipped[0].reason == reason);
+    CHECK(h.count[43] == 1);  // tried once, never rebuilt
+  }
+  SECTION("the step's own commit does not build: narrowed to it and its neighbour, and said why") {
+    h.broken = {45};
+    const auto r = run_bisection(one, h, o);
+    CHECK(r.outcomes[0].verdict == Verdict::failed);
+    CHECK(r.outcomes[0].window == Window{44, 46});
+    CHECK(r.outcomes[0].at == std::size_t{45});
+    CHECK(r.outcomes[0].reason == reason);
+    REQUIRE(r.outcomes[0].skipped.size() == 1);
+    CHECK(h.count[45] == 1);
+  }
+  SECTION("without it the first commit that does not build ends the window") {
+    h.broken = {43};
+    const auto r = run_bisection(one, h, Options{});
+    CHECK(r.outcomes[0].verdict == Verdict::failed);
+    CHECK(r.outcomes[0].at == std::size_t{43});
+    CHECK(r.outcomes[0].window == Window{41, 45});
+    CHECK(r.outcomes[0].skipped.empty());
+  }
+}
+
+// Issue 24's statistical requirement, on a deterministic stand-in for the engine (real timing
+// would take minutes per run): a +10 % step at an unmeasured commit, every value carrying the
+// benchmark's own noise — normal, 2 % of the level, the scatter of a CPU-bound benchmark on a quiet
+// machine — in the stored history and in every measurement bisect makes. Twenty seeds; the levels
+// and the residual come from the stored points exactly as bisect takes them from the finding.
+TEST_CASE("with a +10 % step and 2 % noise, the pinned commit is right in at least 19 of 20 seeded runs",
+          "[bisect][noise]") {
+  constexpr std::size_t step = 45;
+  const std::vector<std::size_t> measured = {1, 9, 17, 25, 33, 41, 49, 57, 65, 73, 81, 89};
+  std::size_t right = 0;
+  std::string misses;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> noise(0.0, 0.02);
+    const auto value = [&](std::size_t commit) { return (commit >= step ? 110.0 : 100.0) * (1.0 + noise(rng)); };
+
+    analysis::Series s;
+    s.key = key_of("BM_Work");
+    std::vector<double> old_side, new_side;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+      const double v = value(measured[i]);
+      s.points.push_back({measured[i], false, i, commit_id(measured[i]), v, std::nullopt});
+      (measured[i] >= step ? new_side : old_side).push_back(v);
+    }
+    const auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    const auto w = find_window(s, commit_id(49));
+    REQUIRE(w);
+    const Target t{key_of("BM_Work"), *w, step_levels(s, median(old_side), median(new_side), 6)};
+
+    struct Noisy final : Measurer {
+      std::function<double(std::size_t)> value;
+      MeasureResult measure(std::size_t line_index) override {
+        return {Measurement{{key_of("BM_Work"), value(line_index)}}, {}};
+      }
+    } measurer;
+    measurer.value = value;
+    const auto result = run_bisection(std::span(&t, 1), measurer, Options{});
+    const auto& o = result.outcomes.at(0);
+    if (o.verdict == Verdict::pinned && o.window.new_end == step)
+      ++right;
+    else
+      misses += " seed " + std::to_string(seed) + ": " + std::string(to_string(o.verdict)) + " at " +
+                std::to_string(o.window.new_end) + ";";
+  }
+  INFO("right in " << right << " of 20; misses:" << misses);
+  CHECK(right >= 19);
 }

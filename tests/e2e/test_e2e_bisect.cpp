@@ -4,11 +4,12 @@
 // bisect pins the planted commit storing at most ⌈log₂ 8⌉ + 1 new measurements (the confirmation
 // of the window's ends is not stored); the next analyze reports the planted commit itself;
 // --dry-run touches nothing; a stretch measured under a simulated machine load does not
-// reproduce; the budget stops cleanly; --benchmark naming nothing is an error. See docs/bisect.md.
+// reproduce; the budget stops cleanly; --benchmark naming nothing is an error; a commit that no
+// longer builds ends its window, or with --ignore-errors is gone around. See docs/bisect.md.
 //
 // The benchmark binary depends only on work.cpp, whose busy loop is scaled by a factor in the
 // source; bench.sh keeps each distinct work.cpp's binary in a cache outside the worktrees, so
-// the 90-commit history compiles twice, not once per measurement.
+// the 90-commit history compiles three times, not once per measurement.
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
@@ -26,37 +27,42 @@ using e2e::run_cli;
 namespace {
 
 constexpr int n_commits = 90;
-constexpr int step_at = 45;         // commits 45.. do four times the work in BM_Work
+constexpr int step_at = 45;         // commits 45.. do four times the work in BM_Work and BM_Twin
+constexpr int other_step_at = 53;   // commits 53.. do four times the work in BM_Other
 constexpr int measured_offset = 1;  // measured: 1, 9, 17, …, 89 (89 is HEAD)
 
-// BM_Work's busy loop is scaled by a factor in the source. BM_Steady never changes in the code,
-// but its loop is scaled by $BISECT_E2E_LOAD: a stand-in for a machine that was loaded while a
-// stretch of commits was measured.
-std::string work_source(int factor) {
-  return "#include <benchmark/benchmark.h>\n"
-         "#include <cstdlib>\n"
-         "static void BM_Work(benchmark::State& state) {\n"
-         "  for (auto _ : state) {\n"
-         "    unsigned long x = 1;\n"
-         "    for (int i = 0; i < " + std::to_string(factor) + " * 20000; ++i) { x = x * 6364136223846793005ul + 1; benchmark::DoNotOptimize(x); }\n"
-         "  }\n"
-         "}\n"
-         "BENCHMARK(BM_Work);\n"
-         "static void BM_Steady(benchmark::State& state) {\n"
-         "  const char* load = std::getenv(\"BISECT_E2E_LOAD\");\n"
-         "  const int n = (load ? std::atoi(load) : 1) * 20000;\n"
-         "  for (auto _ : state) {\n"
-         "    unsigned long x = 3;\n"
-         "    for (int i = 0; i < n; ++i) { x = x * 6364136223846793005ul + 7; benchmark::DoNotOptimize(x); }\n"
-         "  }\n"
-         "}\n"
-         "BENCHMARK(BM_Steady);\n"
+// One busy loop of `factor` × 20000 steps; `seed` keeps the loops of two benchmarks distinct.
+std::string busy_loop(const std::string& factor, int seed) {
+  return "    unsigned long x = " + std::to_string(seed) + ";\n"
+         "    for (int i = 0; i < (" + factor + ") * 20000; ++i) { x = x * 6364136223846793005ul + " +
+         std::to_string(seed) + "; benchmark::DoNotOptimize(x); }\n";
+}
+
+// Commit i's benchmarks. BM_Work and BM_Twin step at commit 45 (one window, one set of builds),
+// BM_Other at commit 53 (a second window, five measured points after it as the detector needs). BM_Steady never changes in the code, but its loop is
+// scaled by $BISECT_E2E_LOAD: a stand-in for a machine that was loaded while a stretch of commits
+// was measured. BM_Drift grows a little with every commit — it reads the commit's number from
+// NOTES at run time, so the binary (cached per work.cpp) need not be rebuilt — a drift, which has
+// no single commit to pin.
+std::string work_source(int i) {
+  const auto fn = [](const std::string& name, const std::string& prologue, const std::string& factor, int seed) {
+    return "static void " + name + "(benchmark::State& state) {\n" + prologue + "  for (auto _ : state) {\n" +
+           busy_loop(factor, seed) + "  }\n}\nBENCHMARK(" + name + ");\n";
+  };
+  return "#include <benchmark/benchmark.h>\n#include <cstdlib>\n#include <fstream>\n#include <string>\n" +
+         fn("BM_Work", "", i >= step_at ? "4" : "1", 1) + fn("BM_Twin", "", i >= step_at ? "4" : "1", 5) +
+         fn("BM_Other", "", i >= other_step_at ? "4" : "1", 9) +
+         fn("BM_Steady", "  const char* load = std::getenv(\"BISECT_E2E_LOAD\");\n", "load ? std::atoi(load) : 1", 7) +
+         fn("BM_Drift",
+            "  std::ifstream notes(\"NOTES\");\n  std::string word;\n  int commit = 0;\n  notes >> word >> commit;\n",
+            "1.0 + commit / 45.0", 11) +
          "BENCHMARK_MAIN();\n";
 }
 
 const std::string bench_script =
     "#!/bin/sh\n"
     "set -eu\n"
+    "if [ \"$(git rev-parse HEAD)\" = \"${BISECT_E2E_BROKEN:-}\" ]; then echo 'work.cpp: error: no longer builds' >&2; exit 1; fi\n"
     "sum=$(sha256sum work.cpp | cut -c1-16)\n"
     "bin=\"$BISECT_E2E_BINARIES/bench_$sum\"\n"
     "if [ ! -x \"$bin\" ]; then c++ -O1 -o \"$bin.$$\" work.cpp -lbenchmark -lpthread && mv \"$bin.$$\" \"$bin\"; fi\n"
@@ -83,7 +89,7 @@ const Repo& repo() {
     fs::permissions(x.dir / "bench.sh", fs::perms::owner_exec, fs::perm_options::add);
     e2e::git(x.dir, {"init", "-q"});
     x.commits = e2e::commit_history(x.dir, n_commits, step_at, 600, "make BM_Work four times slower", [&](int i) {
-      e2e::write_file(x.dir / "work.cpp", work_source(i >= step_at ? 4 : 1));
+      e2e::write_file(x.dir / "work.cpp", work_source(i));
     });
     return x;
   }();
@@ -135,21 +141,35 @@ std::set<std::string> stored_commits(const fs::path& store) {
   return out;
 }
 
-// The BM_Work findings of an analyze --json report: metric kind → attributed commit.
-std::map<std::string, std::string> work_findings(const fs::path& report) {
-  std::map<std::string, std::string> out;
+// The findings of an analyze --json report: "<benchmark> <metric>" → (method, attributed commit).
+std::map<std::string, std::pair<std::string, std::string>> findings_of(const fs::path& report) {
+  std::map<std::string, std::pair<std::string, std::string>> out;
   const auto doc = json::parse(e2e::read_file(report)).as_object();
   for (const auto& f : doc.at("findings").as_array()) {
     const auto& o = f.as_object();
-    if (o.at("segments") != json::array{"BM_Work"}) continue;
-    out[std::string(o.at("kind").as_string())] = std::string(o.at("commit").as_string());
+    const auto& segments = o.at("segments").as_array();
+    if (segments.size() != 1) continue;
+    out[std::string(segments[0].as_string()) + " " + std::string(o.at("kind").as_string())] = {
+        std::string(o.at("method").as_string()), std::string(o.at("commit").as_string())};
   }
   return out;
 }
 
+// The findings of a bisect --json report: "<benchmark> <metric>" → its object.
+std::map<std::string, json::object> bisect_findings(const json::object& doc) {
+  std::map<std::string, json::object> out;
+  for (const auto& f : doc.at("findings").as_array()) {
+    const auto& o = f.as_object();
+    out[std::string(o.at("segments").as_array().at(0).as_string()) + " " + std::string(o.at("kind").as_string())] = o;
+  }
+  return out;
+}
+
+std::string short12(const std::string& id) { return id.substr(0, 12); }
+
 }  // namespace
 
-TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at most four new measurements",
+TEST_CASE("bisect pins steps planted at unmeasured commits, sharing one window's builds, storing at most four per window",
           "[e2e][bisect]") {
   const Repo& r = repo();
   e2e::TempDir store("bhbis-store");
@@ -160,93 +180,131 @@ TEST_CASE("bisect pins a slowdown planted at an unmeasured commit, storing at mo
   const auto before = stored_commits(store.path());
   REQUIRE(before.size() == 12);
 
-  // analyze can only name the first measured commit of the new level: 49.
+  // analyze can only name the first measured commit of each new level (49, 57), and says how
+  // many commits before it were never measured; the drift is a drift.
   const fs::path report = outputs.path() / "report.json";
-  auto a = run_cli({"analyze", local, "--json", report.string()}, r.dir);
-  INFO("analyze stderr: " << a.err);
+  const fs::path md = outputs.path() / "report.md";
+  const fs::path html = outputs.path() / "report.html";
+  auto a = run_cli({"analyze", local, "--json", report.string(), "--markdown", md.string(), "--html", html.string()}, r.dir);
+  INFO("analyze stdout: " << a.out << "\nstderr: " << a.err);
   REQUIRE(a.exit_code == 0);
-  auto found = work_findings(report);
-  REQUIRE(found.count("processor_time") == 1);
-  CHECK(found["processor_time"] == r.commits[49]);
+  auto found = findings_of(report);
+  REQUIRE(found.count("BM_Work processor_time") == 1);
+  CHECK(found["BM_Work processor_time"].second == r.commits[49]);
+  CHECK(found["BM_Twin processor_time"].second == r.commits[49]);
+  CHECK(found["BM_Other processor_time"].second == r.commits[57]);
+  CHECK(found["BM_Drift processor_time"].first == "drift");
+  const std::string gap_41_49 = "between `" + short12(r.commits[41]) + "` and `" + short12(r.commits[49]) +
+                                "`: 7 unmeasured commits \u2014 `cargo bench-history bisect` pins it";
+  CHECK(contains(e2e::read_file(md), gap_41_49));
+  CHECK(contains(e2e::read_file(html), "<p class=\"detail unmeasured\">between <code>" + short12(r.commits[49]) +
+                                           "</code> and <code>" + short12(r.commits[57]) + "</code>: 7 unmeasured commits"));
 
   // One history serves every step (sections would rebuild it): first --dry-run, which prints the
-  // window and the commit it would measure first, touching nothing.
+  // windows and the commit it would measure first, touching nothing.
   {
     const auto untouched = snapshot(store.path());
-    auto d = run_cli({"bisect", local, "--dry-run", "--bench-command", "./bench.sh"}, r.dir, bench_env());
+    const fs::path dry_md = outputs.path() / "dry-run.md";
+    auto d = run_cli({"bisect", local, "--dry-run", "--bench-command", "./bench.sh", "--markdown", dry_md.string()},
+                     r.dir, bench_env());
     INFO("stderr: " << d.err);
     REQUIRE(d.exit_code == 0);
+    const std::string window = "window " + short12(r.commits[41]) + ".." + short12(r.commits[49]) +
+                               ": 8 commits (7 unmeasured); would measure both ends 2 times each, then " +
+                               short12(r.commits[45]) + " make BM_Work four times slower first";
     CHECK(contains(d.out, "BM_Work processor_time [google_benchmark] "));
-    CHECK(contains(d.out, "window " + r.commits[41].substr(0, 12) + ".." + r.commits[49].substr(0, 12) +
-                              ": 8 commits (7 unmeasured); would measure both ends 2 times each, then " +
-                              r.commits[45].substr(0, 12) + " make BM_Work four times slower first"));
+    CHECK(contains(d.out, window));
+    CHECK(contains(d.out, "BM_Drift processor_time [google_benchmark] "));
+    CHECK(contains(d.out, ": nothing to pin: a drift has no single commit"));
     CHECK(contains(d.out, "Dry run: nothing was measured or stored."));
     CHECK(snapshot(store.path()) == untouched);
+    // --markdown: the same lines as one table.
+    const auto m = e2e::read_file(dry_md);
+    CHECK(m.rfind("# Benchmark history bisect: ", 0) == 0);
+    CHECK(contains(m, "| Benchmark | Metric | Engine | Change | Finding at | Verdict | Result |\n"));
+    CHECK(contains(m, "| `BM_Work` | processor_time | google_benchmark | "));
+    CHECK(contains(m, " | " + short12(r.commits[49]) + " | planned | " + window + " |\n"));
+    CHECK(contains(m, " | drift | nothing to pin: a drift has no single commit |\n"));
+    CHECK(contains(m, "\n**Dry run: nothing was measured or stored.**\n"));
   }
 
-  // Then bisect pins the planted commit, and the next analyze attributes the finding to it.
+  // Then bisect pins every step, and the next analyze attributes each finding to its commit.
   {
     const auto ends_before = snapshot(store.path());
     const fs::path out_json = outputs.path() / "bisect.json";
     // Processor time: on a shared, loaded machine (2 cores, several builds) wall time is noisy
     // enough that a single value may land in the other level's band and take the wall-time
     // halving elsewhere, storing more commits than the scenario's bound.
-    auto b = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--metric", "processor_time", "--json",
-                      out_json.string()},
+    auto b = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--metric", "processor_time", "--max-builds",
+                      "24", "--json", out_json.string()},
                      r.dir, bench_env());
     INFO("bisect stdout: " << b.out << "\nstderr: " << b.err);
     REQUIRE(b.exit_code == 0);
     CHECK(contains(b.out, "BM_Work processor_time [google_benchmark] "));
-    CHECK(contains(b.out, ": pinned to " + r.commits[45].substr(0, 12) + " make BM_Work four times slower ("));
+    CHECK(contains(b.out, ": pinned to " + short12(r.commits[45]) + " make BM_Work four times slower ("));
+    CHECK(contains(b.out, ": pinned to " + short12(r.commits[53]) + " change 53 ("));
+    CHECK(contains(b.out, ": nothing to pin: a drift has no single commit"));
     // Progress on stderr: which window, which commit, the budget.
     CHECK(contains(b.err, "[bench-history] finding 1 of "));
-    CHECK(contains(b.err, "re-measuring the end " + r.commits[41].substr(0, 12)));
-    CHECK(contains(b.err, "measuring " + r.commits[45].substr(0, 12) + " make BM_Work four times slower (build "));
+    CHECK(contains(b.err, "re-measuring the end " + short12(r.commits[41])));
+    CHECK(contains(b.err, "measuring " + short12(r.commits[45]) + " make BM_Work four times slower (build "));
 
-    // At most ⌈log₂ 8⌉ + 1 new commits stored; the re-measured ends are left as they were.
+    // At most ⌈log₂ 8⌉ + 1 new commits stored per window; the re-measured ends are left as they were.
     const auto after = stored_commits(store.path());
-    std::set<std::string> added;
-    for (const auto& c : after)
-      if (!before.count(c)) added.insert(c);
-    CHECK(added.size() <= 4);
-    CHECK(added.count(r.commits[45]) == 1);
-    CHECK(added.count(r.commits[44]) == 1);
+    std::set<std::string> added_first, added_second;
+    for (const auto& c : after) {
+      if (before.count(c)) continue;
+      for (int i = 42; i < 49; ++i)
+        if (c == r.commits[i]) added_first.insert(c);
+      for (int i = 50; i < 57; ++i)
+        if (c == r.commits[i]) added_second.insert(c);
+    }
+    CHECK(after.size() == before.size() + added_first.size() + added_second.size());
+    CHECK(added_first.size() <= 4);
+    CHECK(added_second.size() <= 4);
+    CHECK(added_first.count(r.commits[45]) == 1);
+    CHECK(added_first.count(r.commits[44]) == 1);
+    CHECK(added_second.count(r.commits[53]) == 1);
+    CHECK(added_second.count(r.commits[52]) == 1);
     const auto now = snapshot(store.path());
     for (const auto& [path, bytes] : ends_before) CHECK(now.at(path) == bytes);
 
     const auto doc = json::parse(e2e::read_file(out_json)).as_object();
-    bool pinned_processor_time = false;
-    for (const auto& f : doc.at("findings").as_array()) {
-      const auto& o = f.as_object();
-      if (o.at("segments") == json::array{"BM_Work"} && o.at("kind") == "processor_time" &&
-          o.at("verdict") == "pinned") {
-        CHECK(o.at("commit").as_string() == r.commits[45]);
-        pinned_processor_time = true;
-      }
-    }
-    CHECK(pinned_processor_time);
+    auto by = bisect_findings(doc);
+    CHECK(by["BM_Work processor_time"].at("verdict") == "pinned");
+    CHECK(by["BM_Work processor_time"].at("commit").as_string() == r.commits[45]);
+    CHECK(by["BM_Twin processor_time"].at("verdict") == "pinned");
+    CHECK(by["BM_Twin processor_time"].at("commit").as_string() == r.commits[45]);
+    CHECK(by["BM_Other processor_time"].at("verdict") == "pinned");
+    CHECK(by["BM_Other processor_time"].at("commit").as_string() == r.commits[53]);
+    CHECK(by["BM_Drift processor_time"].at("verdict") == "drift");
+    // One window, one set of builds: BM_Work and BM_Twin (and BM_Steady's confirmation) share the
+    // 4 confirmation builds of 41/49 and the 3 halving builds; BM_Other's window 49..57 shares the
+    // builds of 49 and adds 2 of 57 and 3 halving builds. Apart they would take 25; 2 spare for
+    // re-measuring an ambiguous value.
+    const auto builds = doc.at("builds").as_int64();
+    CHECK(builds >= 12);
+    CHECK(builds <= 14);
+    CHECK(by["BM_Twin processor_time"].at("measurements").as_int64() >= 7);
 
     // The stretch measured under load is not in the code: both ends, measured again back to
     // back, are at the old level, and nothing is bisected in its name.
     CHECK(contains(b.out, "BM_Steady processor_time [google_benchmark] "));
-    CHECK(contains(b.out, ": did not reproduce: measured again, " + r.commits[41].substr(0, 12) + " gave "));
+    CHECK(contains(b.out, ": did not reproduce: measured again, " + short12(r.commits[41]) + " gave "));
     CHECK(contains(b.out, "; nothing bisected"));
-    bool steady_not_reproduced = false;
-    for (const auto& f : doc.at("findings").as_array()) {
-      const auto& o = f.as_object();
-      if (o.at("segments") == json::array{"BM_Steady"} && o.at("kind") == "processor_time")
-        steady_not_reproduced = o.at("verdict") == "not_reproduced";
-    }
-    CHECK(steady_not_reproduced);
-    CHECK(doc.at("stored").as_int64() == static_cast<std::int64_t>(added.size()));
+    CHECK(by["BM_Steady processor_time"].at("verdict") == "not_reproduced");
+    CHECK(doc.at("stored").as_int64() == static_cast<std::int64_t>(added_first.size() + added_second.size()));
 
-    auto again = run_cli({"analyze", local, "--json", report.string()}, r.dir);
+    auto again = run_cli({"analyze", local, "--json", report.string(), "--markdown", md.string()}, r.dir);
     INFO("second analyze stderr: " << again.err);
     REQUIRE(again.exit_code == 0);
-    found = work_findings(report);
-    REQUIRE(found.count("processor_time") == 1);
-    CHECK(found["processor_time"] == r.commits[45]);
-    CHECK(contains(again.out, r.commits[45].substr(0, 12)));
+    found = findings_of(report);
+    CHECK(found["BM_Work processor_time"].second == r.commits[45]);
+    CHECK(found["BM_Twin processor_time"].second == r.commits[45]);
+    CHECK(found["BM_Other processor_time"].second == r.commits[53]);
+    CHECK(contains(again.out, short12(r.commits[45])));
+    // Pinned: nothing unmeasured before the finding's commit any more.
+    CHECK_FALSE(contains(e2e::read_file(md), "` and `" + short12(r.commits[45]) + "`: "));
   }
 }
 
@@ -278,4 +336,38 @@ TEST_CASE("bisect stops cleanly when the build budget runs out, and refuses a --
   CHECK(none.exit_code == 1);
   CHECK(contains(none.err, "no analysed series matches --benchmark BM_Nothing"));
   CHECK(e2e::files_under(store.path()) == untouched);
+}
+
+TEST_CASE("a commit in the window that no longer builds ends the window, or with --ignore-errors is gone around and "
+          "reported",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  copy_template(store.path());
+  const std::string local = "--local=" + store.path().string();
+  auto env = bench_env();
+  env["BISECT_E2E_BROKEN"] = r.commits[45];  // the step's own commit: as if the toolchain had moved on
+  const std::vector<std::string> args = {"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Work",
+                                         "--metric", "processor_time"};
+
+  auto plain = run_cli(args, r.dir, env);
+  INFO("stdout: " << plain.out << "\nstderr: " << plain.err);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(contains(plain.out, ": could not measure " + short12(r.commits[45]) + " make BM_Work four times slower: "));
+  CHECK(contains(plain.out, "; narrowed to 8 commits: " + short12(r.commits[41]) + ".." + short12(r.commits[49])));
+  CHECK(contains(plain.out, "5 builds of the 16 allowed; 0 new measurements stored."));
+
+  // --ignore-errors: 45 is listed with its reason, and its neighbours narrow the window to it.
+  auto args_ignoring = args;
+  args_ignoring.push_back("--ignore-errors");
+  auto around = run_cli(args_ignoring, r.dir, env);
+  INFO("stdout: " << around.out << "\nstderr: " << around.err);
+  REQUIRE(around.exit_code == 0);
+  CHECK(contains(around.out, ": could not measure " + short12(r.commits[45]) + " make BM_Work four times slower: "));
+  CHECK(contains(around.out, "; narrowed to 2 commits: " + short12(r.commits[44]) + ".." + short12(r.commits[46]) +
+                                 "; went around 1 commit that could not be measured: " + short12(r.commits[45]) + " ("));
+  const auto stored = stored_commits(store.path());
+  CHECK(stored.count(r.commits[46]) == 1);
+  CHECK(stored.count(r.commits[44]) == 1);
+  CHECK(stored.count(r.commits[45]) == 0);
 }

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "benchhist/report/html_reporter.hpp"
+#include "benchhist/report/markdown_reporter.hpp"
+#include "benchhist/report/summary_reporter.hpp"
 #include "benchhist/report/prose.hpp"
 #include "benchhist/report/svg_chart.hpp"
 #include "benchhist/report/value_format.hpp"
@@ -231,4 +233,36 @@ TEST_CASE("the examine page charts every stored point with dirty snapshots marke
   const auto e = render_examine_html(empty);
   require_structure(e);
   CHECK(contains(e, "No data point matches the selection."));
+}
+
+TEST_CASE("a change point with unmeasured commits before it says so in the HTML, the Markdown and the summary the "
+          "findings issue shows",
+          "[report][html][markdown]") {
+  auto r = seed_findings_report();
+  r.charts = line_for(r, 30);
+  r.findings[0].commit = "c10" + std::string(37, '0');
+  r.findings[0].unmeasured_before = UnmeasuredGap{"c07" + std::string(37, '0'), 2};
+  const std::string gap = ": 2 unmeasured commits \u2014 ";
+  CHECK(unmeasured_line(r.findings[0]) ==
+        "between c07000000000 and c10000000000" + gap + "cargo bench-history bisect pins it");
+  CHECK(unmeasured_line(r.findings[1]).empty());  // the drift has none
+
+  const auto html = HtmlReporter().render(r);
+  require_structure(html);
+  CHECK(count(html, "class=\"detail unmeasured\"") == 1);
+  CHECK(contains(html, "<p class=\"detail unmeasured\">between <code>c07000000000</code> and <code>c10000000000</code>" +
+                           gap + "<code>cargo bench-history bisect</code> pins it</p>"));
+  // Inside the change point's own article, after its detail line.
+  CHECK(at(html, "id=\"f1\"") < at(html, "detail unmeasured"));
+  CHECK(at(html, "detail unmeasured") < at(html, "id=\"f2\""));
+
+  const std::string md_line = "\nbetween `c07000000000` and `c10000000000`" + gap + "`cargo bench-history bisect` pins it\n";
+  for (const std::string& md : {MarkdownReporter().render(r), SummaryReporter().render(r)}) {
+    CHECK(contains(md, md_line));
+    CHECK(md.find(md_line) > md.find("somewhere near c10"));
+  }
+
+  r.findings[0].unmeasured_before.reset();
+  CHECK_FALSE(contains(HtmlReporter().render(r), "unmeasured"));
+  CHECK_FALSE(contains(SummaryReporter().render(r), "unmeasured"));
 }

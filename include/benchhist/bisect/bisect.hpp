@@ -51,6 +51,7 @@ struct FindingEntry {
 };
 
 struct BisectReport {
+  std::string project;                     // the analysed project (the Markdown title)
   std::vector<analysis::CommitInfo> line;  // the context's first-parent line (window indices)
   std::vector<FindingEntry> entries;       // in the report's finding order
   std::size_t builds = 0;                  // measurements made
@@ -80,5 +81,8 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
 std::string render_text(const BisectReport& report);
 // The JSON report (docs/bisect.md#output): stable field names, no trailing newline.
 std::string render_json(const BisectReport& report);
+// The Markdown report (docs/bisect.md#output): the text report's lines as one table, then the
+// same closing line.
+std::string render_markdown(const BisectReport& report);
 
 }  // namespace benchhist::bisect

@@ -46,6 +46,15 @@ struct Target {
 struct Options {
   std::size_t max_builds = 16;  // --max-builds: measurements over the whole invocation
   std::size_t repeat = 2;       // --repeat: confirmation rounds, and re-measurements of an ambiguous value
+  // --ignore-errors: a middle commit that cannot be measured is skipped and the nearest other
+  // commit of the window measured instead (reported per commit), rather than ending the window.
+  bool skip_failures = false;
+};
+
+// A commit bisection could not measure and went around (Options::skip_failures).
+struct Unmeasurable {
+  std::size_t line_index = 0;
+  std::string reason;
 };
 
 enum class Verdict {
@@ -65,6 +74,7 @@ struct TargetOutcome {
   std::optional<std::size_t> at;       // ambiguous / failed: the commit (line index)
   std::vector<double> at_values;       // ambiguous: its values
   std::string reason;                  // failed: why
+  std::vector<Unmeasurable> skipped;   // skip_failures: middle commits that could not be measured
   std::size_t measurements = 0;        // values of this series the outcome rests on
 };
 

@@ -5,9 +5,12 @@
 
 #include <compare>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "benchhist/analysis/reconstruction.hpp"
+#include "benchhist/error.hpp"
 
 namespace benchhist::bisect {
 
@@ -29,10 +32,30 @@ struct Window {
   friend auto operator<=>(const Window&, const Window&) = default;
 };
 
-// The window of the finding whose new level starts at `commit` in `series`. Only clean points
-// count as measured (a dirty snapshot is not a commit's code). Throws Error{not_found} (subject =
-// the commit) when the series has no clean point at `commit`, Error{usage} when no clean point
-// precedes it (nothing measured at the old level: there is no window to bisect).
-Window find_window(const analysis::Series& series, std::string_view commit);
+// The window of the finding whose new level starts at `commit` in `series`, or nullopt when no
+// clean point precedes it (nothing measured at the old level: there is no window to bisect). Only
+// clean points count as measured (a dirty snapshot is not a commit's code). Throws
+// Error{not_found} (subject = the commit) when the series has no clean point at `commit`.
+//
+// Inline, so that the analysis pipeline, which is built before this area, reports the same window
+// (report::Finding::unmeasured_before) that bisect then works on: one definition.
+inline std::optional<Window> find_window(const analysis::Series& series, std::string_view commit) {
+  // Points are in topological order; a commit may hold several runs (the first decides).
+  std::optional<std::size_t> new_end, old_end;
+  for (const auto& p : series.points) {
+    if (p.dirty) continue;
+    if (p.commit == commit) {
+      new_end = p.topo;
+      break;
+    }
+    old_end = p.topo;
+  }
+  if (!new_end)
+    throw Error(ErrorKind::not_found,
+                "the series " + series.key.label() + " has no clean measurement at commit " + std::string(commit),
+                std::string(commit), {}, "bisect the findings of the analysis it was given (analyze names them)");
+  if (!old_end || *old_end >= *new_end) return std::nullopt;
+  return Window{*old_end, *new_end};
+}
 
 }  // namespace benchhist::bisect

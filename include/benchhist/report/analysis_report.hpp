@@ -63,6 +63,14 @@ struct BranchDetails {
   bool included_in_historical_comparison = false;
 };
 
+// A change point's window (docs/bisect.md#the-window, bisect::find_window): the series' last
+// measured first-parent commit before the attributed one, and how many first-parent commits
+// between the two were never measured — the step may sit at any of them or at the attributed one.
+struct UnmeasuredGap {
+  std::string measured;     // full id of the last measured commit at the old level
+  std::size_t commits = 0;  // unmeasured commits strictly between it and the attributed commit (≥ 1)
+};
+
 struct Finding {
   DiscriminantSet set;
   BenchmarkId benchmark;
@@ -76,6 +84,7 @@ struct Finding {
   std::optional<std::string> commit;          // attributed commit as stored (full id)
   std::optional<std::string> commit_subject;  // its subject line, when known
   std::optional<std::string> window_start;    // drift only
+  std::optional<UnmeasuredGap> unmeasured_before;  // history change points with a gap before `commit`
   std::optional<std::string> blessed_at;      // commit of the re-baselining blessing
   std::optional<std::string> blessed_commit_time;  // RFC 3339
   std::optional<double> chance_level;         // history (internal, never printed)

@@ -2,7 +2,9 @@
 // The sentences and lines shared by the human-readable reports (docs/formats.md#tokens,
 // #report-formats), so text, Markdown and the summary word everything identically.
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchhist/report/analysis_report.hpp"
@@ -37,6 +39,11 @@ std::string finding_headline(const Finding&, bool markdown = false);
 // `regression via change point · 100.4 → 130.1 · somewhere near commit10`, or the branch
 // detail line.
 std::string finding_detail(const Finding&);
+
+// `between <A> and <B>: 12 unmeasured commits — cargo bench-history bisect pins it`, or empty
+// (docs/bisect.md#reports). `code` decorates the commits and the command (a Markdown code span, an
+// HTML <code> element); the rest of the sentence needs no escaping.
+std::string unmeasured_line(const Finding&, const std::function<std::string(std::string_view)>& code = {});
 
 // `blessed at <short>[ (<time>)]`, or empty.
 std::string blessing_line(const Finding&);

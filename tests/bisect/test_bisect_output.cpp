@@ -1,0 +1,82 @@
+// The reports of bisect (docs/bisect.md#output): the text lines, the Markdown table with the same
+// content, escaping, and the closing line — over a hand-built BisectReport, no measuring.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "benchhist/bisect/bisect.hpp"
+
+using namespace benchhist;
+using namespace benchhist::bisect;
+
+namespace {
+
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+std::string id(std::size_t i) { return "c" + std::to_string(i) + std::string(39 - std::to_string(i).size(), '0'); }
+
+report::Finding finding(const std::string& name, FindingMethod method, std::size_t at) {
+  report::Finding f;
+  f.set = DiscriminantSet{Engine::google_benchmark, "x86_64-unknown-linux-gnu", "k"};
+  f.benchmark = BenchmarkId{{name}};
+  f.kind = MetricKind::processor_time;
+  f.method = method;
+  f.baseline = 100;
+  f.latest = 400;
+  f.relative_delta = 3;
+  f.commit = id(at);
+  return f;
+}
+
+BisectReport sample() {
+  BisectReport r;
+  r.project = "demo";
+  for (std::size_t i = 0; i < 10; ++i) r.line.push_back({id(i), std::nullopt, "change " + std::to_string(i)});
+  r.line[5].subject = "make a|b slower";
+  FindingEntry pinned;
+  pinned.finding = finding("BM_Work", FindingMethod::change_point, 8);
+  pinned.window = Window{1, 8};
+  TargetOutcome o;
+  o.verdict = Verdict::pinned;
+  o.window = Window{4, 5};
+  o.measurements = 7;
+  pinned.outcome = o;
+  FindingEntry drift;
+  drift.finding = finding("BM_Drift", FindingMethod::drift, 9);
+  drift.kind = EntryKind::drift;
+  r.entries = {pinned, drift};
+  r.builds = 7;
+  r.stored = 3;
+  r.max_builds = 16;
+  r.repeat = 2;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the Markdown report is the text report's lines as one table, escaped", "[bisect][output]") {
+  const auto r = sample();
+  const auto text = render_text(r);
+  CHECK(contains(text, "BM_Work processor_time [google_benchmark] +300.00% at c80000000000: pinned to c50000000000 "
+                       "make a|b slower (7 measurements)\n"));
+  CHECK(contains(text, "BM_Drift processor_time [google_benchmark] +300.00% at c90000000000: nothing to pin: a drift "
+                       "has no single commit\n"));
+  CHECK(contains(text, "7 builds of the 16 allowed; 3 new measurements stored."));
+
+  const auto md = render_markdown(r);
+  CHECK(md.rfind("# Benchmark history bisect: demo\n\n", 0) == 0);
+  CHECK(contains(md, "| Benchmark | Metric | Engine | Change | Finding at | Verdict | Result |\n"
+                     "| --- | --- | --- | --- | --- | --- | --- |\n"
+                     "| `BM_Work` | processor_time | google_benchmark | +300.00% | c80000000000 | pinned | pinned to "
+                     "c50000000000 make a\\|b slower (7 measurements) |\n"
+                     "| `BM_Drift` | processor_time | google_benchmark | +300.00% | c90000000000 | drift | nothing to "
+                     "pin: a drift has no single commit |\n"));
+  CHECK(contains(md, "\n**7 builds of the 16 allowed; 3 new measurements stored.**\n"));
+
+  auto dry = r;
+  dry.dry_run = true;
+  dry.entries.clear();
+  CHECK(render_markdown(dry) == "# Benchmark history bisect: demo\n\nNo findings to bisect: the analysis reported none "
+                                "in scope.\n\n**Dry run: nothing was measured or stored.**\n");
+}
