@@ -418,7 +418,13 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   for (auto& [set, sr] : sets) r.sets.push_back(std::move(sr));
 
   r.hint = empty_selection_hint(sel, req.selection);
-  if (!r.hint && recon.series.empty() && recon.ghost_series > 0) r.hint = report::hint_all_ghosts(short_id(sel.context_commit));
+  if (!r.hint && recon.series.empty() && recon.ghost_series > 0) {
+    std::size_t newest = 0;
+    for (const auto& o : sel.objects) newest = std::max(newest, o.topo);
+    const bool older = !sel.objects.empty() && newest < sel.context_topo();
+    r.hint = report::hint_all_ghosts(sel.context_commit, older ? std::string_view(sel.line[newest].id) : std::string_view(),
+                                     req.bench_command);
+  }
   if (sel.dirty_base_tip_admitted) r.warning = report::dirty_base_warning();
   return out;
 }

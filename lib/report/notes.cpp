@@ -95,10 +95,18 @@ std::string hint_none_entered(const UnenteredRuns& u) {
   return s;
 }
 
-std::string hint_all_ghosts(std::string_view context_commit) {
+std::string hint_all_ghosts(std::string_view context_commit, std::string_view newest_measured,
+                            const std::optional<std::string>& bench_command) {
   const std::string c(short_id(context_commit));
-  return "Every benchmark in the analyzed runs is a ghost: none was measured at the context commit " + c +
-         ". Collect at " + c + " (`cargo bench-history collect`) and analyze again.";
+  std::string collect = "cargo bench-history collect";
+  if (bench_command) collect += " --bench-command '" + *bench_command + "'";
+  std::string s = "Every benchmark in the analyzed runs is a ghost: none was measured at the context commit " + c + ".";
+  if (!newest_measured.empty()) {
+    const std::string m(short_id(newest_measured));
+    return s + " The newest measured commit on this line is " + m + ": analyze it with `--context " + m +
+           "`, or collect at " + c + " (`" + collect + "`) and analyze again.";
+  }
+  return s + " Collect at " + c + " (`" + collect + "`) and analyze again.";
 }
 
 }  // namespace benchhist::report

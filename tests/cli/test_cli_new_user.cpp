@@ -104,6 +104,37 @@ TEST_CASE("A command run in a subdirectory reads the project named after the rep
   }
 }
 
+TEST_CASE("When every benchmark is a ghost, the hint names the newest measured commit and the project's "
+          "bench command",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  // A replayed range: HEAD was never measured.
+  git_out(h.repo, "commit -q --allow-empty -m 'not measured'");
+  const std::string head = git_out(h.repo, "rev-parse HEAD");
+  const std::string newest = h.commits.back().substr(0, 12);
+  const auto plain = run_cli(with_filters({"analyze", h.local()}), h.repo);
+  INFO(plain.err);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(contains(plain.out, "none was measured at the context commit " + head.substr(0, 12) + "."));
+  CHECK(contains(plain.out, "The newest measured commit on this line is " + newest + ": analyze it with `--context " +
+                                newest + "`, or collect at " + head.substr(0, 12) +
+                                " (`cargo bench-history collect`) and analyze again."));
+
+  fs::create_directories(h.repo / ".cargo");
+  bhtest::write_file(h.repo / ".cargo" / "bench_history.toml", "[collect]\nbench_command = \"./bench.sh --quick\"\n");
+  const auto configured = run_cli(with_filters({"analyze", h.local()}), h.repo);
+  INFO(configured.err);
+  REQUIRE(configured.exit_code == 0);
+  CHECK(contains(configured.out, "(`cargo bench-history collect --bench-command './bench.sh --quick'`)"));
+
+  // Analyzed at the newest measured commit, nothing is a ghost and there is no such hint.
+  const auto at_newest = run_cli(with_filters({"analyze", h.local(), "--context", h.commits.back()}), h.repo);
+  INFO(at_newest.err);
+  REQUIRE(at_newest.exit_code == 0);
+  CHECK_FALSE(contains(at_newest.out, "is a ghost"));
+}
+
 TEST_CASE("Read commands refuse a store path that is a file or does not exist, naming it", "[cli][new-user]") {
   bhtest::TempDir dir;
   const auto h = make_history(dir.path());

@@ -28,6 +28,9 @@ struct AnalyzeRequest {
   // Analyse around stored objects that cannot be read instead of failing; the report lists
   // their keys (docs/reports.md "Unreadable stored objects").
   bool skip_unreadable = false;
+  // The project's configured collect command ([collect] bench_command), named in the hint when
+  // every benchmark is a ghost.
+  std::optional<std::string> bench_command;
 };
 
 // Progress and diagnostics, without the `[bench-history] ` prefix. Either may be empty.

@@ -3,6 +3,7 @@
 // Wording is not a contract; each hint says what happened and what to do next.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,7 +28,11 @@ struct UnenteredRuns {
 };
 std::string hint_none_entered(const UnenteredRuns&);
 
-// Runs analyzed but every benchmark was a ghost at the context commit.
-std::string hint_all_ghosts(std::string_view context_commit);
+// Runs analyzed but every benchmark was a ghost at the context commit. `newest_measured`: the
+// newest commit of the context line with a selected run, when older than the context (a
+// replayed range whose HEAD was never measured); `bench_command`: the project's configured
+// collect command, so the suggested collect line is the one that measures this project.
+std::string hint_all_ghosts(std::string_view context_commit, std::string_view newest_measured = {},
+                            const std::optional<std::string>& bench_command = std::nullopt);
 
 }  // namespace benchhist::report
