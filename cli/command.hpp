@@ -90,7 +90,8 @@ void add_filters(std::vector<Opt>& o);
 void add_context_base(std::vector<Opt>& o);
 void add_since(std::vector<Opt>& o, const std::string& help);
 void add_output(std::vector<Opt>& o);
-// The shared groups of the read commands (analyze, examine, list, prune).
+// The shared groups of the read commands (analyze, examine, list, prune, bisect); their values
+// are read back by read_query_groups.
 void add_query_groups(std::vector<Opt>& o, const std::string& since_help);
 void add_scope(std::vector<Opt>& o);
 void add_features(std::vector<Opt>& o);
@@ -103,6 +104,15 @@ app::EnvironmentOptions environment(const Parsed& p);
 app::FilterOptions filters(const Parsed& p);
 app::CommitSelection selection(const Parsed& p);
 app::OutputOptions output(const Parsed& p);
+// The values of add_query_groups' flags into any request that carries those groups.
+template <class Options>
+void read_query_groups(const Parsed& p, Options& o) {
+  o.env = environment(p);
+  o.cache.cache = p.path_flag("cache");
+  o.filters = filters(p);
+  o.selection = selection(p);
+  o.output = output(p);
+}
 // The scope group, the features group and the `--` arguments of a measuring command.
 app::MeasureScope scope(const Parsed& p);
 

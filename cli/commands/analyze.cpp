@@ -22,11 +22,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::AnalyzeOptions o;
-  o.env = environment(p);
-  o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
-  o.selection = selection(p);
-  o.output = output(p);
+  read_query_groups(p, o);
   o.prefixes = p.positionals;
   o.no_dirty = p.flag("no-dirty");
   o.markdown_summary = p.path("markdown-summary");

@@ -8,12 +8,7 @@ namespace {
 CommandSpec spec() {
   CommandSpec c{"bisect", "Pin each change-point finding to the commit that caused it, measuring unmeasured commits",
                 {}, {}, true, false};
-  add_environment(c.opts);
-  add_cache(c.opts);
-  add_filters(c.opts);
-  add_context_base(c.opts);
-  add_since(c.opts, since_help);
-  add_output(c.opts);
+  add_query_groups(c.opts, since_help);
   c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Only the findings of this qualified benchmark id"});
   c.opts.push_back({"metric", 0, Kind::value, "NAME", "Only the findings of this metric, e.g. wall_time"});
   c.opts.push_back({"max-builds", 0, Kind::value, "N", "Measure at most N times in this invocation [default: 16]"});
@@ -33,11 +28,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::BisectOptions o;
-  o.env = environment(p);
-  o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
-  o.selection = selection(p);
-  o.output = output(p);
+  read_query_groups(p, o);
   o.benchmark = p.value("benchmark");
   o.metric = p.value("metric");
   o.max_builds = p.number("max-builds", 16);

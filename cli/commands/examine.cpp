@@ -19,11 +19,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::ExamineOptions o;
-  o.env = environment(p);
-  o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
-  o.selection = selection(p);
-  o.output = output(p);
+  read_query_groups(p, o);
   o.benchmark = *p.value("benchmark");
   o.metric = *p.value("metric");
   o.no_dirty = p.flag("no-dirty");

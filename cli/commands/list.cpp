@@ -18,11 +18,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::ListOptions o;
-  o.env = environment(p);
-  o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
-  o.selection = selection(p);
-  o.output = output(p);
+  read_query_groups(p, o);
   auto subject = app::parse_list_subject(p.positionals.at(0));
   if (!subject)
     fail("invalid value '" + p.positionals.at(0) +

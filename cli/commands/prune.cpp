@@ -20,11 +20,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::PruneOptions o;
-  o.env = environment(p);
-  o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
-  o.selection = selection(p);
-  o.output = output(p);
+  read_query_groups(p, o);
   o.commits = p.positionals;
   o.dry_run = p.flag("dry-run");
   o.prune_base = p.flag("prune-base");
