@@ -412,6 +412,8 @@ BENCHHIST_DETAIL_INLINE std::uint64_t merge_inversions(std::vector<KeyedIndex>& 
   return inversions;
 }
 
+BENCHHIST_DETAIL_INLINE std::uint64_t pairs_of(std::size_t n) { return static_cast<std::uint64_t>(n) * (n - 1) / 2; }
+
 // The median pair of the pairwise slopes in O(n log n + K), K the slopes inside a sampled
 // bracket [low, high]. slope(i, j) < t  <=>  y_j < y_i for y_k = x_k - t k, so the pairs below
 // a threshold t are the inversions of y, and the pairs between t1 and t2 are those in order
@@ -425,8 +427,6 @@ BENCHHIST_DETAIL_INLINE std::uint64_t merge_inversions(std::vector<KeyedIndex>& 
 // first whose exact count holds the middle ranks. The answer is taken only when the listed pairs
 // hold both middle ranks that far inside; otherwise (or with non-finite values) the caller's
 // other paths decide.
-BENCHHIST_DETAIL_INLINE std::uint64_t pairs_of(std::size_t n) { return static_cast<std::uint64_t>(n) * (n - 1) / 2; }
-
 BENCHHIST_DETAIL_INLINE std::optional<std::pair<std::int64_t, std::int64_t>> middle_slope_keys_by_inversions(
     std::span<const double> xs, std::span<const double> lows, std::span<const double> highs, std::uint64_t lower_rank,
     std::uint64_t upper_rank) {
@@ -496,7 +496,7 @@ BENCHHIST_DETAIL_INLINE std::optional<std::pair<std::int64_t, std::int64_t>> mid
 // misses (possible only for adversarial orders) every slope is stored and selected.
 BENCHHIST_DETAIL_INLINE std::pair<std::int64_t, std::int64_t> middle_slope_keys(std::span<const double> xs, std::size_t samples) {
   const std::size_t n = xs.size();
-  const std::uint64_t pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
+  const std::uint64_t pairs = pairs_of(n);
   const std::uint64_t upper_rank = pairs / 2;
   const std::uint64_t lower_rank = pairs % 2 == 1 ? upper_rank : upper_rank - 1;
   constexpr std::uint64_t small = 20'000;  // below this, storing everything beats the quotient pass
@@ -594,13 +594,13 @@ BENCHHIST_DETAIL_END
 
 namespace detail {
 BENCHHIST_DETECT_INLINE double median_pairwise_slope(std::span<const double> xs, std::size_t bracket_samples) {
-  const std::uint64_t pairs = static_cast<std::uint64_t>(xs.size()) * (xs.size() - 1) / 2;
+  const std::uint64_t pairs = detail::pairs_of(xs.size());
   return detail::median_from_middle(pairs % 2 == 1, detail::middle_slope_keys(xs, bracket_samples));
 }
 BENCHHIST_DETECT_INLINE std::optional<double> median_pairwise_slope_by_inversions(std::span<const double> xs, double low,
                                                                                  double high) {
   if (xs.size() < 2) return std::nullopt;
-  const std::uint64_t pairs = static_cast<std::uint64_t>(xs.size()) * (xs.size() - 1) / 2;
+  const std::uint64_t pairs = detail::pairs_of(xs.size());
   const std::uint64_t upper = pairs / 2, lower = pairs % 2 == 1 ? upper : upper - 1;
   const double lows[] = {low}, highs[] = {high};
   const auto middle = detail::middle_slope_keys_by_inversions(xs, lows, highs, lower, upper);
