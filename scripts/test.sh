@@ -19,6 +19,8 @@ status=$?
 summarize() { python3 scripts/test-summary.py "$1"; }
 
 read -r passed failed < <(summarize "$build_dir/meson-logs/testlog.json")
+# What failed, whatever the length of the failing test's output.
+[ "$status" = 0 ] || python3 scripts/test-summary.py --failures "$build_dir/meson-logs/testlog.json"
 
 # The build outputs (relative to the build dir) the tests of a build need: every suite, or all
 # but e2e and cargo when $2 is not 1.
@@ -65,6 +67,7 @@ if [ "${SANITIZE:-1}" = 1 ] && [ $# -eq 0 ]; then
       meson test -C "$san_dir" --no-rebuild --print-errorlogs --num-processes "${JOBS:-2}" "${san_suites[@]}" \
       --timeout-multiplier 3 || status=1
     read -r san_passed san_failed < <(summarize "$san_dir/meson-logs/testlog.json")
+    [ "$san_failed" = 0 ] || python3 scripts/test-summary.py --failures "$san_dir/meson-logs/testlog.json"
     echo "sanitizers (ASan+UBSan): $san_passed passed, $san_failed failed"
     fuzz_failed=0
     FUZZ_BUILD_DIR="$san_dir" FUZZ_JOBS="${JOBS:-2}" scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-20}" || fuzz_failed=1
