@@ -246,10 +246,17 @@ class SharedExactTables {
   // `sorted` = doubled ranks ascending.
   std::shared_ptr<const ExactTables> get(std::span<const std::int64_t> sorted, std::size_t kmax) const {
     Key key{kmax, std::vector<std::int64_t>(sorted.begin(), sorted.end())};
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto it = tables_.find(key); it != tables_.end()) return it->second;
+    }
+    // Built outside the lock: a table with many ties takes milliseconds, and the other workers
+    // would wait for it. Two workers may build the same table at once; the first kept wins and
+    // both are the same integers, so results never depend on which.
+    auto table = std::make_shared<const ExactTables>(key.ranks, kmax);
     const std::lock_guard lock(mutex_);
     if (const auto it = tables_.find(key); it != tables_.end()) return it->second;
     if (tables_.size() >= capacity) tables_.clear();
-    auto table = std::make_shared<const ExactTables>(key.ranks, kmax);
     tables_.emplace(std::move(key), table);
     return table;
   }
