@@ -19,6 +19,7 @@
 #include "benchhist/version.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 namespace benchhist::collect {
@@ -30,7 +31,9 @@ namespace {
 void check_exit(const probe::ProcessResult& r, const std::string& command, const std::filesystem::path& log,
                 std::size_t tail_lines, const CollectServices& svc) {
   if (r.success()) return;
-  if (!log.empty() && svc.failed_output) svc.failed_output(log, output_log_tail(log, tail_lines));
+  // An interrupt (Ctrl-C reaches the command too) is the user's doing, not the command's failure.
+  const bool interrupted = !r.exited && (r.signal == SIGINT || r.signal == SIGTERM);
+  if (!log.empty() && svc.failed_output && !interrupted) svc.failed_output(log, output_log_tail(log, tail_lines));
   const std::string output = log.empty() ? "its output is above" : "its output is in " + log.string();
   if (!r.exited)
     throw Error(ErrorKind::benchmark_failed, "engine \"" + command + "\" terminated without an exit code", {},
