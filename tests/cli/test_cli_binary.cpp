@@ -161,7 +161,7 @@ TEST_CASE("Arguments after -- are forwarded to cargo bench, not parsed", "[cli]"
   // A git repository (collect probes its state before running anything) without a Cargo.toml:
   // cargo itself fails, which proves the flags reached it unparsed.
   REQUIRE(std::system(("git init -q '" + dir.path().string() + "'").c_str()) == 0);
-  auto r = run_cli({"collect", "--no-store", "--", "--not-a-flag", "-x"}, dir.path());
+  auto r = run_cli({"collect", "--no-store", "--", "--not-a-flag", "-x"}, dir.path(), {{"TMPDIR", dir.path().string()}});
   INFO("stderr: " << r.err);
   CHECK(r.exit_code == 1);
   CHECK(r.out.empty());
