@@ -63,7 +63,13 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   if (o.filters.target_triples.size() == 1 && o.filters.target_triples[0] != "all")
     m.target_triple = o.filters.target_triples[0];
 
+  // One log directory for every measurement (a commit measured again appends to its log).
+  const BenchOutput output = bench_output(inv, v || o.dry_run, "bisect");
+  m.output_log = output.log;
   auto services = collect::BackfillServices::system(inv.env);
+  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
+    show_failed_output(inv, log, tail);
+  };
   // Each measurement is a one-commit backfill; its announcements are verbose notes here.
   services.announce = [&inv, v](std::string_view s) {
     if (v) announce(inv, s);
@@ -74,6 +80,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   hooks.progress = [&inv](std::string_view s) { announce(inv, s); };
 
   const auto report = bisect::bisect(req, *git, *ctx.store, inv.env, services, hooks);
+  announce_logs(inv, output);
   finish_store(ctx, inv, v);
   files.render(report);
   for (auto& f : files.files) {

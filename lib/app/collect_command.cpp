@@ -33,11 +33,17 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   req.max_commits = o.max_commits;
   req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
   req.target_triple = o.target_triple;
+  const BenchOutput output = bench_output(inv, v, "backfill");
+  req.output_log = output.log;
   auto services = collect::BackfillServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
   services.progress = [&inv](const collect::BackfillProgress& p) { announce(inv, collect::format_progress(p)); };
+  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
+    show_failed_output(inv, log, tail);
+  };
   const auto result = collect::backfill(req, inv.env, *ctx.store, services);
+  announce_logs(inv, output);
   // Stopped by a benchmark failure or interrupted: the summary is the error
   // (docs/backfill.md#the-run-step-by-step).
   if (result.exit_status != 0) throw result.error();
@@ -60,10 +66,15 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   req.store = !o.no_store;
   req.bench_command = bench_command(o.bench_command, ctx.config, inv, v);
   req.target_triple = o.target_triple;
+  const BenchOutput output = bench_output(inv, v, "collect");
+  req.output_log = output.log;
 
   auto services = collect::CollectServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
+  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
+    show_failed_output(inv, log, tail);
+  };
   // Repetition progress only where a person watches (a terminal): CI logs stay clean.
   if (inv.stderr_is_terminal && o.best_of > 1)
     services.progress = [&inv](std::uint32_t rep, std::uint32_t of, double elapsed) {

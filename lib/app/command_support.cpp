@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "benchhist/error.hpp"
+#include "probe/ci_provider.hpp"
 #include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
 #include "probe/toolchain.hpp"
@@ -17,6 +18,45 @@ void note(const Invocation& inv, bool verbose, const std::string& text) {
 }
 
 void announce(const Invocation& inv, std::string_view text) { inv.err << note_prefix << text << '\n'; }
+
+namespace {
+
+// A CI job: a known provider, or the `CI` variable most CI systems set (GitLab, CircleCI,
+// Travis, Jenkins plugins, …) to anything but false.
+bool in_ci(const probe::Environment& env) {
+  if (probe::detect_ci_provider(env).provider != CiProvider::local) return true;
+  const auto ci = env.non_empty("CI");
+  return ci && *ci != "false" && *ci != "0";
+}
+
+}  // namespace
+
+BenchOutput bench_output(const Invocation& inv, bool verbose, std::string_view command) {
+  BenchOutput o;
+  if (verbose) return o;
+  o.dir.emplace(inv.env.non_empty("TMPDIR").value_or("/tmp"), command);
+  o.log = collect::OutputLog{o.dir->path(), in_ci(inv.env) ? std::size_t{0} : std::size_t{40}};
+  return o;
+}
+
+void show_failed_output(const Invocation& inv, const std::filesystem::path& log, const collect::OutputTail& tail) {
+  if (tail.lines == 0) {
+    announce(inv, "the benchmark command failed without printing anything (its log: " + log.string() + ")");
+    return;
+  }
+  if (tail.earlier_lines == 0)
+    announce(inv, "the benchmark command failed; its output (kept in " + log.string() + "):");
+  else
+    announce(inv, "the benchmark command failed; the last " + std::to_string(tail.lines) + " lines of its output (all " +
+                      std::to_string(tail.lines + tail.earlier_lines) + " are in " + log.string() + "):");
+  inv.err << tail.text << std::flush;
+}
+
+void announce_logs(const Invocation& inv, const BenchOutput& output) {
+  if (output.dir && !output.dir->empty())
+    announce(inv, "the benchmark output of each commit is kept in " + output.dir->path().string() +
+                      "/<commit>.log (pass --verbose to see it as it runs)");
+}
 
 void preflight(const std::vector<ReportFile>& files) {
   for (std::size_t i = 0; i < files.size(); ++i)

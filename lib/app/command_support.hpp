@@ -12,6 +12,7 @@
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/bench_command.hpp"
+#include "benchhist/collect/output_log.hpp"
 #include "benchhist/pipeline/analyze.hpp"
 #include "app/commands.hpp"
 #include "app/storage_selection.hpp"
@@ -25,6 +26,21 @@ inline constexpr std::string_view note_prefix = "[bench-history] ";
 
 void note(const Invocation& inv, bool verbose, const std::string& text);
 void announce(const Invocation& inv, std::string_view text);
+
+// Where collect, backfill and bisect send the benchmark command's output (docs/bench-output.md):
+// with --verbose the terminal (no directory, no log); otherwise a fresh log directory for
+// `command`. A failure shows the last 40 lines of its log — the whole log in CI, whose runner's
+// files are gone after the job.
+struct BenchOutput {
+  std::optional<collect::OutputLogDirectory> dir;
+  std::optional<collect::OutputLog> log;
+};
+BenchOutput bench_output(const Invocation& inv, bool verbose, std::string_view command);
+// A failed benchmark command's log tail on inv.err: one announcement line naming the file, then
+// the lines verbatim.
+void show_failed_output(const Invocation& inv, const std::filesystem::path& log, const collect::OutputTail& tail);
+// After a backfill or bisect: names the directory when a log was written into it.
+void announce_logs(const Invocation& inv, const BenchOutput& output);
 
 struct ReportFile {
   std::string label;  // `Markdown`, `JSON`, `Markdown summary`, `outcome`

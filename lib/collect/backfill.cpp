@@ -443,9 +443,11 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
   creq.policy = req.overwrite ? storage::CollisionPolicy::overwrite : storage::CollisionPolicy::refuse;
   creq.store = true;
   creq.strip_toolchain_overrides = true;
+  creq.output_log = req.output_log;
   auto cs = svc.collect_services(project_dir, commit_env);
   cs.announce = announce;
   cs.note = svc.note;
+  cs.failed_output = svc.failed_output;
   try {
     const auto out = svc.collect(creq, commit_env, &per_commit_store, cs);
     std::size_t cases = 0;

@@ -2,6 +2,7 @@
 
 
 #include <chrono>
+#include <fstream>
 #include <set>
 
 #include "benchhist/codec/run_json.hpp"
@@ -18,21 +19,40 @@
 #include "benchhist/version.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 namespace benchhist::collect {
 namespace {
 
 // `command` is `cargo bench` or the --bench-command text (docs/formats.md#error-messages wording).
-void check_exit(const probe::ProcessResult& r, const std::string& command) {
+// `log` is where its output went (empty: the terminal); its end is shown through
+// `failed_output` before the error is thrown (docs/bench-output.md).
+void check_exit(const probe::ProcessResult& r, const std::string& command, const std::filesystem::path& log,
+                std::size_t tail_lines, const CollectServices& svc) {
+  if (r.success()) return;
+  // An interrupt (Ctrl-C reaches the command too) is the user's doing, not the command's failure.
+  const bool interrupted = !r.exited && (r.signal == SIGINT || r.signal == SIGTERM);
+  if (!log.empty() && svc.failed_output && !interrupted) svc.failed_output(log, output_log_tail(log, tail_lines));
+  const std::string output = log.empty() ? "its output is above" : "its output is in " + log.string();
   if (!r.exited)
     throw Error(ErrorKind::benchmark_failed, "engine \"" + command + "\" terminated without an exit code", {},
                 "signal " + std::to_string(r.signal),
-                "the benchmark process was killed; rerun collect once the cause is fixed");
-  if (r.exit_code != 0)
-    throw Error(ErrorKind::benchmark_failed,
-                "engine \"" + command + "\" failed with exit code " + std::to_string(r.exit_code), {}, {},
-                "fix the failing benchmark (its output is above) and run collect again; nothing was stored");
+                "the benchmark process was killed (" + output + "); rerun collect once the cause is fixed");
+  throw Error(ErrorKind::benchmark_failed,
+              "engine \"" + command + "\" failed with exit code " + std::to_string(r.exit_code), {}, {},
+              "fix the failing benchmark (" + output + ") and run collect again; nothing was stored");
+}
+
+// The line that opens each repetition's part of a log: which command, where, which repetition
+// (a bisect measures a commit more than once, into the same file).
+void open_log_section(const std::filesystem::path& log, const std::string& command, const std::filesystem::path& dir,
+                      std::uint32_t rep, std::uint32_t of) {
+  std::ofstream f(log, std::ios::app);
+  f << "=== " << command << " in " << dir.string() << " (repetition " << rep << " of " << of << ")\n";
+  if (!f)
+    throw Error(ErrorKind::io, "failed to write the benchmark log " + log.string(), log.string(), std::strerror(errno),
+                "check that the log directory is writable, or pass --verbose to show the benchmark output instead");
 }
 
 std::string object_key(const std::string& project, Engine engine, const RunContext& ctx) {
@@ -192,6 +212,10 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   // harvest): `cargo bench` creates Cargo.lock in a crate that neither commits nor ignores it,
   // and that untracked file would otherwise make every fresh checkout a dirty snapshot.
   const GitState git_before_run = svc.probe_git(req.repo_dir);
+  if (req.output_log) {
+    spec.log_file = output_log_file(req.output_log->dir, git_before_run.commit);
+    svc.announce("the benchmark output goes to " + spec.log_file.string() + " (pass --verbose to see it here)");
+  }
 
   std::vector<engines::Harvest> harvests;
   Timestamp first_start{};
@@ -205,8 +229,9 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     if (svc.note) svc.note("repetition " + std::to_string(rep) + ": BENCHHIST_OUTPUT_DIR=" + output.path().string());
     const Timestamp start = svc.clock();
     if (rep == 1) first_start = start;
+    if (req.output_log) open_log_section(spec.log_file, probe::describe_command(spec.argv), req.repo_dir, rep, req.best_of);
     const probe::ProcessResult ran = svc.run_benchmarks(spec);
-    check_exit(ran, command_label);
+    check_exit(ran, command_label, spec.log_file, req.output_log ? req.output_log->failure_tail : 0, svc);
     engines::HarvestOptions options;
     options.report_paths = {output.path()};
     if (spec.tee_stdout) options.captured_stdout = ran.out;

@@ -35,9 +35,12 @@ struct ChildRequest {
   bool stdin_from_null = true;           // false: the child inherits stdin
   bool capture_stdout = false;           // false: the child inherits stdout
   bool capture_stderr = false;           // false: the child inherits stderr
-  // With capture_stdout: the captured stdout is also written to the caller's stdout as it
-  // arrives (best effort: a failed write is dropped; the capture goes on).
+  // With capture_stdout: the captured stdout is also written to the caller's stdout (or to
+  // log_file when set) as it arrives (best effort: a failed write is dropped; the capture goes on).
   bool tee_stdout = false;
+  // Non-empty: the streams not captured go to this file instead of the caller's, appended
+  // (created private when absent), so a benchmark's output is kept rather than shown.
+  std::filesystem::path log_file;
 };
 
 struct ChildOutcome {
@@ -48,7 +51,7 @@ struct ChildOutcome {
 };
 
 // Starting or waiting for a child failed; `what()` says what, `step` which step.
-enum class ChildStep { pipe, start, wait };
+enum class ChildStep { pipe, log, start, wait };
 struct ChildError : std::system_error {
   ChildError(ChildStep s, std::error_code code, const std::string& what) : std::system_error(code, what), step(s) {}
   ChildStep step;

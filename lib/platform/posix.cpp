@@ -110,6 +110,13 @@ ChildOutcome run_child(const ChildRequest& request) {
   Pipe out_pipe, err_pipe;
   if (cap_out) out_pipe = make_pipe();
   if (cap_err) err_pipe = make_pipe();
+  // O_APPEND: the child's direct writes and ours (a teed stdout) never overwrite each other.
+  Fd log;
+  if (!request.log_file.empty()) {
+    log.fd = ::open(request.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (log.fd < 0)
+      throw ChildError(ChildStep::log, errno_code(errno), "could not open " + request.log_file.string());
+  }
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -119,7 +126,9 @@ ChildOutcome run_child(const ChildRequest& request) {
   } actions_guard{&actions};
   if (request.stdin_from_null) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   if (cap_out) posix_spawn_file_actions_adddup2(&actions, out_pipe.write.fd, STDOUT_FILENO);
+  else if (log.fd >= 0) posix_spawn_file_actions_adddup2(&actions, log.fd, STDOUT_FILENO);
   if (cap_err) posix_spawn_file_actions_adddup2(&actions, err_pipe.write.fd, STDERR_FILENO);
+  else if (log.fd >= 0) posix_spawn_file_actions_adddup2(&actions, log.fd, STDERR_FILENO);
   const std::string cwd = request.cwd.string();
   // glibc >= 2.29: the chdir happens in the child, so the parent's cwd is never touched.
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
@@ -181,7 +190,8 @@ ChildOutcome run_child(const ChildRequest& request) {
           const bool is_out = cap_out && fds[i].fd == out_pipe.read.fd;
           std::string& target = is_out ? result.out : result.err;
           target.append(buf, static_cast<std::size_t>(r));
-          if (is_out && request.tee_stdout) write_best_effort(STDOUT_FILENO, buf, static_cast<std::size_t>(r));
+          if (is_out && request.tee_stdout)
+            write_best_effort(log.fd >= 0 ? log.fd : STDOUT_FILENO, buf, static_cast<std::size_t>(r));
         } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
           fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
           continue;

@@ -62,11 +62,14 @@ ProcessResult run(const ProcessSpec& spec, Mode mode) {
   request.tee_stdout = mode == Mode::streaming && spec.tee_stdout;
   request.capture_stdout = (mode == Mode::probe && spec.capture_stdout) || request.tee_stdout;
   request.capture_stderr = mode == Mode::probe && spec.capture_stderr;
+  if (mode == Mode::streaming) request.log_file = spec.log_file;
   platform::ChildOutcome child;
   try {
     child = platform::run_child(request);
   } catch (const platform::ChildError& e) {
     // Only a failed start is the caller's to fix by installing the program.
+    if (e.step == platform::ChildStep::log)
+      throw fail(e.what(), "check that the directory of " + spec.log_file.string() + " exists and is writable");
     throw fail(e.what(), e.step == platform::ChildStep::start ? std::string(install_hint) : std::string{});
   }
   ProcessResult result;

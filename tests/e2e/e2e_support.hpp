@@ -53,12 +53,20 @@ inline const std::vector<std::string> cleared_env_vars = {
     "CRITERION_HOME",              "GITHUB_ACTIONS",            "TF_BUILD", "GUNGRAUN_SAVE_SUMMARY",
     "GIT_DIR",                     "GIT_WORK_TREE",             "CXX"};
 
+// The children's TMPDIR unless a test sets one: backfill's worktrees and the benchmark logs the
+// CLI keeps (docs/bench-output.md) land in it, and it goes when the suite exits.
+inline const fs::path& children_temp_dir() {
+  static const TempDir dir("bhe2e-tmp");
+  return dir.path();
+}
+
 // A launched child whose streams go to files; wait() collects them.
 class Child {
  public:
   Child(std::vector<std::string> argv, const fs::path& cwd, EnvChanges env) : io_("bhe2e-io") {
     for (const auto& v : cleared_env_vars)
       if (!env.count(v)) env[v] = std::nullopt;
+    if (!env.count("TMPDIR")) env["TMPDIR"] = children_temp_dir().string();
     const auto out_path = io_.path() / "out", err_path = io_.path() / "err";
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");

@@ -42,6 +42,9 @@ struct BackfillRequest {
   bool overwrite = false;          // --overwrite: no skip pre-check, replace stored objects
   bool ignore_errors = false;      // --ignore-errors: continue past per-commit failures
   std::optional<std::uint32_t> max_commits;  // --max-commits (≥ 1); nullopt = unlimited
+  // Each commit's benchmark output in its own log file; nullopt streams it (--verbose;
+  // docs/bench-output.md).
+  std::optional<OutputLog> output_log;
 
   // Install a SIGINT/SIGTERM guard for the duration of the call so an interrupted backfill
   // still removes its worktree (see InterruptGuard). Embedders with their own signal policy
@@ -97,6 +100,8 @@ struct BackfillServices {
   std::function<void(std::string_view)> announce;
   std::function<void(std::string_view)> note;
   std::function<void(const BackfillProgress&)> progress;  // may be empty
+  // CollectServices::failed_output for every commit; may be empty.
+  std::function<void(const std::filesystem::path& log, const OutputTail& tail)> failed_output;
 
   // The real machine: system clock, run_process, isolated `rustc -vV`, /proc + /sys hardware,
   // CollectServices::system with the isolated toolchain probe, TMPDIR (else /tmp), getpid().

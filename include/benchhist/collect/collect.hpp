@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "benchhist/collect/bench_command.hpp"
+#include "benchhist/collect/output_log.hpp"
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/model/run.hpp"
 #include "benchhist/probe/cxx_target.hpp"
@@ -35,11 +36,14 @@ struct CollectRequest {
   storage::CollisionPolicy policy = storage::CollisionPolicy::refuse;
   bool store = true;                      // false: --no-store
   bool strip_toolchain_overrides = false; // backfill: remove RUSTUP_TOOLCHAIN / CARGO
+  // The benchmark command's stdout and stderr appended to output_log_file(dir, commit) instead
+  // of the terminal; nullopt streams them (--verbose; docs/bench-output.md).
+  std::optional<OutputLog> output_log;
 };
 
 struct CollectServices {
   std::function<Timestamp()> clock;
-  // Runs the benchmark command with inherited streams.
+  // Runs the benchmark command with inherited streams, or into ProcessSpec::log_file.
   std::function<probe::ProcessResult(const probe::ProcessSpec&)> run_benchmarks;
   std::function<GitState(const std::filesystem::path& repo_dir)> probe_git;
   std::function<ToolchainInfo()> probe_toolchain;
@@ -50,6 +54,9 @@ struct CollectServices {
   // Announcements and verbose notes, already without the `[bench-history] ` prefix.
   std::function<void(std::string_view)> announce;
   std::function<void(std::string_view)> note;  // verbose only; may be empty
+  // The benchmark command failed while its output went to `log`: the end of that output, for
+  // the user to see why (docs/bench-output.md). May be empty.
+  std::function<void(const std::filesystem::path& log, const OutputTail& tail)> failed_output;
   // Progress for repetitions (called before each one, 1-based); may be empty.
   std::function<void(std::uint32_t repetition, std::uint32_t of, double elapsed_seconds)> progress;
 

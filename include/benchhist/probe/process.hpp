@@ -23,6 +23,9 @@ struct ProcessSpec {
   // run_process_streaming only: stdout still reaches the terminal, through a pipe that also
   // copies it into ProcessResult::out (`cargo bench`'s #[bench] lines are only printed there).
   bool tee_stdout = false;
+  // run_process_streaming only: when non-empty, stdout and stderr are appended to this file
+  // instead of reaching the terminal (a teed stdout is kept in ProcessResult::out as well).
+  std::filesystem::path log_file;
 };
 
 struct ProcessResult {
@@ -38,12 +41,14 @@ struct ProcessResult {
 // Runs the child to completion. Captured streams are drained concurrently (no pipe deadlock);
 // stdin is /dev/null because probes must never wait for input.
 // Throws Error{io} "failed to run the command \"<argv>\"" (subject = argv[0] when there is one)
-// only when the child cannot be spawned (program not found, not executable, bad cwd, empty argv).
+// only when the child cannot be spawned (program not found, not executable, bad cwd, empty argv,
+// a log_file that cannot be opened).
 ProcessResult run_process(const ProcessSpec& spec);
 
 // Runs the child with stdin, stdout and stderr all inherited (capture flags are ignored), so
 // benchmark progress streams straight to the terminal (docs/formats.md#benchmark-invocation);
-// with tee_stdout, stdout is passed on as it arrives and also kept in the result.
+// with tee_stdout, stdout is passed on as it arrives and also kept in the result. With
+// log_file, both streams go to that file instead (docs/bench-output.md).
 // Throws Error{io} as run_process does.
 ProcessResult run_process_streaming(const ProcessSpec& spec);
 
