@@ -371,3 +371,67 @@ TEST_CASE("a commit in the window that no longer builds ends the window, or with
   CHECK(stored.count(r.commits[44]) == 1);
   CHECK(stored.count(r.commits[45]) == 0);
 }
+
+TEST_CASE("in a shallow clone a window inside the clone is bisected, and a step past its boundary is reported with "
+          "the fix, storing nothing",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir tmp("bhbis-shallow");
+  // The project id is the checkout's directory name: each clone is named as the template's repository.
+  const auto clone = [&](int depth) {
+    const fs::path dir = tmp.path() / ("depth-" + std::to_string(depth)) / "bisect-repo";
+    fs::create_directories(dir.parent_path());
+    e2e::git(dir.parent_path(), {"clone", "-q", "--depth", std::to_string(depth), "file://" + r.dir.string(), dir.string()});
+    REQUIRE(e2e::git(dir, {"rev-parse", "--is-shallow-repository"}) == "true");
+    return dir;
+  };
+  const std::string unshallow = "run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and bisect again";
+
+  // Commits 44..89: BM_Work's window 41..49 reaches past the boundary (41, 42 and 43 are not in
+  // the clone), and the runs of 1..41 are left out, so no step is seen: bisect says why and how to
+  // fix it, and measures nothing.
+  {
+    const fs::path dir = clone(n_commits - 44);
+    e2e::TempDir store("bhbis-store");
+    copy_template(store.path());
+    const auto untouched = snapshot(store.path());
+    const fs::path out_json = tmp.path() / "cut.json";
+    auto b = run_cli({"bisect", "--local=" + store.path().string(), "--bench-command", "./bench.sh", "--benchmark",
+                      "BM_Work", "--json", out_json.string()},
+                     dir, bench_env());
+    INFO("stdout: " << b.out << "\nstderr: " << b.err);
+    REQUIRE(b.exit_code == 0);
+    CHECK(contains(b.out, "No findings to bisect: the analysis reported none in scope.\n"));
+    CHECK(contains(b.out, "Note: this repository is a shallow clone: 6 stored runs of 6 commits it does not have (older "
+                          "than its oldest commit " + short12(r.commits[44]) + " change 44) were left out, so a step "
+                          "whose old level or window reaches past it is not found and not bisected here: " + unshallow));
+    CHECK(contains(b.out, "0 builds of the 16 allowed; 0 new measurements stored."));
+    CHECK(snapshot(store.path()) == untouched);
+    const auto doc = json::parse(e2e::read_file(out_json)).as_object();
+    CHECK(doc.at("findings").as_array().empty());
+    REQUIRE(doc.at("notes").as_array().size() == 1);
+    CHECK(contains(std::string(doc.at("notes").as_array()[0].as_string()), unshallow));
+  }
+
+  // Commits 1..89: every stored run is in the clone (its boundary cuts off only commit 0, never
+  // measured), so BM_Other's window 49..57 is bisected as in a full clone, measuring in worktrees
+  // of the shallow clone, and nothing is noted.
+  {
+    const fs::path dir = clone(n_commits - 1);
+    e2e::TempDir store("bhbis-store");
+    copy_template(store.path());
+    const auto before = stored_commits(store.path());
+    auto b = run_cli({"bisect", "--local=" + store.path().string(), "--bench-command", "./bench.sh", "--benchmark",
+                      "BM_Other", "--metric", "processor_time"},
+                     dir, bench_env());
+    INFO("stdout: " << b.out << "\nstderr: " << b.err);
+    REQUIRE(b.exit_code == 0);
+    CHECK(contains(b.out, "BM_Other processor_time [google_benchmark] "));
+    CHECK(contains(b.out, ": pinned to " + short12(r.commits[53]) + " change 53 ("));
+    CHECK_FALSE(contains(b.out, "shallow"));
+    const auto after = stored_commits(store.path());
+    CHECK(after.count(r.commits[53]) == 1);
+    CHECK(after.count(r.commits[52]) == 1);
+    CHECK(after.size() <= before.size() + 4);
+  }
+}
