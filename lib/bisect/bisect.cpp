@@ -161,11 +161,11 @@ std::optional<std::string> shallow_note(const analysis::Selection& sel, const an
   }
   if (missing == 0) return std::nullopt;
   const auto& oldest = sel.line.front();
-  return "this repository is a shallow clone: " + plural(missing, "stored run") + " of " +
-         plural(checked_absent.size(), "commit") + " it does not have (older than its oldest commit " +
-         short_id(oldest.id) + (oldest.subject.empty() ? "" : " " + oldest.subject) +
-         ") were left out, so a step whose old level or window reaches past it is not found and not bisected here: "
-         "run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and bisect again";
+  return "this repository is a shallow clone whose history stops at " + short_id(oldest.id) +
+         (oldest.subject.empty() ? "" : " " + oldest.subject) + ": " + plural(missing, "stored run") + " of " +
+         plural(checked_absent.size(), "commit") + " it does not have " + (missing == 1 ? "was" : "were") +
+         " left out, so a step whose old level or window reaches past that commit is not found and not bisected "
+         "here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and bisect again";
 }
 
 bool wanted(const BisectRequest& r, const BenchmarkId& id, MetricKind kind) {

@@ -85,13 +85,13 @@ TEST_CASE("a note for the whole invocation (a shallow clone's boundary) comes af
           "[bisect][output]") {
   auto r = sample();
   r.entries.clear();
-  r.notes = {"this repository is a shallow clone: 2 stored runs of 1 commit it does not have (older than its "
-             "oldest commit c00000000000 change 0) were left out, so a step whose old level or window reaches past "
-             "it is not found and not bisected here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: "
-             "0`) and bisect again"};
+  r.notes = {"this repository is a shallow clone whose history stops at c00000000000 change 0: 2 stored runs of "
+             "1 commit it does not have were left out, so a step whose old level or window reaches past that commit "
+             "is not found and not bisected here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) "
+             "and bisect again"};
   CHECK(render_text(r) == "No findings to bisect: the analysis reported none in scope.\nNote: " + r.notes[0] +
                               "\n7 builds of the 16 allowed; 3 new measurements stored.");
   CHECK(contains(render_markdown(r), "in scope.\n\nNote: " + r.notes[0] + "\n\n**7 builds of the 16 allowed"));
-  CHECK(contains(render_json(r), "\"notes\": [\n    \"this repository is a shallow clone: 2 stored runs"));
+  CHECK(contains(render_json(r), "\"notes\": [\n    \"this repository is a shallow clone whose history stops at "));
   CHECK(contains(render_json(sample()), "\"notes\": []"));
 }
