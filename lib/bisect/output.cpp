@@ -110,6 +110,7 @@ std::string render_text(const BisectReport& r) {
          "] " + report::format_percent(f.relative_delta) + (f.commit ? " at " + short_id(*f.commit) : "") + ": " +
          verdict_text(r, e) + "\n";
   }
+  for (const auto& n : r.notes) s += "Note: " + n + "\n";
   return s + closing_line(r);
 }
 
@@ -128,6 +129,7 @@ std::string render_markdown(const BisectReport& r) {
            " | " + std::string(entry_token(e)) + " | " + report::markdown_cell(verdict_text(r, e)) + " |\n";
     }
   }
+  for (const auto& n : r.notes) s += "\nNote: " + report::markdown_cell(n) + "\n";
   return s + "\n**" + closing_line(r) + "**\n";
 }
 
@@ -193,6 +195,9 @@ std::string render_json(const BisectReport& r) {
     if (!e.note.empty()) w.member("note", e.note);
     w.end_object();
   }
+  w.end_array();
+  w.key("notes").begin_array();
+  for (const auto& n : r.notes) w.value(n);
   w.end_array();
   w.end_object();
   return w.take();

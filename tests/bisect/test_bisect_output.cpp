@@ -80,3 +80,18 @@ TEST_CASE("the Markdown report is the text report's lines as one table, escaped"
   CHECK(render_markdown(dry) == "# Benchmark history bisect: demo\n\nNo findings to bisect: the analysis reported none "
                                 "in scope.\n\n**Dry run: nothing was measured or stored.**\n");
 }
+
+TEST_CASE("a note for the whole invocation (a shallow clone's boundary) comes after the findings in every format",
+          "[bisect][output]") {
+  auto r = sample();
+  r.entries.clear();
+  r.notes = {"this repository is a shallow clone whose history stops at c00000000000 change 0: 2 stored runs of "
+             "1 commit it does not have were left out, so a step whose old level or window reaches past that commit "
+             "is not found and not bisected here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) "
+             "and bisect again"};
+  CHECK(render_text(r) == "No findings to bisect: the analysis reported none in scope.\nNote: " + r.notes[0] +
+                              "\n7 builds of the 16 allowed; 3 new measurements stored.");
+  CHECK(contains(render_markdown(r), "in scope.\n\nNote: " + r.notes[0] + "\n\n**7 builds of the 16 allowed"));
+  CHECK(contains(render_json(r), "\"notes\": [\n    \"this repository is a shallow clone whose history stops at "));
+  CHECK(contains(render_json(sample()), "\"notes\": []"));
+}

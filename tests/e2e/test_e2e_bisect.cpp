@@ -5,7 +5,9 @@
 // of the window's ends is not stored); the next analyze reports the planted commit itself;
 // --dry-run touches nothing; a stretch measured under a simulated machine load does not
 // reproduce; the budget stops cleanly; --benchmark naming nothing is an error; a commit that no
-// longer builds ends its window, or with --ignore-errors is gone around. See docs/bisect.md.
+// longer builds ends its window, or with --ignore-errors is gone around; a shallow clone whose
+// boundary cuts a window says so with the fix, and one that holds the window bisects it; and the
+// cargo path once: real `cargo bench` in the worktrees of a small crate. See docs/bisect.md.
 //
 // The benchmark binary depends only on work.cpp, whose busy loop is scaled by a factor in the
 // source; bench.sh keeps each distinct work.cpp's binary in a cache outside the worktrees, so
@@ -378,4 +380,172 @@ TEST_CASE("a commit in the window that no longer builds ends the window, or with
   CHECK(stored.count(r.commits[46]) == 1);
   CHECK(stored.count(r.commits[44]) == 1);
   CHECK(stored.count(r.commits[45]) == 0);
+}
+
+TEST_CASE("in a shallow clone a window inside the clone is bisected, and a step past its boundary is reported with "
+          "the fix, storing nothing",
+          "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir tmp("bhbis-shallow");
+  // The project id is the checkout's directory name: each clone is named as the template's repository.
+  const auto clone = [&](int depth) {
+    const fs::path dir = tmp.path() / ("depth-" + std::to_string(depth)) / "bisect-repo";
+    fs::create_directories(dir.parent_path());
+    e2e::git(dir.parent_path(), {"clone", "-q", "--depth", std::to_string(depth), "file://" + r.dir.string(), dir.string()});
+    REQUIRE(e2e::git(dir, {"rev-parse", "--is-shallow-repository"}) == "true");
+    return dir;
+  };
+  const std::string unshallow = "run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and bisect again";
+
+  // Commits 44..89: BM_Work's window 41..49 reaches past the boundary (41, 42 and 43 are not in
+  // the clone), and the runs of 1..41 are left out, so no step is seen: bisect says why and how to
+  // fix it, and measures nothing.
+  {
+    const fs::path dir = clone(n_commits - 44);
+    e2e::TempDir store("bhbis-store");
+    copy_template(store.path());
+    const auto untouched = snapshot(store.path());
+    const fs::path out_json = tmp.path() / "cut.json";
+    auto b = run_cli({"bisect", "--local=" + store.path().string(), "--bench-command", "./bench.sh", "--benchmark",
+                      "BM_Work", "--json", out_json.string()},
+                     dir, bench_env());
+    INFO("stdout: " << b.out << "\nstderr: " << b.err);
+    REQUIRE(b.exit_code == 0);
+    CHECK(contains(b.out, "No findings to bisect: the analysis reported none in scope.\n"));
+    CHECK(contains(b.out, "Note: this repository is a shallow clone whose history stops at " + short12(r.commits[44]) +
+                          " change 44: 6 stored runs of 6 commits it does not have were left out, so a step whose old "
+                          "level or window reaches past that commit is not found and not bisected here: " + unshallow));
+    CHECK(contains(b.out, "0 builds of the 16 allowed; 0 new measurements stored."));
+    CHECK(snapshot(store.path()) == untouched);
+    const auto doc = json::parse(e2e::read_file(out_json)).as_object();
+    CHECK(doc.at("findings").as_array().empty());
+    REQUIRE(doc.at("notes").as_array().size() == 1);
+    CHECK(contains(std::string(doc.at("notes").as_array()[0].as_string()), unshallow));
+  }
+
+  // Commits 1..89: every stored run is in the clone (its boundary cuts off only commit 0, never
+  // measured), so BM_Other's window 49..57 is bisected as in a full clone, measuring in worktrees
+  // of the shallow clone, and nothing is noted. One confirmation per end: the first case tests
+  // confirmation; this one the clone.
+  {
+    const fs::path dir = clone(n_commits - 1);
+    e2e::TempDir store("bhbis-store");
+    copy_template(store.path());
+    const auto before = stored_commits(store.path());
+    auto b = run_cli({"bisect", "--local=" + store.path().string(), "--bench-command", "./bench.sh", "--benchmark",
+                      "BM_Other", "--metric", "processor_time", "--repeat", "1"},
+                     dir, bench_env());
+    INFO("stdout: " << b.out << "\nstderr: " << b.err);
+    REQUIRE(b.exit_code == 0);
+    CHECK(contains(b.out, "BM_Other processor_time [google_benchmark] "));
+    CHECK(contains(b.out, ": pinned to " + short12(r.commits[53]) + " change 53 ("));
+    CHECK_FALSE(contains(b.out, "shallow"));
+    const auto after = stored_commits(store.path());
+    CHECK(after.count(r.commits[53]) == 1);
+    CHECK(after.count(r.commits[52]) == 1);
+    CHECK(after.size() <= before.size() + 4);
+  }
+}
+
+// The cargo path, end to end: bisect with no --bench-command measures with real `cargo bench` in
+// worktrees. A crate with no dependencies whose bench target has a harness of its own printing
+// libtest's bench line (what the tool reads from cargo bench's standard output): the fastest of 31
+// samples short enough to fit in a time slice, which a loaded machine leaves alone where a median
+// would not. A build and run in each worktree takes ~3 s, where libtest's own #[bench] runs
+// for ~5 s on a loaded machine and Criterion's demo crate ~10 s. The work per iteration is a
+// constant in the source, eight times larger from commit 8 on. The history is 16 commits, all
+// measured but the three inside the window 6..10 (seven points at the old level, six at the new:
+// with six and five the detector calls it a drift): the window's two ends by a real backfill, the
+// other eleven by `import` of libtest output written from those two values with ±2 % of spread —
+// so the only cargo runs are those two and bisect's own: 4 confirmations and 2 halvings of the
+// window 6..10.
+TEST_CASE("bisect with real cargo bench (no --bench-command) pins a step in a crate's history", "[e2e][bisect][cargo]") {
+  constexpr int commits_n = 16, crate_step = 8, old_end = 6, new_end = 10;
+  e2e::TempDir tmp("bhbis-cargo");
+  const fs::path dir = tmp.path() / "spin-crate";
+  fs::create_directories(dir);
+  e2e::write_file(dir / "Cargo.toml",
+                  "[package]\nname = \"spin-crate\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n"
+                  "[lib]\nbench = false\n\n[[bench]]\nname = \"spin\"\nharness = false\n");
+  fs::create_directories(dir / ".cargo");
+  fs::copy_file(fs::path(BH_SOURCE_DIR) / "tests/engines/harnesses/libtest-crate/.cargo/config.toml",
+                dir / ".cargo" / "config.toml");
+  e2e::write_file(dir / "benches" / "spin.rs",
+                  "use std::hint::black_box;\nuse std::time::Instant;\n\nfn main() {\n"
+                  "    let iters = 50u32;\n"
+                  "    let mut samples: Vec<f64> = (0..31)\n        .map(|_| {\n"
+                  "            let t = Instant::now();\n"
+                  "            for _ in 0..iters {\n"
+                  "                black_box(spin_crate::spin(black_box(spin_crate::WORK)));\n            }\n"
+                  "            t.elapsed().as_nanos() as f64 / iters as f64\n        })\n        .collect();\n"
+                  "    samples.sort_by(|a, b| a.partial_cmp(b).unwrap());\n"
+                  "    println!(\"test spin ... bench: {} ns/iter (+/- {})\", samples[0].round() as u64,\n"
+                  "             (samples[30] - samples[0]).round() as u64);\n}\n");
+  e2e::write_file(dir / ".gitignore", "/target/\nCargo.lock\n");
+  e2e::git(dir, {"init", "-q"});
+  const auto commits = e2e::commit_history(dir, commits_n, crate_step, 600, "spin eight times longer", [&](int i) {
+    e2e::write_file(dir / "src" / "lib.rs",
+                    "pub const WORK: u64 = " + std::string(i >= crate_step ? "16000" : "2000") +
+                        ";\n\npub fn spin(n: u64) -> u64 {\n    (0..n).fold(1u64, |x, _| "
+                        "x.wrapping_mul(6364136223846793005).wrapping_add(1))\n}\n");
+  });
+  const e2e::EnvChanges cargo_env = {{"RUSTUP_TOOLCHAIN", std::nullopt}};
+  e2e::TempDir store("bhbis-store");
+  const std::string local = "--local=" + store.path().string();
+
+  // The two ends, measured for real: their values set the level of the imported points.
+  const auto backfill_one = [&](int i) {
+    auto b = run_cli({"backfill", local, commits[i], commits[i]}, dir, cargo_env);
+    INFO("backfill of commit " << i << ": " << b.out << b.err);
+    REQUIRE(b.exit_code == 0);
+  };
+  backfill_one(old_end);
+  backfill_one(new_end);
+  const auto stored_value = [&](int i) {
+    for (const auto& f : e2e::files_under(store.path()))
+      if (contains(f, "/objects/libtest/") && contains(f, "/" + commits[i] + "/clean.json")) {
+        const auto run = e2e::stored_run(store.path() / f);
+        const auto& result = run.at("results").as_array().at(0).as_object();
+        return std::make_pair(f.substr(0, f.find("/" + commits[i])),
+                              result.at("metrics").as_array().at(0).at("value").to_number<double>());
+      }
+    FAIL("no libtest run stored for commit " << i);
+    return std::make_pair(std::string(), 0.0);
+  };
+  const auto [object_dir, old_level] = stored_value(old_end);
+  const double new_level = stored_value(new_end).second;
+  INFO("stored levels: " << old_level << " → " << new_level << " ns/iter");
+  REQUIRE(new_level > 3 * old_level);
+  // …/objects/libtest/<triple>/<machine key>: import records the same partition.
+  const std::string triple = fs::path(object_dir).parent_path().filename().string();
+  for (int i = 0; i < commits_n; ++i) {
+    if (i >= old_end && i <= new_end) continue;
+    const double spread = 1.0 + 0.02 * (i % 3 - 1);
+    const auto ns = static_cast<long long>((i < crate_step ? old_level : new_level) * spread);
+    const fs::path report = tmp.path() / ("bench-" + std::to_string(i) + ".txt");
+    e2e::write_file(report, "test spin ... bench: " + std::to_string(ns) + " ns/iter (+/- 10)\n");
+    auto imp = run_cli({"import", local, "--commit", commits[i], "--target-triple", triple, report.string()}, dir);
+    INFO("import of commit " << i << ": " << imp.out << imp.err);
+    REQUIRE(imp.exit_code == 0);
+  }
+  REQUIRE(stored_commits(store.path()).size() == 13);
+
+  const fs::path out_json = tmp.path() / "bisect.json";
+  auto b = run_cli({"bisect", local, "--json", out_json.string()}, dir, cargo_env);
+  INFO("bisect stdout: " << b.out << "\nstderr: " << b.err);
+  REQUIRE(b.exit_code == 0);
+  CHECK(contains(b.out, "spin wall_time [libtest] "));
+  CHECK(contains(b.out, " at " + short12(commits[new_end]) + ": pinned to " + short12(commits[crate_step]) +
+                            " spin eight times longer ("));
+  const auto doc = json::parse(e2e::read_file(out_json)).as_object();
+  const auto by = bisect_findings(doc);
+  REQUIRE(by.count("spin wall_time") == 1);
+  CHECK(by.at("spin wall_time").at("verdict") == "pinned");
+  // 4 confirmations of 6 and 10, then 8 and 7; a value re-measured as ambiguous may add some.
+  CHECK(doc.at("builds").as_int64() >= 6);
+  const auto stored = stored_commits(store.path());
+  CHECK(stored.count(commits[crate_step]) == 1);
+  CHECK(stored.count(commits[crate_step - 1]) == 1);
+  CHECK(doc.at("stored").as_int64() == static_cast<std::int64_t>(stored.size()) - 13);
+  CHECK(stored.size() <= 13 + 3);
 }

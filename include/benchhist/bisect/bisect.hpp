@@ -60,6 +60,9 @@ struct BisectReport {
   std::size_t repeat = 0;
   bool budget_exhausted = false;
   bool dry_run = false;
+  // Said once for the whole invocation, after the findings: a shallow clone whose boundary hides
+  // stored runs (docs/bisect.md#a-shallow-clone).
+  std::vector<std::string> notes;
 };
 
 // Progress lines without the `[bench-history] ` prefix (which window, which commit, elapsed,
