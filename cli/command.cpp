@@ -31,6 +31,10 @@ void fail(const std::string& message, const CommandSpec* c) {
   throw Error(ErrorKind::usage, message, std::string(command_line_subject), {}, std::move(usage));
 }
 
+std::string argument_message(const Error& e) {
+  return e.hint().empty() ? e.message() : e.message() + "; " + e.hint();
+}
+
 // ---- Parsed ---------------------------------------------------------------------------------------
 
 bool Parsed::flag(const std::string& n) const { return vm.count(n) && vm[n].as<bool>(); }

@@ -16,6 +16,7 @@
 
 #include "app/commands.hpp"
 #include "app/options.hpp"
+#include "benchhist/error.hpp"
 
 namespace benchhist::cli {
 
@@ -55,6 +56,9 @@ inline constexpr std::string_view command_line_subject = "<command line>";
 
 // Throws the argument error of `message` for command `c` (nullptr: no command chosen yet).
 [[noreturn]] void fail(const std::string& message, const CommandSpec* c);
+// A library usage error as the message of an argument error: the usage replaces the hint, so
+// the library's hint (what to do next) is kept in the message.
+std::string argument_message(const Error& e);
 
 // The flags of one command line, read back by name with their types.
 struct Parsed {

@@ -228,7 +228,7 @@ int run(const BisectOptions& o, const Invocation& inv) {
 int run(const SetupAzureOptions& o, const Invocation& inv) {
   setup::SetupRuntime runtime;
   runtime.env = &inv.env;
-  setup::run_setup_azure(o, inv.out, inv.err, runtime);
+  setup::run_setup_azure(o, inv.out, inv.err, runtime);  // inputs validated where they were given
   return 0;
 }
 

@@ -20,7 +20,7 @@
 #include "benchhist/collect/bench_command.hpp"
 #include "benchhist/model/engine.hpp"
 #include "benchhist/pipeline/prune.hpp"
-#include "setup/setup_azure_request.hpp"
+#include "setup/setup_inputs.hpp"
 
 namespace benchhist::app {
 
@@ -199,8 +199,10 @@ struct UnblessOptions {
   std::optional<std::string> base;     // accepted, unused
 };
 
-// setup-azure's own request type (setup/setup_azure_request.hpp).
-using SetupAzureOptions = setup::SetupAzureRequest;
+// setup-azure's validated inputs (setup/setup_inputs.hpp): the command line fills a
+// setup::SetupAzureRequest and converts it with setup::validate_setup_azure, the one place its
+// rules are checked.
+using SetupAzureOptions = setup::SetupAzureInputs;
 
 // `import` (docs/cli.md#commands, docs/import.md): store results produced elsewhere.
 struct ImportOptions {

@@ -38,8 +38,6 @@ TEST_CASE("Default option values are the CLI defaults", "[app][options]") {
   CHECK_FALSE(c.env.local.present);
   CommitSelection s;
   CHECK(s.effective_context() == "HEAD");
-  SetupAzureOptions a;
-  CHECK(a.container == "bench-history");
   CHECK(usage_message(c).empty());
   CHECK(command_name(Command{MachineKeyOptions{}}) == "machine-key");
   CHECK(command_name(Command{SetupAzureOptions{}}) == "setup-azure");
@@ -85,15 +83,6 @@ TEST_CASE("validate rejects the argument combinations the CLI rejects", "[app][o
   bl.all = false;
   bl.prefixes = {""};
   CHECK(usage_message(bl) == "a benchmark-id prefix must not be empty");
-
-  SetupAzureOptions az;
-  az.out_dir = "bundle";
-  CHECK(usage_message(az).empty());
-  az.container = "Bad--Name";
-  CHECK(usage_message(az).find("'--container <NAME>'") != std::string::npos);
-  az.container = "bench-history";
-  az.custom_principal_type = "robot";
-  CHECK(usage_message(az).find("--custom-principal-type") != std::string::npos);
 }
 
 TEST_CASE("Relative paths of write commands resolve against --repo, of query commands against the working directory",
