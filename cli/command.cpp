@@ -157,8 +157,34 @@ app::EnvironmentOptions environment(const Parsed& p) {
 app::FilterOptions filters(const Parsed& p) {
   return {p.multi("engine"), p.multi("target-triple"), p.multi("machine-key")};
 }
-app::CommitSelection selection(const Parsed& p) {
-  return {p.value("context"), p.value("base"), p.value("since")};
+
+namespace {
+
+// --since as the library's value. A span is also resolved once against the clock, so one
+// reaching past the representable range fails here too; the selection resolves it against its
+// own now when it runs.
+std::optional<analysis::Since> since(const Parsed& p) {
+  const auto text = p.value("since");
+  if (!text) return std::nullopt;
+  try {
+    analysis::Since s = analysis::parse_since(*text);
+    (void)s.cutoff(std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
+    return s;
+  } catch (const Error& e) {
+    p.defer(e);
+    return analysis::Since{};  // still given, for the option rules; never run
+  }
+}
+
+}  // namespace
+
+analysis::SelectionRequest selection(const Parsed& p) {
+  analysis::SelectionRequest s;
+  s.context_ref = p.value("context");
+  s.base_ref = p.value("base");
+  s.since = since(p);
+  s.allow_dirty = !p.flag("no-dirty");
+  return s;
 }
 app::OutputOptions output(const Parsed& p) {
   return {p.flag("no-text"), p.path("markdown"), p.path("json")};
@@ -178,13 +204,9 @@ app::MeasureScope scope(const Parsed& p) {
 
 namespace {
 
-// The values the library parses itself, parsed here first with the library's parsers, so that the
-// failure comes before the configuration, the store, git and the probes — and reads the same.
+// --engine, parsed here first with the library's parser, so that the failure comes before the
+// configuration, the store, git and the probes — and reads the same.
 void check_values(const Parsed& p) {
-  if (auto since = p.value("since")) {
-    const Timestamp now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
-    (void)analysis::parse_since(*since, now);
-  }
   if (p.given("engine")) (void)analysis::resolve_filter(analysis::FilterAxis::engine, p.multi("engine"));
 }
 
@@ -196,6 +218,7 @@ Runner library_command(const Parsed& p, app::Command command) {
   } catch (const Error& e) {
     fail(e.message(), p.spec);
   }
+  if (p.value_error) throw *p.value_error;
   check_values(p);
   return [command = std::move(command)](const app::Invocation& inv) { return app::run_command(command, inv); };
 }

@@ -80,8 +80,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::AnalyzeRequest req;
-  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                    o.no_dirty);
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.benchmark_prefixes = o.prefixes;
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
@@ -127,8 +126,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::ExamineRequest req;
-  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                    o.no_dirty);
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.benchmark = o.benchmark;
   req.metric = *metric;
   req.threads = worker_threads();
@@ -147,8 +145,7 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   preflight(files.files);
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
-  const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                     o.no_dirty);
+  const auto req = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v),
                                              o.skip_unreadable);
   finish_store(ctx, inv, v);

@@ -41,8 +41,8 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   auto git = open_repository(o.env, inv);
 
   bisect::BisectRequest req;
-  req.analysis.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true),
-                                             ctx.config, /*no_dirty=*/true);  // a snapshot is no commit to bisect
+  req.analysis.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
+  req.analysis.selection.allow_dirty = false;  // a snapshot is no commit to bisect
   req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
   req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
   if (o.benchmark) req.benchmark = *o.benchmark;

@@ -14,10 +14,8 @@
 #include <fstream>
 #include <ostream>
 #include <system_error>
-#include <type_traits>
 
 #include "benchhist/analysis/filters.hpp"
-#include "benchhist/analysis/since.hpp"
 #include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
 #include "app/storage_selection.hpp"
@@ -89,21 +87,6 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   }
   // Rendered text already ends with `\n`; the reference adds one more (docs/formats.md#streams).
   if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
-}
-
-// A --since value is parsed before any configuration, store, git or probe is touched, so a typo
-// fails at once (and an unreachable cloud backend is never contacted for it).
-void check_since(const Command& command) {
-  std::visit(
-      [](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, AnalyzeOptions> || std::is_same_v<T, ExamineOptions> ||
-                      std::is_same_v<T, ListOptions> || std::is_same_v<T, PruneOptions> ||
-                      std::is_same_v<T, BisectOptions>) {
-          if (o.selection.since) (void)analysis::parse_since(*o.selection.since, now());
-        }
-      },
-      command);
 }
 
 }  // namespace
@@ -235,7 +218,6 @@ int run(const SetupAzureOptions& o, const Invocation& inv) {
 }  // namespace
 
 int run_command(const Command& command, const Invocation& inv) {
-  check_since(command);
   validate(command);
   return std::visit([&inv](const auto& o) { return run(o, inv); }, command);
 }

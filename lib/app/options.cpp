@@ -90,16 +90,16 @@ void validate_list(const ListOptions& o) {
   if (o.subject == ListSubject::discriminants) {
     const char* why = " (it lists every stored discriminant set, whatever the commits)";
     const char* hint = "drop the option, or use `list runs` to see the runs of a commit selection";
-    refuse(o.selection.context.has_value(), "--context <REF>", why, hint);
-    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.context_ref.has_value(), "--context <REF>", why, hint);
+    refuse(o.selection.base_ref.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
-    refuse(o.no_dirty, "--no-dirty", why, hint);
+    refuse(!o.selection.allow_dirty, "--no-dirty", why, hint);
   } else if (o.subject == ListSubject::blessings && !o.all) {
     const char* why = " without --all (it lists the blessings recorded at the context commit)";
     const char* hint = "drop the option, or add --all to list the blessings in effect over the selected window";
-    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.base_ref.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
-    refuse(o.no_dirty, "--no-dirty", why, hint);
+    refuse(!o.selection.allow_dirty, "--no-dirty", why, hint);
   }
   if (o.subject != ListSubject::runs)
     refuse(o.skip_unreadable, "--skip-unreadable", "", "drop --skip-unreadable (it applies to `list runs`)");

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "app/automation_options.hpp"
+#include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/selection.hpp"
 #include "benchhist/collect/bench_command.hpp"
 #include "benchhist/model/engine.hpp"
 #include "benchhist/pipeline/prune.hpp"
@@ -56,14 +58,6 @@ struct FilterOptions {
   std::vector<std::string> engines;
   std::vector<std::string> target_triples;
   std::vector<std::string> machine_keys;
-};
-
-// Commit selection: `--context <REF>` (default HEAD), `--base <REF>`, `--since <WHEN>`.
-struct CommitSelection {
-  std::optional<std::string> context;  // nullopt = HEAD (announced as "defaulted to HEAD")
-  std::optional<std::string> base;     // nullopt = detected base
-  std::optional<std::string> since;    // nullopt = command default
-  std::string effective_context() const { return context.value_or("HEAD"); }
 };
 
 // Output group: `--no-text`, `--markdown <PATH>`, `--json <PATH>`.
@@ -125,10 +119,11 @@ struct AnalyzeOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  // --context, --base, --since and dirty admission (--no-dirty), as given; the run completes
+  // the project, the configured default branch, the resolved filters and now.
+  analysis::SelectionRequest selection;
   OutputOptions output;
   std::vector<std::string> prefixes;  // raw prefixes of qualified ids; empty = all
-  bool no_dirty = false;
   std::optional<std::filesystem::path> markdown_summary;
   std::optional<std::filesystem::path> outcome;
   std::optional<FailOn> fail_on;
@@ -140,11 +135,10 @@ struct ExamineOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection
   OutputOptions output;
   std::string benchmark;  // required, exact qualified id
   std::string metric;     // required, metric token
-  bool no_dirty = false;
   std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
   bool skip_unreadable = false;               // examine around unreadable stored objects
 };
@@ -157,10 +151,9 @@ struct ListOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection
   OutputOptions output;
   ListSubject subject = ListSubject::runs;
-  bool no_dirty = false;
   bool all = false;  // only with `blessings`
   bool skip_unreadable = false;  // only with `runs`: list around unreadable stored objects
 };
@@ -170,7 +163,7 @@ struct PruneOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;  // since has no default for prune
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection; --since has no default for prune
   OutputOptions output;
   std::vector<std::string> commits;  // case-insensitive prefixes of full ids; empty = all
   bool dry_run = false;
@@ -222,7 +215,7 @@ struct BisectOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;        // as AnalyzeOptions::selection (dirty snapshots never bisected)
   OutputOptions output;                        // --no-text, --markdown, --json
   std::optional<std::string> benchmark;        // --benchmark: one series' exact qualified id
   std::optional<std::string> metric;           // --metric: its metric token

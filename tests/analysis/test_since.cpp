@@ -84,7 +84,7 @@ TEST_CASE("the default window is six calendar months in history mode and none in
   const auto b = resolve_since(std::nullopt, false, at("2024-08-31T10:00:00Z"));
   CHECK_FALSE(b.cutoff);
   CHECK(to_string(b.reason) == "no default look-back window outside history mode");
-  const auto e = resolve_since(std::string_view("2024-01-01"), false, at("2024-08-31T10:00:00Z"));
+  const auto e = resolve_since(parse_since("2024-01-01"), false, at("2024-08-31T10:00:00Z"));
   CHECK(to_string(e.reason) == "from the --since option");
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("prune has no default look-back", "[analysis][since]") {
   const auto none = resolve_prune_since(std::nullopt, at("2024-06-15T00:00:00Z"));
   CHECK_FALSE(none.cutoff);
   CHECK(to_string(none.reason) == "no default look-back");
-  const auto given = resolve_prune_since(std::string_view("P1D"), at("2024-06-15T00:00:00Z"));
+  const auto given = resolve_prune_since(parse_since("P1D"), at("2024-06-15T00:00:00Z"));
   REQUIRE(given.cutoff);
   CHECK(format_rfc3339(*given.cutoff) == "2024-06-14T00:00:00Z");
 }

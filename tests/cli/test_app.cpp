@@ -36,8 +36,9 @@ TEST_CASE("Default option values are the CLI defaults", "[app][options]") {
   CollectOptions c;
   CHECK(c.best_of == 1);
   CHECK_FALSE(c.env.local.present);
-  CommitSelection s;
-  CHECK(s.effective_context() == "HEAD");
+  AnalyzeOptions a;
+  CHECK(a.selection.context() == "HEAD");
+  CHECK(a.selection.allow_dirty);
   CHECK(usage_message(c).empty());
   CHECK(command_name(Command{MachineKeyOptions{}}) == "machine-key");
   CHECK(command_name(Command{SetupAzureOptions{}}) == "setup-azure");
