@@ -155,7 +155,15 @@ app::EnvironmentOptions environment(const Parsed& p) {
   return e;
 }
 app::FilterOptions filters(const Parsed& p) {
-  return {p.multi("engine"), p.multi("target-triple"), p.multi("machine-key")};
+  app::FilterOptions f;
+  try {
+    f.engine = analysis::resolve_filter(analysis::FilterAxis::engine, p.multi("engine"));
+  } catch (const Error& e) {
+    p.defer(e);
+  }
+  f.target_triples = p.multi("target-triple");
+  f.machine_keys = p.multi("machine-key");
+  return f;
 }
 
 namespace {
@@ -202,16 +210,6 @@ app::MeasureScope scope(const Parsed& p) {
   return s;
 }
 
-namespace {
-
-// --engine, parsed here first with the library's parser, so that the failure comes before the
-// configuration, the store, git and the probes — and reads the same.
-void check_values(const Parsed& p) {
-  if (p.given("engine")) (void)analysis::resolve_filter(analysis::FilterAxis::engine, p.multi("engine"));
-}
-
-}  // namespace
-
 Runner library_command(const Parsed& p, app::Command command) {
   try {
     app::validate(command);
@@ -219,7 +217,6 @@ Runner library_command(const Parsed& p, app::Command command) {
     fail(e.message(), p.spec);
   }
   if (p.value_error) throw *p.value_error;
-  check_values(p);
   return [command = std::move(command)](const app::Invocation& inv) { return app::run_command(command, inv); };
 }
 

@@ -113,6 +113,7 @@ extern const std::string since_help;
 // ---- typed conversions ----------------------------------------------------------------------------
 
 app::EnvironmentOptions environment(const Parsed& p);
+// The filters, the engine axis resolved (analysis::resolve_filter).
 app::FilterOptions filters(const Parsed& p);
 // --context, --base, --since (parsed: analysis::parse_since) and --no-dirty into the library's
 // selection request; the run completes the rest (project, default branch, filters, now).

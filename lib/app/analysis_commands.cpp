@@ -72,7 +72,6 @@ void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbo
 
 int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   check_outputs(o.output, Extras::analyze, o.markdown_summary || o.outcome || o.html);
   auto files = analyze_files(o, inv);
   preflight(files.files);
@@ -112,7 +111,6 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
 
 void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   if (o.benchmark.empty()) throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
   const auto metric = parse_metric_kind(o.metric);
   if (!metric)

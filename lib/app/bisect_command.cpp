@@ -28,7 +28,6 @@ MetricKind metric_option(const std::string& token) {
 
 void run_bisect(const BisectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   Outputs<bisect::BisectReport> files;
   if (o.output.markdown) files.add("Markdown", inv.cwd / *o.output.markdown, &bisect::render_markdown);
   if (o.output.json) files.add("JSON", inv.cwd / *o.output.json, &bisect::render_json);

@@ -82,7 +82,7 @@ analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& f, c
     if (f.target_triples.empty()) triple = probe::probe_toolchain().target_triple;
     if (f.machine_keys.empty()) key = probe::describe_hardware(inv.sys_root).fingerprint;
   }
-  return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
+  return f.resolve(triple, key);
 }
 
 void finish_store(const CommandContext& ctx, const Invocation& inv, bool verbose) {
@@ -104,10 +104,6 @@ pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
 
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
   return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
-}
-
-void check_engines(const FilterOptions& filters) {
-  (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
 }
 
 analysis::SelectionRequest complete_selection(analysis::SelectionRequest given, const CommandContext& ctx,

@@ -108,7 +108,4 @@ analysis::SelectionRequest complete_selection(analysis::SelectionRequest given, 
 std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
                                          const Invocation& inv, bool verbose);
 
-// Unknown `--engine` names are reported before anything else runs (docs/formats.md#option-groups).
-void check_engines(const FilterOptions& filters);
-
 }  // namespace benchhist::app::detail

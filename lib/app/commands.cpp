@@ -73,10 +73,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   auto sets = list_discriminant_sets(*store, project, o.filters);
   // The effective selection, as every query prints it (docs/formats.md#streams): here the
   // filters alone, never auto-detected, since the listing is how a user finds the partitions.
-  inv.err << analysis::selection_announcement(analysis::resolve_filters(o.filters.engines, o.filters.target_triples,
-                                                                        o.filters.machine_keys, std::nullopt,
-                                                                        std::nullopt))
-          << '\n';
+  inv.err << analysis::selection_announcement(o.filters.resolve()) << '\n';
   finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
@@ -141,7 +138,6 @@ void run_list(const ListOptions& options, const Invocation& inv) {
                 "--all applies only to `list blessings`, not to `list " +
                     std::string(to_string(options.subject)) + "`",
                 "--all", {}, "drop --all, or use `list blessings --all`");
-  check_engines(options.filters);
   if (options.subject == ListSubject::runs) return run_list_runs(options, inv);
   if (options.subject == ListSubject::blessings) return run_list_blessings(options, inv);
   list_discriminants(options, inv);

@@ -51,7 +51,6 @@ std::vector<ReportFile> planned_files(const OutputOptions& out, const Invocation
 }  // namespace
 
 void run_bless(const BlessOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   pipeline::BlessRequest req;
   req.prefixes = o.prefixes;
   req.all = o.all;
@@ -69,7 +68,6 @@ void run_bless(const BlessOptions& o, const Invocation& inv) {
 }
 
 void run_unbless(const UnblessOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   auto ctx = open_context(o.env, nullptr, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::UnblessRequest req;
@@ -96,7 +94,6 @@ void run_list_blessings(const ListOptions& o, const Invocation& inv) {
 }
 
 void run_prune(const PruneOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
     throw Error(ErrorKind::usage,
                 "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), "

@@ -145,6 +145,12 @@ void validate_publish(const PublishOptions& o) {
 
 }  // namespace
 
+analysis::DiscriminantFilters FilterOptions::resolve(const std::optional<std::string>& host_target_triple,
+                                                    const std::optional<std::string>& host_machine_key) const {
+  return {engine, analysis::resolve_filter(analysis::FilterAxis::target_triple, target_triples, host_target_triple),
+          analysis::resolve_filter(analysis::FilterAxis::machine_key, machine_keys, host_machine_key)};
+}
+
 std::string_view to_string(ListSubject s) noexcept {
   switch (s) {
     case ListSubject::runs: return "runs";

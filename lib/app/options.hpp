@@ -51,13 +51,19 @@ struct CacheOption {
   OptionalPathFlag cache;
 };
 
-// Discriminant filters as given on the command line (analysis::DiscriminantFilters is their
-// resolved form): each repeatable, values unioned; `all` (any case) unconstrains
-// an axis. Resolution and matching are analysis::resolve_filters (docs/formats.md#option-groups).
+// Discriminant filters (docs/formats.md#option-groups): each repeatable, values unioned; `all`
+// (any case) unconstrains an axis. The engine axis never auto-detects, so it is resolved where
+// it is given (analysis::resolve_filter, which refuses an unknown engine); the other two keep
+// their values until the run knows the host (`rustc -vV`, the hardware) an omitted axis
+// defaults to.
 struct FilterOptions {
-  std::vector<std::string> engines;
+  analysis::DiscriminantFilter engine;  // resolved; default: all engines
   std::vector<std::string> target_triples;
   std::vector<std::string> machine_keys;
+
+  // The three axes, an omitted triple or machine key taking the host's value when one is given.
+  analysis::DiscriminantFilters resolve(const std::optional<std::string>& host_target_triple = std::nullopt,
+                                        const std::optional<std::string>& host_machine_key = std::nullopt) const;
 };
 
 // Output group: `--no-text`, `--markdown <PATH>`, `--json <PATH>`.
