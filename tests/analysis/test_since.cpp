@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <variant>
 
 #include "benchhist/analysis/since.hpp"
 #include "benchhist/error.hpp"
@@ -94,6 +95,19 @@ TEST_CASE("a commit exactly at the cutoff stays and an unknown time never drops"
   CHECK_FALSE(before_cutoff(at("2024-01-01T00:00:00Z"), cutoff));
   CHECK_FALSE(before_cutoff(std::nullopt, cutoff));
   CHECK_FALSE(before_cutoff(at("1999-01-01T00:00:00Z"), std::nullopt));
+}
+
+TEST_CASE("a parsed --since keeps a span until the selection resolves it against its own now", "[analysis][since]") {
+  const Since span = parse_since(" 1 month ");
+  REQUIRE(std::holds_alternative<SinceSpan>(span.value));
+  CHECK(format_rfc3339(span.cutoff(at("2024-03-31T12:00:00Z"))) == "2024-02-29T12:00:00Z");
+  CHECK(format_rfc3339(span.cutoff(at("2024-07-15T00:00:00Z"))) == "2024-06-15T00:00:00Z");
+  const Since instant = parse_since("2024-01-02");
+  CHECK(instant.cutoff(at("2030-01-01T00:00:00Z")) == at("2024-01-02T00:00:00Z"));
+  // Parsing knows no now: a span past the timestamp range is refused when it is resolved.
+  const Since far = parse_since("500 years");
+  CHECK_THROWS_WITH(far.cutoff(at("2024-06-15T00:00:00Z")), "500 years is out of the representable range");
+  CHECK_THROWS_WITH(parse_since("banana"), Catch::StartsWith("invalid --since value \"banana\""));
 }
 
 TEST_CASE("prune has no default look-back", "[analysis][since]") {
