@@ -31,6 +31,10 @@ void fail(const std::string& message, const CommandSpec* c) {
   throw Error(ErrorKind::usage, message, std::string(command_line_subject), {}, std::move(usage));
 }
 
+std::string argument_message(const Error& e) {
+  return e.hint().empty() ? e.message() : e.message() + "; " + e.hint();
+}
+
 // ---- Parsed ---------------------------------------------------------------------------------------
 
 bool Parsed::flag(const std::string& n) const { return vm.count(n) && vm[n].as<bool>(); }
@@ -151,10 +155,44 @@ app::EnvironmentOptions environment(const Parsed& p) {
   return e;
 }
 app::FilterOptions filters(const Parsed& p) {
-  return {p.multi("engine"), p.multi("target-triple"), p.multi("machine-key")};
+  app::FilterOptions f;
+  try {
+    f.engine = analysis::resolve_filter(analysis::FilterAxis::engine, p.multi("engine"));
+  } catch (const Error& e) {
+    p.defer(e);
+  }
+  f.target_triples = p.multi("target-triple");
+  f.machine_keys = p.multi("machine-key");
+  return f;
 }
-app::CommitSelection selection(const Parsed& p) {
-  return {p.value("context"), p.value("base"), p.value("since")};
+
+namespace {
+
+// --since as the library's value. A span is also resolved once against the clock, so one
+// reaching past the representable range fails here too; the selection resolves it against its
+// own now when it runs.
+std::optional<analysis::Since> since(const Parsed& p) {
+  const auto text = p.value("since");
+  if (!text) return std::nullopt;
+  try {
+    analysis::Since s = analysis::parse_since(*text);
+    (void)s.cutoff(std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
+    return s;
+  } catch (const Error& e) {
+    p.defer(e);
+    return analysis::Since{};  // still given, for the option rules; never run
+  }
+}
+
+}  // namespace
+
+analysis::SelectionRequest selection(const Parsed& p) {
+  analysis::SelectionRequest s;
+  s.context_ref = p.value("context");
+  s.base_ref = p.value("base");
+  s.since = since(p);
+  s.allow_dirty = !p.flag("no-dirty");
+  return s;
 }
 app::OutputOptions output(const Parsed& p) {
   return {p.flag("no-text"), p.path("markdown"), p.path("json")};
@@ -172,27 +210,13 @@ app::MeasureScope scope(const Parsed& p) {
   return s;
 }
 
-namespace {
-
-// The values the library parses itself, parsed here first with the library's parsers, so that the
-// failure comes before the configuration, the store, git and the probes — and reads the same.
-void check_values(const Parsed& p) {
-  if (auto since = p.value("since")) {
-    const Timestamp now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
-    (void)analysis::parse_since(*since, now);
-  }
-  if (p.given("engine")) (void)analysis::resolve_filter(analysis::FilterAxis::engine, p.multi("engine"));
-}
-
-}  // namespace
-
 Runner library_command(const Parsed& p, app::Command command) {
   try {
     app::validate(command);
   } catch (const Error& e) {
     fail(e.message(), p.spec);
   }
-  check_values(p);
+  if (p.value_error) throw *p.value_error;
   return [command = std::move(command)](const app::Invocation& inv) { return app::run_command(command, inv); };
 }
 

@@ -16,6 +16,7 @@
 
 #include "app/commands.hpp"
 #include "app/options.hpp"
+#include "benchhist/error.hpp"
 
 namespace benchhist::cli {
 
@@ -55,6 +56,9 @@ inline constexpr std::string_view command_line_subject = "<command line>";
 
 // Throws the argument error of `message` for command `c` (nullptr: no command chosen yet).
 [[noreturn]] void fail(const std::string& message, const CommandSpec* c);
+// A library usage error as the message of an argument error: the usage replaces the hint, so
+// the library's hint (what to do next) is kept in the message.
+std::string argument_message(const Error& e);
 
 // The flags of one command line, read back by name with their types.
 struct Parsed {
@@ -71,6 +75,14 @@ struct Parsed {
   app::OptionalPathFlag path_flag(const std::string& n) const;
   bool boolean(const std::string& n, const std::string& v) const;
   std::uint32_t number(const std::string& n, std::uint32_t fallback) const;
+
+  // The first value the library's own parser refused (--since, --engine). It is reported after
+  // the option rules (library_command), so refusing an option outright wins over judging its
+  // value, and before anything runs.
+  mutable std::optional<Error> value_error;
+  void defer(const Error& e) const {
+    if (!value_error) value_error = e;
+  }
 };
 
 // A command ready to run: its request is built and checked.
@@ -101,25 +113,29 @@ extern const std::string since_help;
 // ---- typed conversions ----------------------------------------------------------------------------
 
 app::EnvironmentOptions environment(const Parsed& p);
+// The filters, the engine axis resolved (analysis::resolve_filter).
 app::FilterOptions filters(const Parsed& p);
-app::CommitSelection selection(const Parsed& p);
+// --context, --base, --since (parsed: analysis::parse_since) and --no-dirty into the library's
+// selection request; the run completes the rest (project, default branch, filters, now).
+analysis::SelectionRequest selection(const Parsed& p);
 app::OutputOptions output(const Parsed& p);
-// The values of add_query_groups' flags into any request that carries those groups.
+// The values of add_query_groups' flags into any request that carries those groups (the
+// selection first: of two bad values, --since is the one reported).
 template <class Options>
 void read_query_groups(const Parsed& p, Options& o) {
   o.env = environment(p);
   o.cache.cache = p.path_flag("cache");
-  o.filters = filters(p);
   o.selection = selection(p);
+  o.filters = filters(p);
   o.output = output(p);
 }
 // The scope group, the features group and the `--` arguments of a measuring command.
 app::MeasureScope scope(const Parsed& p);
 
 // The runner of a library command. The option rules of app::validate are checked now and
-// reported as argument errors; then the values are parsed as the library will read them
-// (--since, --engine), so a bad one fails before any configuration, store, git or probe is
-// touched — with the library's own message.
+// reported as argument errors; then a value the library's parser refused while the flags were
+// converted (Parsed::value_error) is thrown as the library's own error — both before any
+// configuration, store, git or probe is touched.
 Runner library_command(const Parsed& p, app::Command command);
 
 }  // namespace benchhist::cli

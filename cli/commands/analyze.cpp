@@ -24,7 +24,6 @@ Runner build(const Parsed& p) {
   app::AnalyzeOptions o;
   read_query_groups(p, o);
   o.prefixes = p.positionals;
-  o.no_dirty = p.flag("no-dirty");
   o.markdown_summary = p.path("markdown-summary");
   o.outcome = p.path("outcome");
   if (auto f = p.value("fail-on")) {

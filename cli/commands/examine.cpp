@@ -22,7 +22,6 @@ Runner build(const Parsed& p) {
   read_query_groups(p, o);
   o.benchmark = *p.value("benchmark");
   o.metric = *p.value("metric");
-  o.no_dirty = p.flag("no-dirty");
   o.html = p.path("html");
   o.skip_unreadable = p.flag("skip-unreadable");
   return library_command(p, std::move(o));

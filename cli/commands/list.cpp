@@ -25,7 +25,6 @@ Runner build(const Parsed& p) {
              "' for '<SUBJECT>'\n  [possible values: runs, discriminants, blessings]",
          p.spec);
   o.subject = *subject;
-  o.no_dirty = p.flag("no-dirty");
   o.all = p.flag("all");
   o.skip_unreadable = p.flag("skip-unreadable");
   return library_command(p, std::move(o));

@@ -1,6 +1,8 @@
 // `setup-azure` (docs/setup-azure.md): Azure storage and a GitHub-federated identity.
 
 #include "../command.hpp"
+#include "benchhist/error.hpp"
+#include "setup/setup_inputs.hpp"
 
 namespace benchhist::cli {
 namespace {
@@ -28,8 +30,9 @@ CommandSpec spec() {
   return c;
 }
 
-Runner build(const Parsed& p) {
-  app::SetupAzureOptions o;
+// The flags as setup's own request; its rules are checked once, by setup::validate_setup_azure.
+setup::SetupAzureRequest request(const Parsed& p) {
+  setup::SetupAzureRequest o;
   o.out_dir = p.path("out-dir");
   o.subscription_id = p.value("subscription-id");
   o.resource_group = p.value("resource-group");
@@ -44,7 +47,17 @@ Runner build(const Parsed& p) {
   o.custom_principal_type = p.value("custom-principal-type");
   o.current_user = p.flag("current-user");
   o.verbose = p.flag("verbose");
-  return library_command(p, std::move(o));
+  return o;
+}
+
+Runner build(const Parsed& p) {
+  app::SetupAzureOptions inputs;
+  try {
+    inputs = setup::validate_setup_azure(request(p));
+  } catch (const Error& e) {
+    fail(argument_message(e), p.spec);  // an argument error, printed with the usage
+  }
+  return library_command(p, std::move(inputs));
 }
 
 }  // namespace

@@ -69,10 +69,10 @@ void sort_and_number(std::vector<SelectedObject>& objects) {
 Selection select_objects(const SelectionRequest& request, const GitTopology& git,
                          const std::vector<std::string>& listing) {
   Selection sel;
-  sel.context_ref = request.context_ref;
-  sel.context_commit = resolve_context(git, request.context_ref);
-  sel.base = resolve_base(git, request.base_ref, request.configured_default_branch, request.context_ref);
-  sel.merge_base = require_merge_base(git, sel.context_commit, sel.base.commit, request.context_ref, sel.base.name);
+  sel.context_ref = request.context();
+  sel.context_commit = resolve_context(git, sel.context_ref);
+  sel.base = resolve_base(git, request.base_ref, request.configured_default_branch, sel.context_ref);
+  sel.merge_base = require_merge_base(git, sel.context_commit, sel.base.commit, sel.context_ref, sel.base.name);
   sel.context_is_merge_base = sel.merge_base == sel.context_commit;
   sel.line = git.first_parent_history(sel.context_commit);
   sel.split = split_index(sel.line, sel.merge_base, sel.base.commit, git);
@@ -112,8 +112,7 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     });
   }
   sel.mode = derive_mode(sel.context_is_merge_base, sel.dirty_run_admitted_on_context);
-  sel.since = resolve_since(request.since ? std::optional<std::string_view>(*request.since) : std::nullopt,
-                            sel.mode == AnalysisMode::history, request.now);
+  sel.since = resolve_since(request.since, sel.mode == AnalysisMode::history, request.now);
 
   // Steps 1–4 on the context line, counting each removal once.
   for (const auto& r : runs) {

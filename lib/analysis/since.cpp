@@ -1,8 +1,10 @@
 #include "benchhist/analysis/since.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <variant>
 
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
@@ -217,6 +219,16 @@ Timestamp subtract_months_checked(Timestamp now, i128 months, std::string_view t
   return from_nanos_checked(ns, text);
 }
 
+// The public form: each count saturates at int64, still far outside the timestamp range.
+SinceSpan public_span(const Span& span) {
+  constexpr i128 max64 = std::numeric_limits<std::int64_t>::max();
+  SinceSpan out;
+  out.months = static_cast<std::int64_t>(std::min(span.months, max64));
+  out.seconds = static_cast<std::int64_t>(std::min(span.nanos / kNanosPerSecond, max64));
+  out.nanos = static_cast<std::int32_t>(span.nanos % kNanosPerSecond);
+  return out;
+}
+
 Timestamp apply_span(Timestamp now, const Span& span, std::string_view text) {
   if (span.months >= kComponentLimit || span.nanos >= kComponentLimit) throw_range(text);
   const Timestamp after_months = span.months != 0 ? subtract_months_checked(now, span.months, text) : now;
@@ -229,18 +241,24 @@ Timestamp subtract_calendar_months(Timestamp now, long long months) {
   return subtract_months_checked(now, months, std::to_string(months) + " months");
 }
 
-Timestamp parse_since(std::string_view raw, Timestamp now) {
+Timestamp Since::cutoff(Timestamp now) const {
+  if (const auto* instant = std::get_if<Timestamp>(&value)) return *instant;
+  const auto& s = std::get<SinceSpan>(value);
+  return apply_span(now, Span{s.months, i128(s.seconds) * kNanosPerSecond + s.nanos, true}, text);
+}
+
+Since parse_since(std::string_view raw) {
   const std::string_view text = ascii::trim(raw);
   if (text.empty()) throw_invalid(raw);
-  if (auto t = parse_rfc3339(text)) return *t;
-  if (auto t = parse_date_only(text)) return *t;
+  if (auto t = parse_rfc3339(text)) return {*t, std::string(text)};
+  if (auto t = parse_date_only(text)) return {*t, std::string(text)};
   // Relative spans: a sign is ignored, the span is always a look-back.
   std::string_view unsigned_text = text;
   if (unsigned_text.front() == '-' || unsigned_text.front() == '+')
     unsigned_text = ascii::trim(unsigned_text.substr(1));
   if (unsigned_text.empty()) throw_invalid(raw);
-  if (auto span = parse_friendly(unsigned_text)) return apply_span(now, *span, text);
-  if (auto span = parse_iso_duration(unsigned_text)) return apply_span(now, *span, text);
+  if (auto span = parse_friendly(unsigned_text)) return {public_span(*span), std::string(text)};
+  if (auto span = parse_iso_duration(unsigned_text)) return {public_span(*span), std::string(text)};
   throw_invalid(raw);
 }
 
@@ -263,9 +281,8 @@ std::string_view to_string(SinceReason reason) noexcept {
   return "from the --since option";
 }
 
-SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
-                          Timestamp now) {
-  if (explicit_since) return {parse_since(*explicit_since, now), SinceReason::explicit_option};
+SinceWindow resolve_since(const std::optional<Since>& explicit_since, bool history_mode, Timestamp now) {
+  if (explicit_since) return {explicit_since->cutoff(now), SinceReason::explicit_option};
   if (history_mode)
     return {subtract_months_checked(now, 6, "6 months"), SinceReason::history_default};
   return {std::nullopt, SinceReason::no_default_outside_history};

@@ -72,7 +72,6 @@ void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbo
 
 int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   check_outputs(o.output, Extras::analyze, o.markdown_summary || o.outcome || o.html);
   auto files = analyze_files(o, inv);
   preflight(files.files);
@@ -80,8 +79,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::AnalyzeRequest req;
-  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                    o.no_dirty);
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.benchmark_prefixes = o.prefixes;
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
@@ -113,7 +111,6 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
 
 void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   if (o.benchmark.empty()) throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
   const auto metric = parse_metric_kind(o.metric);
   if (!metric)
@@ -127,8 +124,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::ExamineRequest req;
-  req.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                    o.no_dirty);
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.benchmark = o.benchmark;
   req.metric = *metric;
   req.threads = worker_threads();
@@ -147,8 +143,7 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   preflight(files.files);
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
-  const auto req = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true), ctx.config,
-                                     o.no_dirty);
+  const auto req = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v),
                                              o.skip_unreadable);
   finish_store(ctx, inv, v);

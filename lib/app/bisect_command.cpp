@@ -28,7 +28,6 @@ MetricKind metric_option(const std::string& token) {
 
 void run_bisect(const BisectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_engines(o.filters);
   Outputs<bisect::BisectReport> files;
   if (o.output.markdown) files.add("Markdown", inv.cwd / *o.output.markdown, &bisect::render_markdown);
   if (o.output.json) files.add("JSON", inv.cwd / *o.output.json, &bisect::render_json);
@@ -41,8 +40,8 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   auto git = open_repository(o.env, inv);
 
   bisect::BisectRequest req;
-  req.analysis.selection = selection_request(ctx.project, o.selection, resolve_filters_for_host(o.filters, inv, true),
-                                             ctx.config, /*no_dirty=*/true);  // a snapshot is no commit to bisect
+  req.analysis.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
+  req.analysis.selection.allow_dirty = false;  // a snapshot is no commit to bisect
   req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
   req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
   if (o.benchmark) req.benchmark = *o.benchmark;

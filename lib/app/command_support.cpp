@@ -122,7 +122,7 @@ analysis::DiscriminantFilters resolve_filters_for_host(const FilterOptions& f, c
     if (f.target_triples.empty()) triple = probe::probe_toolchain().target_triple;
     if (f.machine_keys.empty()) key = probe::describe_hardware(inv.sys_root).fingerprint;
   }
-  return analysis::resolve_filters(f.engines, f.target_triples, f.machine_keys, triple, key);
+  return f.resolve(triple, key);
 }
 
 void finish_store(const CommandContext& ctx, const Invocation& inv, bool verbose) {
@@ -146,23 +146,13 @@ std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions&
   return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
 }
 
-void check_engines(const FilterOptions& filters) {
-  (void)analysis::resolve_filter(analysis::FilterAxis::engine, filters.engines);
-}
-
-analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
-                                             analysis::DiscriminantFilters filters, const config::Config& config,
-                                             bool no_dirty) {
-  analysis::SelectionRequest r;
-  r.project = project;
-  r.context_ref = sel.effective_context();
-  r.base_ref = sel.base;
-  r.configured_default_branch = config.default_branch;
-  r.filters = std::move(filters);
-  r.since = sel.since;
-  r.now = now();
-  r.allow_dirty = !no_dirty;
-  return r;
+analysis::SelectionRequest complete_selection(analysis::SelectionRequest given, const CommandContext& ctx,
+                                              analysis::DiscriminantFilters filters) {
+  given.project = ctx.project;
+  given.configured_default_branch = ctx.config.default_branch;
+  given.filters = std::move(filters);
+  given.now = now();
+  return given;
 }
 
 // --bench-command wins over [collect] bench_command (docs/bench-command.md).

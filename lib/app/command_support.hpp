@@ -113,18 +113,15 @@ pipeline::Hooks hooks_for(const Invocation& inv, bool verbose);
 // runs (docs/formats.md#storage-selection).
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv);
 
-// The selection of a query command (analyze, examine, list runs, bisect): context, base,
-// filters, since, the configured default branch, now.
-analysis::SelectionRequest selection_request(const std::string& project, const CommitSelection& sel,
-                                             analysis::DiscriminantFilters filters, const config::Config& config,
-                                             bool no_dirty);
+// A read command's selection as the command line gave it (refs, the parsed --since, dirty
+// admission), completed with what only the run knows: the project, the configured default
+// branch, the resolved filters and now (against which a --since span resolves).
+analysis::SelectionRequest complete_selection(analysis::SelectionRequest given, const CommandContext& ctx,
+                                              analysis::DiscriminantFilters filters);
 
 // The benchmark command of a measuring command: --bench-command wins over [collect]
 // bench_command (docs/bench-command.md); --verbose says which one.
 std::optional<std::string> bench_command(const std::optional<std::string>& option, const config::Config& config,
                                          const Invocation& inv, bool verbose);
-
-// Unknown `--engine` names are reported before anything else runs (docs/formats.md#option-groups).
-void check_engines(const FilterOptions& filters);
 
 }  // namespace benchhist::app::detail

@@ -14,10 +14,8 @@
 #include <fstream>
 #include <ostream>
 #include <system_error>
-#include <type_traits>
 
 #include "benchhist/analysis/filters.hpp"
-#include "benchhist/analysis/since.hpp"
 #include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
 #include "app/storage_selection.hpp"
@@ -75,10 +73,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   auto sets = list_discriminant_sets(*store, project, o.filters);
   // The effective selection, as every query prints it (docs/formats.md#streams): here the
   // filters alone, never auto-detected, since the listing is how a user finds the partitions.
-  inv.err << analysis::selection_announcement(analysis::resolve_filters(o.filters.engines, o.filters.target_triples,
-                                                                        o.filters.machine_keys, std::nullopt,
-                                                                        std::nullopt))
-          << '\n';
+  inv.err << analysis::selection_announcement(o.filters.resolve()) << '\n';
   finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
@@ -89,21 +84,6 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   }
   // Rendered text already ends with `\n`; the reference adds one more (docs/formats.md#streams).
   if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
-}
-
-// A --since value is parsed before any configuration, store, git or probe is touched, so a typo
-// fails at once (and an unreachable cloud backend is never contacted for it).
-void check_since(const Command& command) {
-  std::visit(
-      [](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, AnalyzeOptions> || std::is_same_v<T, ExamineOptions> ||
-                      std::is_same_v<T, ListOptions> || std::is_same_v<T, PruneOptions> ||
-                      std::is_same_v<T, BisectOptions>) {
-          if (o.selection.since) (void)analysis::parse_since(*o.selection.since, now());
-        }
-      },
-      command);
 }
 
 }  // namespace
@@ -158,7 +138,6 @@ void run_list(const ListOptions& options, const Invocation& inv) {
                 "--all applies only to `list blessings`, not to `list " +
                     std::string(to_string(options.subject)) + "`",
                 "--all", {}, "drop --all, or use `list blessings --all`");
-  check_engines(options.filters);
   if (options.subject == ListSubject::runs) return run_list_runs(options, inv);
   if (options.subject == ListSubject::blessings) return run_list_blessings(options, inv);
   list_discriminants(options, inv);
@@ -228,14 +207,13 @@ int run(const BisectOptions& o, const Invocation& inv) {
 int run(const SetupAzureOptions& o, const Invocation& inv) {
   setup::SetupRuntime runtime;
   runtime.env = &inv.env;
-  setup::run_setup_azure(o, inv.out, inv.err, runtime);
+  setup::run_setup_azure(o, inv.out, inv.err, runtime);  // inputs validated where they were given
   return 0;
 }
 
 }  // namespace
 
 int run_command(const Command& command, const Invocation& inv) {
-  check_since(command);
   validate(command);
   return std::visit([&inv](const auto& o) { return run(o, inv); }, command);
 }

@@ -51,7 +51,6 @@ std::vector<ReportFile> planned_files(const OutputOptions& out, const Invocation
 }  // namespace
 
 void run_bless(const BlessOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   pipeline::BlessRequest req;
   req.prefixes = o.prefixes;
   req.all = o.all;
@@ -69,7 +68,6 @@ void run_bless(const BlessOptions& o, const Invocation& inv) {
 }
 
 void run_unbless(const UnblessOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   auto ctx = open_context(o.env, nullptr, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::UnblessRequest req;
@@ -87,14 +85,7 @@ void run_list_blessings(const ListOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::ListBlessingsRequest req;
-  req.selection.project = ctx.project;
-  req.selection.context_ref = o.selection.effective_context();
-  req.selection.base_ref = o.selection.base;
-  req.selection.configured_default_branch = ctx.config.default_branch;
-  req.selection.filters = resolve_filters_for_host(o.filters, inv, true);
-  req.selection.since = o.selection.since;
-  req.selection.now = now();
-  req.selection.allow_dirty = !o.no_dirty;
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.all = o.all;
   req.threads = std::max(2u, std::thread::hardware_concurrency());
   const auto listing = pipeline::list_blessings(req, *git, *ctx.store, hooks_for(inv, o.env.verbose));
@@ -103,7 +94,6 @@ void run_list_blessings(const ListOptions& o, const Invocation& inv) {
 }
 
 void run_prune(const PruneOptions& o, const Invocation& inv) {
-  check_engines(o.filters);
   if (o.runs == pipeline::PruneRuns::none && !o.include_blessings)
     throw Error(ErrorKind::usage,
                 "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), "
@@ -114,13 +104,7 @@ void run_prune(const PruneOptions& o, const Invocation& inv) {
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   pipeline::PruneRequest req;
-  req.project = ctx.project;
-  req.context_ref = o.selection.effective_context();
-  req.base_ref = o.selection.base;
-  req.configured_default_branch = ctx.config.default_branch;
-  req.filters = resolve_filters_for_host(o.filters, inv, true);
-  req.since = o.selection.since;
-  req.now = now();
+  req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.commits = o.commits;
   req.runs = o.runs;
   req.include_blessings = o.include_blessings;

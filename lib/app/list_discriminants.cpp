@@ -10,9 +10,7 @@
 namespace benchhist::app {
 std::vector<DiscriminantSet> list_discriminant_sets(storage::ObjectStore& store, std::string_view project,
                                                     const FilterOptions& filters) {
-  // Resolved before touching storage so an engine typo fails fast; no auto-detection here.
-  const auto resolved = analysis::resolve_filters(filters.engines, filters.target_triples,
-                                                  filters.machine_keys, std::nullopt, std::nullopt);
+  const auto resolved = filters.resolve();  // no auto-detection here
   std::vector<DiscriminantSet> sets;
   for (const auto& key : store.list(codec::project_data_prefix(project))) {
     auto parsed = codec::parse_data_key(key);

@@ -16,10 +16,9 @@ namespace benchhist::app {
 // Lists `project_data_prefix(project)`, parses every key with parse_data_key (unparseable keys
 // are skipped, docs/formats.md#object-kinds), applies the filters and returns the distinct sets,
 // sorted.
-// Filters resolve with analysis::resolve_filters without auto-detection: an omitted axis means
+// Filters resolve with FilterOptions::resolve without auto-detection: an omitted axis means
 // all; explicit values match the sanitized key segment ASCII-case-insensitively
 // (docs/formats.md#option-groups).
-// Throws Error{usage} for an unknown `--engine` name.
 std::vector<DiscriminantSet> list_discriminant_sets(storage::ObjectStore& store, std::string_view project,
                                                     const FilterOptions& filters);
 

@@ -76,92 +76,6 @@ void validate_scope(const MeasureScope& scope) {
     conflict("--exclude <NAME>", "--package <NAME>");
 }
 
-// setup-azure text values: non-blank, no control characters (docs/setup-azure.md).
-void validate_text(const std::optional<std::string>& value, std::string_view name) {
-  if (!value) return;
-  bool blank = true;
-  for (unsigned char c : *value) {
-    if (c < 0x20 || c == 0x7f)
-      usage("invalid value for '" + std::string(name) + "': control characters are not allowed",
-            std::string(name));
-    if (!ascii::is_space(static_cast<char>(c))) blank = false;
-  }
-  if (blank) usage("invalid value for '" + std::string(name) + "': the value must not be blank",
-                   std::string(name));
-}
-
-bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-
-void validate_setup_azure_texts(const SetupAzureOptions& o) {
-  validate_text(o.subscription_id, "--subscription-id <ID>");
-  validate_text(o.resource_group, "--resource-group <NAME>");
-  validate_text(o.location, "--location <REGION>");
-  validate_text(o.storage_account, "--storage-account <NAME>");
-  validate_text(o.container, "--container <NAME>");
-  validate_text(o.managed_identity, "--managed-identity <NAME>");
-  validate_text(o.github_owner, "--github-owner <OWNER>");
-  validate_text(o.github_repository, "--github-repository <NAME>");
-  validate_text(o.history_branch, "--history-branch <BRANCH>");
-  validate_text(o.custom_principal_id, "--custom-principal-id <ID>");
-  if (o.out_dir && o.out_dir->empty()) usage("a value is required for '--out-dir <PATH>'", "--out-dir");
-}
-
-void validate_setup_azure(const SetupAzureOptions& o) {
-  validate_setup_azure_texts(o);
-  if (o.current_user && o.out_dir) conflict("--current-user", "--out-dir <PATH>");
-  if (o.current_user && o.custom_principal_id) conflict("--current-user", "--custom-principal-id <ID>");
-  if (o.current_user && o.custom_principal_type)
-    conflict("--current-user", "--custom-principal-type <TYPE>");
-  if (o.custom_principal_id && !o.custom_principal_type)
-    usage("the argument '--custom-principal-id <ID>' requires '--custom-principal-type <TYPE>'",
-          "--custom-principal-id");
-  if (o.custom_principal_type && !o.custom_principal_id)
-    usage("the argument '--custom-principal-type <TYPE>' requires '--custom-principal-id <ID>'",
-          "--custom-principal-type");
-  if (o.custom_principal_type && *o.custom_principal_type != "user" && *o.custom_principal_type != "group")
-    usage("invalid value '" + *o.custom_principal_type +
-              "' for '--custom-principal-type <TYPE>': expected one of: user, group",
-          "--custom-principal-type");
-
-  if (!o.out_dir) {
-    // Execution mode provisions real resources: every identifying value is required.
-    std::vector<std::string> missing;
-    auto need = [&](const std::optional<std::string>& v, const char* name) {
-      if (!v) missing.emplace_back(name);
-    };
-    need(o.subscription_id, "--subscription-id <ID>");
-    need(o.resource_group, "--resource-group <NAME>");
-    need(o.location, "--location <REGION>");
-    need(o.storage_account, "--storage-account <NAME>");
-    need(o.github_owner, "--github-owner <OWNER>");
-    need(o.github_repository, "--github-repository <NAME>");
-    need(o.history_branch, "--history-branch <BRANCH>");
-    if (!missing.empty()) {
-      std::string list;
-      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-      usage("the following required arguments were not provided (they are optional only with "
-            "--out-dir <PATH>): " + list, missing.front());
-    }
-  }
-  if (o.storage_account) {
-    const auto& a = *o.storage_account;
-    bool ok = a.size() >= 3 && a.size() <= 24;
-    for (char c : a) ok = ok && lower_alnum(c);
-    if (!ok)
-      usage("invalid value '" + a + "' for '--storage-account <NAME>': use 3-24 lowercase letters or digits",
-            "--storage-account");
-  }
-  {
-    const auto& c = o.container;
-    bool ok = c.size() >= 3 && c.size() <= 63 && c.front() != '-' && c.back() != '-' &&
-              c.find("--") == std::string::npos;
-    for (char ch : c) ok = ok && (lower_alnum(ch) || ch == '-');
-    if (!ok)
-      usage("invalid value '" + c + "' for '--container <NAME>': use 3-63 lowercase letters, digits "
-            "or single hyphens, not starting or ending with a hyphen", "--container");
-  }
-}
-
 // `list discriminants` reads storage keys only, and `list blessings` without --all looks at one
 // commit: an option the subject cannot honour is refused, never silently ignored.
 void validate_list(const ListOptions& o) {
@@ -176,16 +90,16 @@ void validate_list(const ListOptions& o) {
   if (o.subject == ListSubject::discriminants) {
     const char* why = " (it lists every stored discriminant set, whatever the commits)";
     const char* hint = "drop the option, or use `list runs` to see the runs of a commit selection";
-    refuse(o.selection.context.has_value(), "--context <REF>", why, hint);
-    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.context_ref.has_value(), "--context <REF>", why, hint);
+    refuse(o.selection.base_ref.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
-    refuse(o.no_dirty, "--no-dirty", why, hint);
+    refuse(!o.selection.allow_dirty, "--no-dirty", why, hint);
   } else if (o.subject == ListSubject::blessings && !o.all) {
     const char* why = " without --all (it lists the blessings recorded at the context commit)";
     const char* hint = "drop the option, or add --all to list the blessings in effect over the selected window";
-    refuse(o.selection.base.has_value(), "--base <REF>", why, hint);
+    refuse(o.selection.base_ref.has_value(), "--base <REF>", why, hint);
     refuse(o.selection.since.has_value(), "--since <WHEN>", why, hint);
-    refuse(o.no_dirty, "--no-dirty", why, hint);
+    refuse(!o.selection.allow_dirty, "--no-dirty", why, hint);
   }
   if (o.subject != ListSubject::runs)
     refuse(o.skip_unreadable, "--skip-unreadable", "", "drop --skip-unreadable (it applies to `list runs`)");
@@ -230,6 +144,12 @@ void validate_publish(const PublishOptions& o) {
 }
 
 }  // namespace
+
+analysis::DiscriminantFilters FilterOptions::resolve(const std::optional<std::string>& host_target_triple,
+                                                    const std::optional<std::string>& host_machine_key) const {
+  return {engine, analysis::resolve_filter(analysis::FilterAxis::target_triple, target_triples, host_target_triple),
+          analysis::resolve_filter(analysis::FilterAxis::machine_key, machine_keys, host_machine_key)};
+}
 
 std::string_view to_string(ListSubject s) noexcept {
   switch (s) {
@@ -326,9 +246,6 @@ void check(const BlessOptions& o) {
 void check(const UnblessOptions& o) {
   validate_env(o.env);
 }
-void check(const SetupAzureOptions& o) {
-  validate_setup_azure(o);
-}
 void check(const PublishOptions& o) {
   validate_publish(o);
 }
@@ -364,10 +281,12 @@ void check(const ImportOptions& o) {
   if (o.commit && o.commit->empty()) usage("a value is required for '--commit <REF>'", "--commit");
 }
 // Nothing to check beyond what parsing already ensures (backfill-range's inputs are validated
-// by automation::prepare_backfill_range).
+// by automation::prepare_backfill_range; setup-azure's are setup::SetupAzureInputs, validated by
+// setup::validate_setup_azure where they are given).
 void check(const InstallOptions&) {}
 void check(const MachineKeyOptions&) {}
 void check(const BackfillRangeOptions&) {}
+void check(const SetupAzureOptions&) {}
 
 }  // namespace
 

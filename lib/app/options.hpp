@@ -17,10 +17,12 @@
 #include <vector>
 
 #include "app/automation_options.hpp"
+#include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/selection.hpp"
 #include "benchhist/collect/bench_command.hpp"
 #include "benchhist/model/engine.hpp"
 #include "benchhist/pipeline/prune.hpp"
-#include "setup/setup_azure_request.hpp"
+#include "setup/setup_inputs.hpp"
 
 namespace benchhist::app {
 
@@ -49,21 +51,19 @@ struct CacheOption {
   OptionalPathFlag cache;
 };
 
-// Discriminant filters as given on the command line (analysis::DiscriminantFilters is their
-// resolved form): each repeatable, values unioned; `all` (any case) unconstrains
-// an axis. Resolution and matching are analysis::resolve_filters (docs/formats.md#option-groups).
+// Discriminant filters (docs/formats.md#option-groups): each repeatable, values unioned; `all`
+// (any case) unconstrains an axis. The engine axis never auto-detects, so it is resolved where
+// it is given (analysis::resolve_filter, which refuses an unknown engine); the other two keep
+// their values until the run knows the host (`rustc -vV`, the hardware) an omitted axis
+// defaults to.
 struct FilterOptions {
-  std::vector<std::string> engines;
+  analysis::DiscriminantFilter engine;  // resolved; default: all engines
   std::vector<std::string> target_triples;
   std::vector<std::string> machine_keys;
-};
 
-// Commit selection: `--context <REF>` (default HEAD), `--base <REF>`, `--since <WHEN>`.
-struct CommitSelection {
-  std::optional<std::string> context;  // nullopt = HEAD (announced as "defaulted to HEAD")
-  std::optional<std::string> base;     // nullopt = detected base
-  std::optional<std::string> since;    // nullopt = command default
-  std::string effective_context() const { return context.value_or("HEAD"); }
+  // The three axes, an omitted triple or machine key taking the host's value when one is given.
+  analysis::DiscriminantFilters resolve(const std::optional<std::string>& host_target_triple = std::nullopt,
+                                        const std::optional<std::string>& host_machine_key = std::nullopt) const;
 };
 
 // Output group: `--no-text`, `--markdown <PATH>`, `--json <PATH>`.
@@ -125,10 +125,11 @@ struct AnalyzeOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  // --context, --base, --since and dirty admission (--no-dirty), as given; the run completes
+  // the project, the configured default branch, the resolved filters and now.
+  analysis::SelectionRequest selection;
   OutputOptions output;
   std::vector<std::string> prefixes;  // raw prefixes of qualified ids; empty = all
-  bool no_dirty = false;
   std::optional<std::filesystem::path> markdown_summary;
   std::optional<std::filesystem::path> outcome;
   std::optional<FailOn> fail_on;
@@ -140,11 +141,10 @@ struct ExamineOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection
   OutputOptions output;
   std::string benchmark;  // required, exact qualified id
   std::string metric;     // required, metric token
-  bool no_dirty = false;
   std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
   bool skip_unreadable = false;               // examine around unreadable stored objects
 };
@@ -157,10 +157,9 @@ struct ListOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection
   OutputOptions output;
   ListSubject subject = ListSubject::runs;
-  bool no_dirty = false;
   bool all = false;  // only with `blessings`
   bool skip_unreadable = false;  // only with `runs`: list around unreadable stored objects
 };
@@ -170,7 +169,7 @@ struct PruneOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;  // since has no default for prune
+  analysis::SelectionRequest selection;  // as AnalyzeOptions::selection; --since has no default for prune
   OutputOptions output;
   std::vector<std::string> commits;  // case-insensitive prefixes of full ids; empty = all
   bool dry_run = false;
@@ -199,8 +198,10 @@ struct UnblessOptions {
   std::optional<std::string> base;     // accepted, unused
 };
 
-// setup-azure's own request type (setup/setup_azure_request.hpp).
-using SetupAzureOptions = setup::SetupAzureRequest;
+// setup-azure's validated inputs (setup/setup_inputs.hpp): the command line fills a
+// setup::SetupAzureRequest and converts it with setup::validate_setup_azure, the one place its
+// rules are checked.
+using SetupAzureOptions = setup::SetupAzureInputs;
 
 // `import` (docs/cli.md#commands, docs/import.md): store results produced elsewhere.
 struct ImportOptions {
@@ -220,7 +221,7 @@ struct BisectOptions {
   EnvironmentOptions env;
   CacheOption cache;
   FilterOptions filters;
-  CommitSelection selection;
+  analysis::SelectionRequest selection;        // as AnalyzeOptions::selection (dirty snapshots never bisected)
   OutputOptions output;                        // --no-text, --markdown, --json
   std::optional<std::string> benchmark;        // --benchmark: one series' exact qualified id
   std::optional<std::string> metric;           // --metric: its metric token

@@ -47,7 +47,7 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
   BlessingsListing out;
   out.listing.project = req.selection.project;
   out.listing.window = false;
-  const std::string commit = analysis::resolve_context(git, req.selection.context_ref);
+  const std::string commit = analysis::resolve_context(git, req.selection.context());
   out.listing.head_commit = commit;
   const std::string segment = codec::sanitize_segment(commit);
   const auto& filters = req.selection.filters;

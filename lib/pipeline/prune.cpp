@@ -31,17 +31,18 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
   if (req.runs == PruneRuns::none && !req.include_blessings) throw Error(ErrorKind::usage, no_scope_message);
 
   // Topology exactly as the analysis family resolves it (docs/pipeline.md#selection).
-  const std::string context = analysis::resolve_context(git, req.context_ref);
-  const auto base = analysis::resolve_base(git, req.base_ref, req.configured_default_branch, req.context_ref);
-  const std::string merge_base = analysis::require_merge_base(git, context, base.commit, req.context_ref, base.name);
+  const analysis::SelectionRequest& sel = req.selection;
+  const std::string context_ref = sel.context();
+  const std::string context = analysis::resolve_context(git, context_ref);
+  const auto base = analysis::resolve_base(git, sel.base_ref, sel.configured_default_branch, context_ref);
+  const std::string merge_base = analysis::require_merge_base(git, context, base.commit, context_ref, base.name);
   const auto line = git.first_parent_history(context);
   const std::size_t split = analysis::split_index(line, merge_base, base.commit, git);
   const std::size_t tip = line.empty() ? 0 : line.size() - 1;
-  const auto since =
-      analysis::resolve_prune_since(req.since ? std::optional<std::string_view>(*req.since) : std::nullopt, req.now);
+  const auto since = analysis::resolve_prune_since(sel.since, sel.now);
 
   if (hooks.announce) {
-    std::string text = analysis::selection_announcement(req.filters, analysis::AnnouncedBase{base.name, base.auto_detected()},
+    std::string text = analysis::selection_announcement(req.selection.filters, analysis::AnnouncedBase{base.name, base.auto_detected()},
                                                         std::nullopt, analysis::AnnouncedSince{since.cutoff, since.reason});
     if (text.starts_with("[bench-history] ")) text.erase(0, 16);
     hooks.announce(text);
@@ -69,7 +70,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
   if (hooks.note)
     for (const auto& w : wanted)
       if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
-        hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + req.context_ref);
+        hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + context_ref);
 
   // docs/prune.md --dirty: only where analysis would admit the snapshot — branch-side commits, and
   // the base tip unconditionally. --all: wherever it sits on an eligible commit.
@@ -77,9 +78,9 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
 
   std::map<DiscriminantSet, std::map<std::size_t, report::PrunedCommit>> plan;
   PruneResult out;
-  for (const auto& key : store.list(codec::project_data_prefix(req.project))) {
+  for (const auto& key : store.list(codec::project_data_prefix(req.selection.project))) {
     const auto data = codec::parse_data_key(key);
-    if (!data || !req.filters.accepts(data->set())) continue;
+    if (!data || !req.selection.filters.accepts(data->set())) continue;
     const auto it = eligible.find(data->commit);
     if (it == eligible.end()) continue;
     const std::size_t pos = it->second;
@@ -103,8 +104,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
   // docs/blessings.md#list-blessings: project-level records on planned commits whose scope lies
   // within the filters.
   if (req.include_blessings) {
-    const BlessingScope filter_scope = scope_of(req.filters);
-    for (const auto& key : store.list(codec::project_blessings_prefix(req.project))) {
+    const BlessingScope filter_scope = scope_of(req.selection.filters);
+    for (const auto& key : store.list(codec::project_blessings_prefix(req.selection.project))) {
       const auto commit = codec::parse_project_blessing_key(key);
       if (!commit) continue;
       const auto it = eligible.find(*commit);
@@ -140,8 +141,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
     }
   }
 
-  out.plan.project = req.project;
-  out.plan.target_ref = req.context_ref;
+  out.plan.project = req.selection.project;
+  out.plan.target_ref = context_ref;
   out.plan.dry_run = req.dry_run;
   for (auto& [set, commits] : plan) {
     report::PrunedSet s{set, {}};

@@ -99,7 +99,11 @@ std::optional<SetupAzureResult> parse_setup_output(std::string_view text) {
 
 std::optional<SetupAzureResult> run_setup_azure(const SetupAzureRequest& options, std::ostream& out,
                                                 std::ostream& err, const SetupRuntime& runtime) {
-  const SetupAzureInputs inputs = validate_setup_azure(options);
+  return run_setup_azure(validate_setup_azure(options), out, err, runtime);
+}
+
+std::optional<SetupAzureResult> run_setup_azure(const SetupAzureInputs& inputs, std::ostream& out,
+                                                std::ostream& err, const SetupRuntime& runtime) {
   const auto bundle = render_bundle(inputs);
 
   if (inputs.export_only()) {

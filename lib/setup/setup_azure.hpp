@@ -11,6 +11,7 @@
 
 #include "benchhist/probe/environment.hpp"
 #include "setup/setup_azure_request.hpp"
+#include "setup/setup_inputs.hpp"
 
 namespace benchhist::setup {
 
@@ -37,6 +38,10 @@ struct SetupAzureResult {
 // --out-dir), Error{io} when deploy.sh fails (exit code in the cause).
 // The temporary directory is removed in every case.
 std::optional<SetupAzureResult> run_setup_azure(const SetupAzureRequest& options, std::ostream& out,
+                                                std::ostream& err, const SetupRuntime& runtime = {});
+// The same with inputs already validated (validate_setup_azure), as the command line hands them
+// over: the rules are checked once, where the values are given.
+std::optional<SetupAzureResult> run_setup_azure(const SetupAzureInputs& inputs, std::ostream& out,
                                                 std::ostream& err, const SetupRuntime& runtime = {});
 
 // Parses the `storage_account=`, `container=`, `client_id=`, `tenant_id=` lines of the

@@ -207,7 +207,7 @@ TEST_CASE("selection, loading and reconstruction throughput", "[analysis][.perf]
     for (const char* m : {"m1", "m2"}) store.put(codec::clean_key("p", Engine::callgrind, "x86_64-unknown-linux-gnu", m, c), body, storage::CollisionPolicy::refuse);
   auto r = req("HEAD");
   r.filters = resolve_filters({}, {}, {"all"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
-  r.since = "P10Y";
+  r.since = parse_since("P10Y");
   for (unsigned threads : {1u, 2u}) {
     const auto t0 = std::chrono::steady_clock::now();
     const Selection sel = select_objects(r, g, store);
@@ -237,7 +237,7 @@ TEST_CASE("analyze prefixes keep matching benchmarks and a context without runs 
               storage::CollisionPolicy::refuse);
   }
   auto r = req("HEAD");
-  r.since = "P10Y";  // the commits are ~400 days old: beyond the default six months
+  r.since = parse_since("P10Y");  // the commits are ~400 days old: beyond the default six months
   const Selection sel = select_objects(r, g, store);
   CHECK(sel.mode == AnalysisMode::history);
   CHECK(sel.objects.size() == 11);
@@ -277,7 +277,7 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
   }
   auto r = req("HEAD");
   r.filters = resolve_filters({}, {}, {"all"}, std::string("x86_64-unknown-linux-gnu"), std::nullopt);
-  r.since = "P10Y";
+  r.since = parse_since("P10Y");
   const Selection sel = select_objects(r, g, store);
   REQUIRE(sel.mode == AnalysisMode::history);
   REQUIRE(sel.objects.size() == 29 * 3);

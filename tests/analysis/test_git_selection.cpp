@@ -314,7 +314,7 @@ TEST_CASE("an explicit --since drops runs of commits committed before it", "[ana
   auto git = open_git_topology(r.repo);
   storage::LocalStore store(r.store_dir);
   auto req = request();
-  req.since = format_rfc3339(day(20));  // commit c20 was made on day 20
+  req.since = parse_since(format_rfc3339(day(20)));  // commit c20 was made on day 20
   const Selection sel = select_objects(req, *git, store);
   CHECK(sel.since.reason == SinceReason::explicit_option);
   // c0..c19 carry 2 runs each except c10 (none): 19 × 2 dropped; c20 stays (at the cutoff).

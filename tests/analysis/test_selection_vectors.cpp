@@ -53,11 +53,13 @@ void check_since(const json::object& in, const json::object& expected) {
   const Timestamp now = ts(in.at("now"));
   std::optional<std::string> text;
   if (!in.at("since").is_null()) text = std::string(in.at("since").as_string());
-  std::optional<std::string_view> view;
-  if (text) view = *text;
+  const auto parsed = [&]() -> std::optional<Since> {
+    if (!text) return std::nullopt;
+    return parse_since(*text);
+  };
   if (const auto* err = expected.if_contains("error")) {
     try {
-      resolve_since(view, history, now);
+      resolve_since(parsed(), history, now);
       FAIL("expected an error");
     } catch (const Error& e) {
       CHECK(e.message().rfind(std::string(err->as_string()), 0) == 0);
@@ -67,7 +69,7 @@ void check_since(const json::object& in, const json::object& expected) {
     }
     return;
   }
-  const auto window = resolve_since(view, history, now);
+  const auto window = resolve_since(parsed(), history, now);
   if (expected.at("cutoff").is_null()) {
     CHECK_FALSE(window.cutoff);
     CHECK(window.reason == SinceReason::no_default_outside_history);

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <variant>
 
 #include "benchhist/analysis/since.hpp"
 #include "benchhist/error.hpp"
@@ -84,7 +85,7 @@ TEST_CASE("the default window is six calendar months in history mode and none in
   const auto b = resolve_since(std::nullopt, false, at("2024-08-31T10:00:00Z"));
   CHECK_FALSE(b.cutoff);
   CHECK(to_string(b.reason) == "no default look-back window outside history mode");
-  const auto e = resolve_since(std::string_view("2024-01-01"), false, at("2024-08-31T10:00:00Z"));
+  const auto e = resolve_since(parse_since("2024-01-01"), false, at("2024-08-31T10:00:00Z"));
   CHECK(to_string(e.reason) == "from the --since option");
 }
 
@@ -96,11 +97,24 @@ TEST_CASE("a commit exactly at the cutoff stays and an unknown time never drops"
   CHECK_FALSE(before_cutoff(at("1999-01-01T00:00:00Z"), std::nullopt));
 }
 
+TEST_CASE("a parsed --since keeps a span until the selection resolves it against its own now", "[analysis][since]") {
+  const Since span = parse_since(" 1 month ");
+  REQUIRE(std::holds_alternative<SinceSpan>(span.value));
+  CHECK(format_rfc3339(span.cutoff(at("2024-03-31T12:00:00Z"))) == "2024-02-29T12:00:00Z");
+  CHECK(format_rfc3339(span.cutoff(at("2024-07-15T00:00:00Z"))) == "2024-06-15T00:00:00Z");
+  const Since instant = parse_since("2024-01-02");
+  CHECK(instant.cutoff(at("2030-01-01T00:00:00Z")) == at("2024-01-02T00:00:00Z"));
+  // Parsing knows no now: a span past the timestamp range is refused when it is resolved.
+  const Since far = parse_since("500 years");
+  CHECK_THROWS_WITH(far.cutoff(at("2024-06-15T00:00:00Z")), "500 years is out of the representable range");
+  CHECK_THROWS_WITH(parse_since("banana"), Catch::StartsWith("invalid --since value \"banana\""));
+}
+
 TEST_CASE("prune has no default look-back", "[analysis][since]") {
   const auto none = resolve_prune_since(std::nullopt, at("2024-06-15T00:00:00Z"));
   CHECK_FALSE(none.cutoff);
   CHECK(to_string(none.reason) == "no default look-back");
-  const auto given = resolve_prune_since(std::string_view("P1D"), at("2024-06-15T00:00:00Z"));
+  const auto given = resolve_prune_since(parse_since("P1D"), at("2024-06-15T00:00:00Z"));
   REQUIRE(given.cutoff);
   CHECK(format_rfc3339(*given.cutoff) == "2024-06-14T00:00:00Z");
 }

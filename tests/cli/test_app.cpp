@@ -36,10 +36,10 @@ TEST_CASE("Default option values are the CLI defaults", "[app][options]") {
   CollectOptions c;
   CHECK(c.best_of == 1);
   CHECK_FALSE(c.env.local.present);
-  CommitSelection s;
-  CHECK(s.effective_context() == "HEAD");
-  SetupAzureOptions a;
-  CHECK(a.container == "bench-history");
+  AnalyzeOptions a;
+  CHECK(a.selection.context() == "HEAD");
+  CHECK(a.selection.allow_dirty);
+  CHECK(a.filters.engine.unconstrained());
   CHECK(usage_message(c).empty());
   CHECK(command_name(Command{MachineKeyOptions{}}) == "machine-key");
   CHECK(command_name(Command{SetupAzureOptions{}}) == "setup-azure");
@@ -85,15 +85,6 @@ TEST_CASE("validate rejects the argument combinations the CLI rejects", "[app][o
   bl.all = false;
   bl.prefixes = {""};
   CHECK(usage_message(bl) == "a benchmark-id prefix must not be empty");
-
-  SetupAzureOptions az;
-  az.out_dir = "bundle";
-  CHECK(usage_message(az).empty());
-  az.container = "Bad--Name";
-  CHECK(usage_message(az).find("'--container <NAME>'") != std::string::npos);
-  az.container = "bench-history";
-  az.custom_principal_type = "robot";
-  CHECK(usage_message(az).find("--custom-principal-type") != std::string::npos);
 }
 
 TEST_CASE("Relative paths of write commands resolve against --repo, of query commands against the working directory",
@@ -210,9 +201,12 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
   CHECK(sets[1].label() == "alloc_tracker/t2/m2");
   CHECK(sets[2].label() == "criterion/t1/m1");
 
+  const auto engines = [](std::vector<std::string> names) {
+    return analysis::resolve_filter(analysis::FilterAxis::engine, names);
+  };
   FilterOptions f;
   f.target_triples = {"T1"};
-  f.engines = {"criterion", "all_the_time"};
+  f.engine = engines({"criterion", "all_the_time"});
   auto filtered = list_discriminant_sets(store, "p", f);
   REQUIRE(filtered.size() == 2);
   CHECK(filtered[0].engine == Engine::all_the_time);
@@ -220,14 +214,12 @@ TEST_CASE("list_discriminant_sets returns distinct sorted partitions and skips n
   f = {};
   f.machine_keys = {"M2", "all"};  // `all` anywhere unconstrains the axis
   CHECK(list_discriminant_sets(store, "p", f).size() == 3);
-  f.engines = {"ALLOC_TRACKER"};
+  f.engine = engines({"ALLOC_TRACKER"});
   REQUIRE(list_discriminant_sets(store, "p", f).size() == 1);
 
   CHECK(list_discriminant_sets(store, "nobody", {}).empty());
-  f = {};
-  f.engines = {"iai"};
   try {
-    list_discriminant_sets(store, "p", f);
+    engines({"iai"});  // where the --engine values are given, before any store is listed
     FAIL("an unknown engine must be rejected");
   } catch (const Error& err) {
     CHECK(err.message() == "unknown engine \"iai\"; expected one of: criterion, callgrind, alloc_tracker, all_the_time, google_benchmark, hyperfine, catch2, bmf, libtest, or all");

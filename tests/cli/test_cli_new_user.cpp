@@ -301,7 +301,7 @@ struct Listener {
 
 }  // namespace
 
-TEST_CASE("An invalid --since is refused before the cloud store is contacted", "[cli][new-user]") {
+TEST_CASE("An invalid --since or --engine is refused before the cloud store is contacted", "[cli][new-user]") {
   // The --since check comes before the configuration is even read, so no repository is needed; with
   // a valid value the command reads this file and fails opening the Azure store instead.
   bhtest::TempDir dir;
@@ -319,6 +319,11 @@ TEST_CASE("An invalid --since is refused before the cloud store is contacted", "
     CHECK(took < std::chrono::seconds(2));
     CHECK_FALSE(azure.contacted());
   }
+  const auto engine = run_cli({"analyze", "--engine", "bogus"}, dir.path());
+  INFO(engine.err);
+  CHECK(engine.exit_code == 1);
+  CHECK(contains(engine.err, "Error: unknown engine \"bogus\""));
+  CHECK_FALSE(azure.contacted());
 }
 
 TEST_CASE("import of a report it cannot parse says to check the file, not to collect again", "[cli][new-user]") {

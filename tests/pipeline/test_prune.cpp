@@ -125,10 +125,10 @@ struct Fixture {
 
 pipeline::PruneRequest request(const std::string& context, pipeline::PruneRuns runs, std::vector<std::string> machines = {"all"}) {
   pipeline::PruneRequest req;
-  req.project = "demo";
-  req.context_ref = context;
-  req.filters = analysis::resolve_filters({}, {}, machines, triple, std::string("mk-a"));
-  req.now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
+  req.selection.project = "demo";
+  req.selection.context_ref = context;
+  req.selection.filters = analysis::resolve_filters({}, {}, machines, triple, std::string("mk-a"));
+  req.selection.now = std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   req.runs = runs;
   return req;
 }
@@ -229,7 +229,7 @@ TEST_CASE("blessings survive a --clean prune and go only with --include-blessing
   CHECK(doc.at("dry_run").as_bool() == false);
 
   // Unrestricted filters contain the wide record.
-  req.filters = analysis::resolve_filters({}, {"all"}, {"all"}, triple, std::string("mk-a"));
+  req.selection.filters = analysis::resolve_filters({}, {"all"}, {"all"}, triple, std::string("mk-a"));
   const auto wide_gone = pipeline::prune(req, *fx.git, *fx.store);
   CHECK(wide_gone.removed == std::vector<std::string>{wide});
   CHECK(fx.all_keys().count(on_base) == 1);  // base-side history is preserved
@@ -279,10 +279,10 @@ TEST_CASE("--dirty removes branch-side snapshots, --all also clean runs; --since
   CHECK(plan.keys.size() == 8);  // 6 clean + 2 dirty, never the base-side snapshot at m5
 
   // --since keeps commits at or after the cutoff: f2 and f3 (f2 has no run).
-  req.since = format_rfc3339(from_unix_seconds(fx.start + 8 * day));
+  req.selection.since = analysis::parse_since(format_rfc3339(from_unix_seconds(fx.start + 8 * day)));
   plan = pipeline::prune(req, *fx.git, *fx.store);
   CHECK(plan.keys.size() == 3);
-  req.since.reset();
+  req.selection.since.reset();
 
   // Positional prefixes are case-insensitive.
   std::string upper = fx.feature[0].substr(0, 10);

@@ -53,17 +53,19 @@ std::size_t split_index(const std::vector<CommitInfo>& line, std::string_view me
 
 struct SelectionRequest {
   std::string project;                  // raw project id (sanitized when building the prefix)
-  std::string context_ref = "HEAD";     // --context
+  std::optional<std::string> context_ref;  // --context; nullopt = HEAD (not given)
   std::optional<std::string> base_ref;  // --base
   std::optional<std::string> configured_default_branch;  // project.default_branch
   DiscriminantFilters filters;          // already resolved (filters.hpp)
-  std::optional<std::string> since;     // --since text as given
-  Timestamp now{};                      // "now" for relative --since and the default window
+  std::optional<Since> since;           // --since, parsed where it was given (since.hpp)
+  Timestamp now{};                      // "now" for a --since span and the default window
   bool allow_dirty = true;              // !--no-dirty
   // Branch mode loads the base ref's own first-parent line (docs/pipeline.md#selection,
   // docs/branch-mode.md#inputs-one-branchseriesinput-per-series); `list runs` and `examine` that
   // only show the context line may switch it off.
   bool include_base_line = true;
+
+  std::string context() const { return context_ref.value_or("HEAD"); }
 };
 
 // One selected run object. `ordinal` is its rank by storage key (byte order) among the

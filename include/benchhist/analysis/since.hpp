@@ -2,13 +2,37 @@
 // `--since <WHEN>` parsing and the effective look-back cutoff (docs/formats.md#option-groups,
 // docs/pipeline.md#selection). Pure: "now" is always passed in, never read from a clock.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "benchhist/model/timestamp.hpp"
 
 namespace benchhist::analysis {
+
+// A look-back span as --since writes it (`6 months`, `P1Y2M3DT4H`): calendar months, taken
+// first, then an exact duration. Counts saturate at these types' limits, far outside the
+// timestamp range, so a saturated span is still reported as out of range when resolved.
+struct SinceSpan {
+  std::int64_t months = 0;
+  std::int64_t seconds = 0;
+  std::int32_t nanos = 0;  // [0, 1e9)
+};
+
+// An explicit --since value, parsed once where it is given (the command line): an instant, or
+// a span that stays a span until the selection resolves it against its own `now`
+// (SelectionRequest::now) — so the value means the same whenever the request runs, and nothing
+// after the command line parses text again.
+struct Since {
+  std::variant<Timestamp, SinceSpan> value;
+  std::string text;  // as given, named by the out-of-range error
+
+  // The instant itself, or `now` minus the span (calendar-correct, as parse_since documents).
+  // Throws Error{usage} `<text> is out of the representable range`.
+  Timestamp cutoff(Timestamp now) const;
+};
 
 // Parses an explicit --since value, tried in order (docs/formats.md#option-groups):
 //   1. an RFC 3339 timestamp;
@@ -19,9 +43,11 @@ namespace benchhist::analysis {
 // using calendar-correct UTC arithmetic: years and months first with the day clamped to
 // the target month's length (2024-03-31 − 1 month = 2024-02-29), then weeks/days/time.
 // Throws Error{usage} `invalid --since value "<v>"; expected an RFC 3339 timestamp, a
-// YYYY-MM-DD date, or a relative duration such as "6 months" or "30 days ago"`, or
-// Error{usage} `<v> is out of the representable range` for spans past the timestamp range.
-Timestamp parse_since(std::string_view text, Timestamp now);
+// YYYY-MM-DD date, or a relative duration such as "6 months" or "30 days ago"`.
+Since parse_since(std::string_view text);
+// parse_since(text).cutoff(now): also throws Error{usage} `<v> is out of the representable
+// range` for spans past the timestamp range.
+inline Timestamp parse_since(std::string_view text, Timestamp now) { return parse_since(text).cutoff(now); }
 
 // A relative span alone — the friendly and ISO 8601 forms parse_since accepts (a leading sign
 // and a trailing `ago` ignored) — resolved as `now` minus the span with the same
@@ -54,14 +80,13 @@ struct SinceWindow {
 
 // The effective window for analyze/list/examine (docs/pipeline.md#selection): an explicit value
 // always wins; otherwise history mode looks back six calendar months, branch mode not at all.
-// Throws Error{usage} for an invalid explicit value (see parse_since).
-SinceWindow resolve_since(std::optional<std::string_view> explicit_since, bool history_mode,
-                          Timestamp now);
+// Throws Error{usage} for an explicit span past the timestamp range (Since::cutoff).
+SinceWindow resolve_since(const std::optional<Since>& explicit_since, bool history_mode, Timestamp now);
 
 // prune: an explicit value or no cutoff at all (docs/formats.md#streams "no default look-back").
-// Throws Error{usage} for an invalid explicit value (see parse_since).
-inline SinceWindow resolve_prune_since(std::optional<std::string_view> explicit_since, Timestamp now) {
-  if (explicit_since) return {parse_since(*explicit_since, now), SinceReason::explicit_option};
+// Throws Error{usage} for an explicit span past the timestamp range (Since::cutoff).
+inline SinceWindow resolve_prune_since(const std::optional<Since>& explicit_since, Timestamp now) {
+  if (explicit_since) return {explicit_since->cutoff(now), SinceReason::explicit_option};
   return {std::nullopt, SinceReason::no_default_prune};
 }
 

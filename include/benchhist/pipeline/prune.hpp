@@ -11,6 +11,7 @@
 
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/analysis/selection.hpp"
 #include "benchhist/model/blessing.hpp"
 #include "benchhist/model/timestamp.hpp"
 #include "benchhist/pipeline/analyze.hpp"
@@ -23,13 +24,10 @@ namespace benchhist::pipeline {
 enum class PruneRuns { none, clean, dirty, all };
 
 struct PruneRequest {
-  std::string project;
-  std::string context_ref = "HEAD";                      // --context (the plan's target ref)
-  std::optional<std::string> base_ref;                   // --base
-  std::optional<std::string> configured_default_branch;  // project.default_branch
-  analysis::DiscriminantFilters filters;
-  std::optional<std::string> since;                      // --since (no default for prune)
-  Timestamp now{};
+  // The analysis family's selection inputs: project, --context (the plan's target ref), --base,
+  // the configured default branch, the filters, --since (no default for prune) and now. Its
+  // dirty admission and base-line switches do not apply to a deletion plan.
+  analysis::SelectionRequest selection;
   std::vector<std::string> commits;  // positional prefixes, case-insensitive; empty = all eligible
   PruneRuns runs = PruneRuns::none;
   bool include_blessings = false;
