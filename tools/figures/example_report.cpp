@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "benchhist/analysis/filters.hpp"
+#include "benchhist/analysis/since.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/detect/example_series.hpp"
 #include "benchhist/error.hpp"
@@ -149,7 +150,7 @@ pipeline::AnalyzeResult example_analysis() {
   pipeline::AnalyzeRequest req;
   req.selection.project = project;
   req.selection.filters = analysis::resolve_filters({}, {"all"}, {"all"}, std::nullopt, std::nullopt);
-  req.selection.since = "2026-01-01";
+  req.selection.since = analysis::parse_since("2026-01-01");
   req.selection.now = from_unix_seconds(t0 + 40 * 3600);
   req.ignore_prefixes = {"experimental/"};
   req.threads = 2;
