@@ -7,6 +7,7 @@
 #include "setup/setup_inputs.hpp"
 
 #include <cctype>
+#include <utility>
 
 #include "benchhist/error.hpp"
 
@@ -172,6 +173,25 @@ SetupAzureInputs validate_setup_azure(const SetupAzureRequest& o) {
                 "pass both --custom-principal-id <GUID> and --custom-principal-type user|group, or neither");
   }
 
+  // Execution mode provisions real resources and needs every identifying value: name all the
+  // missing ones at once, so a first run is not seven corrections long.
+  if (required) {
+    std::string missing, first;
+    for (const auto& [name, value] :
+         {std::pair{"--subscription-id", &o.subscription_id}, std::pair{"--resource-group", &o.resource_group},
+          std::pair{"--location", &o.location}, std::pair{"--storage-account", &o.storage_account},
+          std::pair{"--github-owner", &o.github_owner}, std::pair{"--github-repository", &o.github_repository},
+          std::pair{"--history-branch", &o.history_branch}}) {
+      if (value->has_value()) continue;
+      if (first.empty()) first = name;
+      missing += (missing.empty() ? "" : ", ") + std::string(name);
+    }
+    if (!missing.empty())
+      throw Error(ErrorKind::usage,
+                  missing == first ? first + " is required unless --out-dir is given"
+                                   : "required unless --out-dir is given: " + missing,
+                  first, {}, "pass " + missing + ", or use --out-dir to export the bundle and fill parameters.json later");
+  }
   in.subscription_id = checked("--subscription-id", o.subscription_id, required, check_subscription);
   in.resource_group = checked("--resource-group", o.resource_group, required, check_resource_group);
   in.location = checked("--location", o.location, required, check_location);

@@ -85,6 +85,23 @@ TEST_CASE("execution mode requires every deployment value and names the missing 
   }
 }
 
+TEST_CASE("execution mode names every missing deployment value at once", "[setup][inputs]") {
+  auto o = full_options();
+  o.location = std::nullopt;
+  o.github_owner = std::nullopt;
+  o.history_branch = std::nullopt;
+  auto e = usage_error(o);
+  CHECK(e.subject() == "--location");
+  CHECK(e.message() == "required unless --out-dir is given: --location, --github-owner, --history-branch");
+  CHECK(e.hint() == "pass --location, --github-owner, --history-branch, or use --out-dir to export the bundle and "
+                    "fill parameters.json later");
+  // Nothing given at all: all seven.
+  const auto none = usage_error(benchhist::setup::SetupAzureRequest{});
+  CHECK(none.message() ==
+        "required unless --out-dir is given: --subscription-id, --resource-group, --location, --storage-account, "
+        "--github-owner, --github-repository, --history-branch");
+}
+
 TEST_CASE("export mode accepts missing deployment values and keeps them unknown", "[setup][inputs]") {
   benchhist::setup::SetupAzureRequest o;
   o.out_dir = "bundle";
