@@ -197,6 +197,15 @@ analysis::SelectionRequest selection(const Parsed& p) {
 app::OutputOptions output(const Parsed& p) {
   return {p.flag("no-text"), p.path("markdown"), p.path("json")};
 }
+std::optional<MetricKind> metric(const Parsed& p) {
+  const auto text = p.value("metric");
+  if (!text) return std::nullopt;
+  if (const auto kind = parse_metric_kind(*text)) return kind;
+  p.defer(Error(ErrorKind::usage,
+                "unknown metric \"" + *text + "\"; expected one of: " + std::string(metric_names_list), "--metric", {},
+                "pass a metric as the reports print it, e.g. wall_time or instruction_count"));
+  return MetricKind{};  // still given, for the option rules; never run
+}
 app::MeasureScope scope(const Parsed& p) {
   app::MeasureScope s;
   s.workspace = p.flag("workspace");

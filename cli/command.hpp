@@ -119,6 +119,8 @@ app::FilterOptions filters(const Parsed& p);
 // selection request; the run completes the rest (project, default branch, filters, now).
 analysis::SelectionRequest selection(const Parsed& p);
 app::OutputOptions output(const Parsed& p);
+// --metric as the model's MetricKind (parse_metric_kind); nullopt when not given.
+std::optional<MetricKind> metric(const Parsed& p);
 // The values of add_query_groups' flags into any request that carries those groups (the
 // selection first: of two bad values, --since is the one reported).
 template <class Options>

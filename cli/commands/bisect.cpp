@@ -30,7 +30,7 @@ Runner build(const Parsed& p) {
   app::BisectOptions o;
   read_query_groups(p, o);
   o.benchmark = p.value("benchmark");
-  o.metric = p.value("metric");
+  o.metric = metric(p);
   o.max_builds = p.number("max-builds", 16);
   o.repeat = p.number("repeat", 2);
   o.dry_run = p.flag("dry-run");

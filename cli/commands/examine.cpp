@@ -21,7 +21,7 @@ Runner build(const Parsed& p) {
   app::ExamineOptions o;
   read_query_groups(p, o);
   o.benchmark = *p.value("benchmark");
-  o.metric = *p.value("metric");
+  o.metric = *metric(p);  // required: the parser refuses the command without it
   o.html = p.path("html");
   o.skip_unreadable = p.flag("skip-unreadable");
   return library_command(p, std::move(o));

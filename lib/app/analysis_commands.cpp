@@ -112,10 +112,6 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
 void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   if (o.benchmark.empty()) throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
-  const auto metric = parse_metric_kind(o.metric);
-  if (!metric)
-    throw Error(ErrorKind::usage,
-                "unknown metric \"" + o.metric + "\"; expected one of: " + std::string(metric_names_list), o.metric);
   check_outputs(o.output, Extras::html, o.html.has_value());
   auto files = output_files(o.output, inv, &report::render_examine_markdown, &report::render_examine_json);
   if (o.html) files.add("HTML", inv.cwd / *o.html, &report::render_examine_html);
@@ -126,7 +122,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   pipeline::ExamineRequest req;
   req.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.benchmark = o.benchmark;
-  req.metric = *metric;
+  req.metric = o.metric;
   req.threads = worker_threads();
   req.skip_unreadable = o.skip_unreadable;
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));

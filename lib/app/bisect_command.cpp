@@ -16,12 +16,17 @@ using namespace detail;
 
 namespace {
 
-MetricKind metric_option(const std::string& token) {
-  const auto kind = parse_metric_kind(token);
-  if (!kind)
-    throw Error(ErrorKind::usage, "unknown metric \"" + token + "\" for --metric", "--metric", {},
-                "pass a metric token as analyze prints it, e.g. wall_time or instruction_count");
-  return *kind;
+// Each measurement is a one-commit backfill; its announcements are verbose notes here.
+collect::BackfillServices measuring_services(const Invocation& inv, bool verbose) {
+  auto services = collect::BackfillServices::system(inv.env);
+  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
+    show_failed_output(inv, log, tail);
+  };
+  services.announce = [&inv, verbose](std::string_view s) {
+    if (verbose) announce(inv, s);
+  };
+  if (verbose) services.note = [&inv](std::string_view s) { announce(inv, s); };
+  return services;
 }
 
 }  // namespace
@@ -45,7 +50,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
   req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
   if (o.benchmark) req.benchmark = *o.benchmark;
-  if (o.metric) req.metric = metric_option(*o.metric);
+  req.metric = o.metric;
   req.options.max_builds = o.max_builds;
   req.options.repeat = o.repeat;
   req.options.skip_failures = o.ignore_errors;
@@ -65,15 +70,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   // One log directory for every measurement (a commit measured again appends to its log).
   const BenchOutput output = bench_output(inv, v || o.dry_run, "bisect");
   m.output_log = output.log;
-  auto services = collect::BackfillServices::system(inv.env);
-  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
-    show_failed_output(inv, log, tail);
-  };
-  // Each measurement is a one-commit backfill; its announcements are verbose notes here.
-  services.announce = [&inv, v](std::string_view s) {
-    if (v) announce(inv, s);
-  };
-  if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
+  const auto services = measuring_services(inv, v);
   bisect::BisectHooks hooks;
   hooks.analysis = hooks_for(inv, v);
   hooks.progress = [&inv](std::string_view s) { announce(inv, s); };

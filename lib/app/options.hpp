@@ -144,7 +144,7 @@ struct ExamineOptions {
   analysis::SelectionRequest selection;  // as AnalyzeOptions::selection
   OutputOptions output;
   std::string benchmark;  // required, exact qualified id
-  std::string metric;     // required, metric token
+  MetricKind metric = MetricKind::wall_time;  // required (--metric, parsed at the edge)
   std::optional<std::filesystem::path> html;  // self-contained HTML page with the chart
   bool skip_unreadable = false;               // examine around unreadable stored objects
 };
@@ -224,7 +224,7 @@ struct BisectOptions {
   analysis::SelectionRequest selection;        // as AnalyzeOptions::selection (dirty snapshots never bisected)
   OutputOptions output;                        // --no-text, --markdown, --json
   std::optional<std::string> benchmark;        // --benchmark: one series' exact qualified id
-  std::optional<std::string> metric;           // --metric: its metric token
+  std::optional<MetricKind> metric;            // --metric (parsed at the edge)
   std::uint32_t max_builds = 16;               // --max-builds (≥ 1): measurements over the invocation
   std::uint32_t repeat = 2;                    // --repeat (≥ 1): confirmation rounds and re-measurements
   bool dry_run = false;                        // print the windows, measure nothing

@@ -301,7 +301,7 @@ struct Listener {
 
 }  // namespace
 
-TEST_CASE("An invalid --since or --engine is refused before the cloud store is contacted", "[cli][new-user]") {
+TEST_CASE("An invalid --since, --engine or --metric is refused before the cloud store is contacted", "[cli][new-user]") {
   // The --since check comes before the configuration is even read, so no repository is needed; with
   // a valid value the command reads this file and fails opening the Azure store instead.
   bhtest::TempDir dir;
@@ -324,6 +324,14 @@ TEST_CASE("An invalid --since or --engine is refused before the cloud store is c
   CHECK(engine.exit_code == 1);
   CHECK(contains(engine.err, "Error: unknown engine \"bogus\""));
   CHECK_FALSE(azure.contacted());
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"bisect", "--metric", "bogus"},
+                                               std::vector<std::string>{"examine", "--benchmark", "BM_X", "--metric", "bogus"}}) {
+    const auto metric = run_cli(args, dir.path());
+    INFO(metric.err);
+    CHECK(metric.exit_code == 1);
+    CHECK(contains(metric.err, "Error: unknown metric \"bogus\"; expected one of: wall_time, "));
+    CHECK_FALSE(azure.contacted());
+  }
 }
 
 TEST_CASE("import of a report it cannot parse says to check the file, not to collect again", "[cli][new-user]") {
