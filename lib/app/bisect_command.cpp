@@ -19,9 +19,7 @@ namespace {
 // Each measurement is a one-commit backfill; its announcements are verbose notes here.
 collect::BackfillServices measuring_services(const Invocation& inv, bool verbose) {
   auto services = collect::BackfillServices::system(inv.env);
-  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
-    show_failed_output(inv, log, tail);
-  };
+  services.failed_output = show_failed_output(inv);
   services.announce = [&inv, verbose](std::string_view s) {
     if (verbose) announce(inv, s);
   };

@@ -39,9 +39,7 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
   services.progress = [&inv](const collect::BackfillProgress& p) { announce(inv, collect::format_progress(p)); };
-  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
-    show_failed_output(inv, log, tail);
-  };
+  services.failed_output = show_failed_output(inv);
   const auto result = collect::backfill(req, inv.env, *ctx.store, services);
   announce_logs(inv, output);
   // Stopped by a benchmark failure or interrupted: the summary is the error
@@ -72,9 +70,7 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   auto services = collect::CollectServices::system(inv.env);
   services.announce = [&inv](std::string_view s) { announce(inv, s); };
   if (v) services.note = [&inv](std::string_view s) { announce(inv, s); };
-  services.failed_output = [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
-    show_failed_output(inv, log, tail);
-  };
+  services.failed_output = show_failed_output(inv);
   // Repetition progress only where a person watches (a terminal): CI logs stay clean.
   if (inv.stderr_is_terminal && o.best_of > 1)
     services.progress = [&inv](std::uint32_t rep, std::uint32_t of, double elapsed) {

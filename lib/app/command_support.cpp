@@ -39,17 +39,20 @@ BenchOutput bench_output(const Invocation& inv, bool verbose, std::string_view c
   return o;
 }
 
-void show_failed_output(const Invocation& inv, const std::filesystem::path& log, const collect::OutputTail& tail) {
-  if (tail.lines == 0) {
-    announce(inv, "the benchmark command failed without printing anything (its log: " + log.string() + ")");
-    return;
-  }
-  if (tail.earlier_lines == 0)
-    announce(inv, "the benchmark command failed; its output (kept in " + log.string() + "):");
-  else
-    announce(inv, "the benchmark command failed; the last " + std::to_string(tail.lines) + " lines of its output (all " +
-                      std::to_string(tail.lines + tail.earlier_lines) + " are in " + log.string() + "):");
-  inv.err << tail.text << std::flush;
+collect::FailedOutput show_failed_output(const Invocation& inv) {
+  return [&inv](const std::filesystem::path& log, const collect::OutputTail& tail) {
+    if (tail.lines == 0) {
+      announce(inv, "the benchmark command failed without printing anything (its log: " + log.string() + ")");
+      return;
+    }
+    if (tail.earlier_lines == 0)
+      announce(inv, "the benchmark command failed; its output (kept in " + log.string() + "):");
+    else
+      announce(inv, "the benchmark command failed; the last " + std::to_string(tail.lines) +
+                        " lines of its output (all " + std::to_string(tail.lines + tail.earlier_lines) + " are in " +
+                        log.string() + "):");
+    inv.err << tail.text << std::flush;
+  };
 }
 
 void announce_logs(const Invocation& inv, const BenchOutput& output) {

@@ -36,9 +36,9 @@ struct BenchOutput {
   std::optional<collect::OutputLog> log;
 };
 BenchOutput bench_output(const Invocation& inv, bool verbose, std::string_view command);
-// A failed benchmark command's log tail on inv.err: one announcement line naming the file, then
-// the lines verbatim.
-void show_failed_output(const Invocation& inv, const std::filesystem::path& log, const collect::OutputTail& tail);
+// The services' failed_output for collect, backfill and bisect: a failed benchmark command's log
+// tail on inv.err, one announcement line naming the file, then the lines verbatim.
+collect::FailedOutput show_failed_output(const Invocation& inv);
 // After a backfill or bisect: names the directory when a log was written into it.
 void announce_logs(const Invocation& inv, const BenchOutput& output);
 

@@ -101,7 +101,7 @@ struct BackfillServices {
   std::function<void(std::string_view)> note;
   std::function<void(const BackfillProgress&)> progress;  // may be empty
   // CollectServices::failed_output for every commit; may be empty.
-  std::function<void(const std::filesystem::path& log, const OutputTail& tail)> failed_output;
+  FailedOutput failed_output;
 
   // The real machine: system clock, run_process, isolated `rustc -vV`, /proc + /sys hardware,
   // CollectServices::system with the isolated toolchain probe, TMPDIR (else /tmp), getpid().

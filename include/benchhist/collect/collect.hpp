@@ -56,7 +56,7 @@ struct CollectServices {
   std::function<void(std::string_view)> note;  // verbose only; may be empty
   // The benchmark command failed while its output went to `log`: the end of that output, for
   // the user to see why (docs/bench-output.md). May be empty.
-  std::function<void(const std::filesystem::path& log, const OutputTail& tail)> failed_output;
+  FailedOutput failed_output;
   // Progress for repetitions (called before each one, 1-based); may be empty.
   std::function<void(std::uint32_t repetition, std::uint32_t of, double elapsed_seconds)> progress;
 

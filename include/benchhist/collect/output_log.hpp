@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ struct OutputTail {
   std::size_t lines = 0;          // how many lines `text` holds
   std::size_t earlier_lines = 0;  // lines before them, left in the file
 };
+
+// Hands a failed command's log and its tail to the caller (CollectServices::failed_output,
+// BackfillServices::failed_output).
+using FailedOutput = std::function<void(const std::filesystem::path& log, const OutputTail& tail)>;
 
 // The last `lines` lines of `file` (all of them when 0). A file that cannot be read gives an
 // empty tail: the failure it would illustrate is reported anyway.
