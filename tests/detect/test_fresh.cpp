@@ -87,6 +87,35 @@ TEST_CASE("exact tables with ties, re-tied from the tie-free table or built per 
   CHECK(retied >= 15);
 }
 
+TEST_CASE("exact tables of a few distinct values, enumerated by how many of each, equal the knapsack's",
+          "[detect][fresh]") {
+  std::size_t compared = 0;
+  for (std::size_t n : {12u, 100u, 1000u})
+    for (std::size_t distinct : {1u, 2u, 3u, 4u, 7u, 12u}) {
+      // A counted metric: `distinct` values with uneven multiplicities.
+      std::vector<double> x(n);
+      for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<double>((i * i + 3 * i) % distinct);
+      std::vector<std::int64_t> sorted = doubled_ranks(x);
+      std::sort(sorted.begin(), sorted.end());
+      const std::size_t kmax = std::max<std::size_t>(detail::max_exact_size(n, 1), 1);
+      const detail::ExactTables fast(sorted, kmax), plain(sorted, kmax, false);
+      INFO("n=" << n << " distinct " << distinct);
+      REQUIRE(fast.kmax() == plain.kmax());
+      for (std::size_t k = 0; k <= plain.kmax(); ++k) {
+        REQUIRE(fast.sums(k) == plain.sums(k));
+        CHECK(fast.counts(k) == plain.counts(k));
+        CHECK(fast.total(k) == plain.total(k));
+        bool same = true;
+        for (std::int64_t s = -3; s <= static_cast<std::int64_t>(plain.sums(k)) + 3; ++s)
+          same = same && fast.lower(k, s) == plain.lower(k, s) && fast.upper(k, s) == plain.upper(k, s) &&
+                 (k == 0 || fast.two_sided(k, s) == plain.two_sided(k, s));
+        CHECK(same);
+      }
+      ++compared;
+    }
+  CHECK(compared == 18);
+}
+
 TEST_CASE("the most likely split with its shortcuts is the plain definition's", "[detect][fresh]") {
   std::size_t exact_winners = 0, normal_winners = 0, pruned = 0;
   for (const auto& x : sample()) {

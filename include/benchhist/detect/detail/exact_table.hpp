@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,6 +51,10 @@ class ExactTables {
     // Averaging a tie group never raises its top rank, so the tie-free maximum sums bound both.
     for (std::size_t j = 1; j <= kmax_; ++j)
       max_sum_[j] = max_sum_[j - 1] + (from_tie_free ? static_cast<std::int64_t>(2 * (n - j + 1)) : sorted[n - j]);
+    if (gaussian_binomial && !from_tie_free && few_choices(sorted)) {
+      fill_sparse(sorted);
+      return;
+    }
     for (std::size_t j = 0; j <= kmax_; ++j) counts_[j].assign(static_cast<std::size_t>(max_sum_[j]) + 1, 0.0);
     counts_[0][0] = 1.0;
     if (from_tie_free) {
@@ -72,20 +77,28 @@ class ExactTables {
   std::size_t kmax() const noexcept { return kmax_; }
   // The number of size-k subsets with each doubled sum (from the running sums).
   std::vector<double> counts(std::size_t k) const {
-    const auto& c = cumulative_[k];
-    std::vector<double> out(c.size());
-    for (std::size_t s = 0; s < c.size(); ++s) out[s] = s == 0 ? c[0] : c[s] - c[s - 1];
+    std::vector<double> out(sums(k), 0.0);
+    if (!cumulative_.empty()) {
+      const auto& c = cumulative_[k];
+      for (std::size_t s = 0; s < c.size(); ++s) out[s] = s == 0 ? c[0] : c[s] - c[s - 1];
+    } else {
+      double before = 0;
+      for (const auto& [sum, run] : sparse_[k]) out[static_cast<std::size_t>(sum)] = run - before, before = run;
+    }
     return out;
   }
-  std::size_t sums(std::size_t k) const { return cumulative_[k].size(); }  // doubled sums 0..sums-1
+  std::size_t sums(std::size_t k) const { return static_cast<std::size_t>(max_sum_[k]) + 1; }  // doubled sums 0..sums-1
   // Size-k subsets with doubled sum <= s, >= s, and all of them (exact integers).
   double lower(std::size_t k, std::int64_t s) const {
-    const auto& c = cumulative_[k];
     if (s < 0) return 0;
-    return c[std::min(static_cast<std::size_t>(s), c.size() - 1)];
+    const std::int64_t top = std::min(s, max_sum_[k]);
+    if (!cumulative_.empty()) return cumulative_[k][static_cast<std::size_t>(top)];
+    const auto& c = sparse_[k];
+    const auto it = std::upper_bound(c.begin(), c.end(), top, [](std::int64_t v, const auto& e) { return v < e.first; });
+    return it == c.begin() ? 0.0 : std::prev(it)->second;
   }
   double upper(std::size_t k, std::int64_t s) const { return total(k) - lower(k, s - 1); }
-  double total(std::size_t k) const { return cumulative_[k].back(); }
+  double total(std::size_t k) const { return cumulative_.empty() ? sparse_[k].back().second : cumulative_[k].back(); }
 
   // Exact two-sided p for a doubled sum S of a size-k subset: 2 * min(lower, upper) / total.
   // Returns the unclamped ratio capped at 1. (Every count is an exact integer, so reading them
@@ -101,6 +114,59 @@ class ExactTables {
   }
 
  private:
+  // The tie groups of `sorted`: (doubled rank, multiplicity).
+  static std::vector<std::pair<std::int64_t, std::size_t>> groups_of(std::span<const std::int64_t> sorted) {
+    std::vector<std::pair<std::int64_t, std::size_t>> groups;
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      if (i == 0 || sorted[i] != sorted[i - 1]) groups.emplace_back(sorted[i], 1);
+      else ++groups.back().second;
+    return groups;
+  }
+
+  // Whether the subsets of size <= kmax are few enough to enumerate by how many they take of each
+  // value: C(kmax + d, d) choices for d distinct values, against a dense table of about n kmax^2
+  // cells. Counted metrics (2-4 values over 1,000 points) have a few hundred.
+  bool few_choices(std::span<const std::int64_t> sorted) const {
+    const std::size_t d = distinct_values(sorted);
+    u128 choices = 1;  // C(kmax + d, d), built as C(kmax + i, i), i = 1..d; capped
+    const u128 budget = 8 * static_cast<u128>(sorted.size()) + 64;
+    for (std::size_t i = 1; i <= d && choices <= budget; ++i) choices = choices * (kmax_ + i) / i;
+    return choices <= budget;
+  }
+
+  // Few distinct values: every size-j subset is fixed by how many copies c_g it takes of each
+  // value (sum c_g = j), and there are prod C(m_g, c_g) of them with doubled sum sum c_g r_g.
+  // Enumerating those choices gives the knapsack's integers (exact below 2^53, as every count
+  // is) as a sparse list of running counts per size, without the dense table.
+  void fill_sparse(std::span<const std::int64_t> sorted) {
+    const auto groups = groups_of(sorted);
+    std::vector<std::vector<std::pair<std::int64_t, u128>>> found(kmax_ + 1);
+    auto choose = [&](auto& self, std::size_t g, std::size_t j, std::int64_t sum, u128 count) -> void {
+      if (g == groups.size()) {
+        found[j].emplace_back(sum, count);
+        return;
+      }
+      const auto [r, m] = groups[g];
+      u128 c_mc = 1;  // C(m, c)
+      for (std::size_t c = 0; c <= std::min(m, kmax_ - j); ++c) {
+        if (c > 0) c_mc = c_mc * (m - c + 1) / c;
+        self(self, g + 1, j + c, sum + static_cast<std::int64_t>(c) * r, count * c_mc);
+      }
+    };
+    choose(choose, 0, 0, 0, 1);
+    sparse_.resize(kmax_ + 1);
+    for (std::size_t j = 0; j <= kmax_; ++j) {
+      auto& f = found[j];
+      std::sort(f.begin(), f.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      u128 run = 0;
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        run += f[i].second;
+        if (i + 1 < f.size() && f[i + 1].first == f[i].first) continue;
+        sparse_[j].emplace_back(f[i].first, static_cast<double>(run));
+      }
+    }
+  }
+
   // Any multiset: the knapsack over every rank, O(n * kmax * max sum).
   void fill_knapsack(std::span<const std::int64_t> sorted) {
     std::size_t processed = 0;
@@ -230,7 +296,8 @@ class ExactTables {
 
   std::size_t kmax_ = 0;
   std::vector<std::vector<double>> counts_;
-  std::vector<std::vector<double>> cumulative_;
+  std::vector<std::vector<double>> cumulative_;  // dense running counts, or:
+  std::vector<std::vector<std::pair<std::int64_t, double>>> sparse_;  // (sum, running count) per size
   std::vector<std::int64_t> max_sum_;
 };
 
