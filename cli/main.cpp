@@ -62,6 +62,7 @@ int run(const benchhist::cli::Runner& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  benchhist::platform::keep_freed_memory();
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   // Cargo runs `cargo-bench-history bench-history <args>` for `cargo bench-history <args>`.
   if (!args.empty() && args.front() == "bench-history") args.erase(args.begin());
