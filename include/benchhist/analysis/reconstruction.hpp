@@ -8,12 +8,14 @@
 // The building blocks are pure functions over plain values so they can be checked against
 // vectors/reconstruction.json; reconstruct() chains them over a Selection + its loaded runs.
 
+#include <atomic>
 #include <compare>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "benchhist/analysis/loading.hpp"
@@ -31,27 +33,44 @@ namespace benchhist::analysis {
 
 // One observation of one series (docs/pipeline.md#reconstruction).
 // A commit id shared by every point of one run: a large store has a million points and a few
-// thousand commits, so points copy a reference, not the 40 characters. Reads as the string.
+// thousand commits, so points copy a reference, not the 40 characters. Reads as the string. One
+// pointer to a counted string (not a shared_ptr's two): the points are the bulk of analyze's
+// memory, and every byte of them is written once per point.
 class CommitRef {
  public:
   CommitRef() = default;
-  CommitRef(std::string id) : text_(std::make_shared<const std::string>(std::move(id))) {}  // NOLINT: implicit by design
-  CommitRef(const char* id) : CommitRef(std::string(id)) {}                                  // NOLINT
-  const std::string& str() const noexcept { return text_ ? *text_ : empty(); }
+  CommitRef(std::string id) : rep_(new Rep{{1}, std::move(id)}) {}  // NOLINT: implicit by design
+  CommitRef(const char* id) : CommitRef(std::string(id)) {}          // NOLINT
+  CommitRef(const CommitRef& o) noexcept : rep_(o.rep_) {
+    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  CommitRef(CommitRef&& o) noexcept : rep_(std::exchange(o.rep_, nullptr)) {}
+  CommitRef& operator=(CommitRef o) noexcept {
+    std::swap(rep_, o.rep_);
+    return *this;
+  }
+  ~CommitRef() {
+    if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep_;
+  }
+  const std::string& str() const noexcept { return rep_ ? rep_->text : empty(); }
   operator const std::string&() const noexcept { return str(); }  // NOLINT: reads as the id
   friend bool operator==(const CommitRef& a, const CommitRef& b) noexcept {
-    return a.text_ == b.text_ || a.str() == b.str();
+    return a.rep_ == b.rep_ || a.str() == b.str();
   }
   friend bool operator==(const CommitRef& a, std::string_view b) noexcept { return a.str() == b; }
   friend bool operator==(const CommitRef& a, const std::string& b) noexcept { return a.str() == b; }
   friend bool operator==(const CommitRef& a, const char* b) noexcept { return a.str() == b; }
 
  private:
+  struct Rep {
+    std::atomic<std::size_t> refs;
+    const std::string text;
+  };
   static const std::string& empty() noexcept {
     static const std::string none;
     return none;
   }
-  std::shared_ptr<const std::string> text_;
+  Rep* rep_ = nullptr;
 };
 
 struct Point {
