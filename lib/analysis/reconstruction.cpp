@@ -9,6 +9,7 @@
 #include <numeric>
 #include <set>
 
+#include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
 
 namespace benchhist::analysis {
@@ -152,7 +153,9 @@ void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordina
         if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
         acc.hint[position] = slot;
       }
-      acc.slots[slot].points.push_back(Point{topo, dirty, ordinal, commit, metric.value, metric.interval});
+      // Fits: require_point_positions checked the selection.
+      acc.slots[slot].points.push_back(Point{static_cast<std::uint32_t>(topo), dirty, static_cast<std::uint32_t>(ordinal),
+                                             commit, metric.value, metric.interval});
       ++position;
     }
   }
@@ -201,8 +204,13 @@ std::vector<Series> build_series(const std::vector<PlacedRun>& runs, const std::
                                  unsigned threads) {
   // Sets first (sorted), so concatenating per-set series keeps SeriesKey order: (set, id, kind).
   std::map<DiscriminantSet, std::vector<const PlacedRun*>> by_set;
-  for (const auto& placed : runs)
+  for (const auto& placed : runs) {
+    if (placed.topo >> 32 != 0 || placed.ordinal >> 32 != 0)  // Point keeps 32-bit positions
+      throw Error(ErrorKind::usage, "a run is placed at topological index " + std::to_string(placed.topo) +
+                                        ", ordinal " + std::to_string(placed.ordinal) + ", beyond 2^32",
+                  "analysis/reconstruction", {}, "place runs by their commit's index on one line and their rank by key");
     if (placed.run) by_set[placed.set].push_back(&placed);
+  }
   std::vector<std::pair<const DiscriminantSet*, const std::vector<const PlacedRun*>*>> sets;
   for (const auto& [set, set_runs] : by_set) sets.emplace_back(&set, &set_runs);
   // Sets are independent: built in parallel, each into its own place.
@@ -390,8 +398,23 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
 
 }  // namespace
 
+namespace {
+
+// Point keeps its positions in 32 bits (reconstruction.hpp).
+void require_point_positions(const Selection& selection) {
+  constexpr std::size_t limit = std::size_t{1} << 32;
+  if (selection.line.size() < limit && selection.base_line.size() < limit && selection.objects.size() < limit &&
+      selection.base_objects.size() < limit)
+    return;
+  throw Error(ErrorKind::usage, "the selection has more than 2^32 commits or runs, more than one analysis can hold",
+              "analysis/reconstruction", {}, "narrow it with --since, --engine, --target-triple or --machine-key");
+}
+
+}  // namespace
+
 Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
                            const ReconstructionOptions& options) {
+  require_point_positions(selection);
   Reconstruction out;
   out.mode = selection.mode;
   out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);
@@ -401,6 +424,7 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
 
 Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection& selection,
                                     const ReconstructionOptions& options, unsigned threads) {
+  require_point_positions(selection);
   if (selection.mode != AnalysisMode::history) return reconstruct(selection, load_selection(store, selection, threads), options);
 
   // Keys in byte order, as load_selection fetches them; the lowest failing position wins.

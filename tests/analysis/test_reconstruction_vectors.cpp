@@ -1,6 +1,7 @@
 // Every case of vectors/reconstruction.json (docs/pipeline.md#reconstruction).
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -13,6 +14,9 @@ namespace json = boost::json;
 using bhtest::num;
 
 namespace {
+
+// Point positions are 32-bit (reconstruction.hpp).
+std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
 
 std::string str(const json::value& v) { return std::string(v.as_string()); }
 
@@ -74,7 +78,7 @@ std::vector<Series> ghost_input(const json::object& in) {
         commit.resize(commit.size() - 7);
         dirty = true;
       }
-      out.points.push_back(Point{topo++, dirty, 0, commit, 1.0, std::nullopt});
+      out.points.push_back(Point{u32(topo++), dirty, 0, commit, 1.0, std::nullopt});
     }
     series.push_back(std::move(out));
   }
@@ -146,7 +150,7 @@ void check_blessing_apply(const json::object& in, const json::object& expected) 
     std::vector<Point> points;
     for (const auto& t : in.at("point_topo").as_array()) {
       const auto topo = t.to_number<std::size_t>();
-      points.push_back(Point{topo, false, points.size(), "commit" + std::to_string(topo), 1.0, std::nullopt});
+      points.push_back(Point{u32(topo), false, u32(points.size()), "commit" + std::to_string(topo), 1.0, std::nullopt});
     }
     const auto* b = select_blessing(cands, set_named("m"), str(in.at("id")));
     const std::size_t active_start = b ? history_active_start(points, b->topo) : 0;
@@ -199,7 +203,7 @@ void check_base_levels(const json::object& in, const json::object& expected) {
     std::vector<Point> points;
     for (const auto& r : runs->as_array()) {
       const auto topo = r.at("topo").to_number<std::size_t>();
-      points.push_back(Point{topo, false, points.size(), "c" + std::to_string(topo), num(r.at("value")), std::nullopt});
+      points.push_back(Point{u32(topo), false, u32(points.size()), "c" + std::to_string(topo), num(r.at("value")), std::nullopt});
     }
     sort_points(points);
     const auto levels = collapse_base_levels(points);
@@ -225,7 +229,7 @@ void check_base_levels(const json::object& in, const json::object& expected) {
 void check_history_window(const json::object& in, const json::object& expected) {
   Series s;
   const auto n = in.at("points").to_number<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i) s.points.push_back(Point{i, false, i, "commit" + std::to_string(i), double(i), std::nullopt});
+  for (std::size_t i = 0; i < n; ++i) s.points.push_back(Point{u32(i), false, u32(i), "commit" + std::to_string(i), double(i), std::nullopt});
   s.active_start = in.at("active_start").to_number<std::size_t>();
   CHECK(s.analysed_first() == expected.at("analyzed_first_index").to_number<std::size_t>());
   CHECK(s.analysed_count() == expected.at("analyzed_points").to_number<std::size_t>());
@@ -327,7 +331,7 @@ TEST_CASE("series building is the plain grouping whatever the thread count and r
     for (const auto& res : p.run->results) {
       if (res.id.empty()) continue;
       for (const auto& m : res.metrics)
-        plain[SeriesKey{p.set, res.id, m.kind}].push_back(Point{p.topo, p.dirty, p.ordinal, p.commit, m.value, m.interval});
+        plain[SeriesKey{p.set, res.id, m.kind}].push_back(Point{u32(p.topo), p.dirty, u32(p.ordinal), p.commit, m.value, m.interval});
     }
   for (unsigned threads : {1u, 2u, 5u}) {
     INFO("threads " << threads);
@@ -353,7 +357,7 @@ TEST_CASE("sort_points is a stable sort by (topo, dirty, ordinal) on both of its
     std::vector<Point> points;
     for (std::size_t i = 0; i < 500; ++i) {
       const std::size_t topo = (i * 7919) % 97 + big;
-      points.push_back(Point{topo, i % 5 == 0, (i * 31) % 13, "c" + std::to_string(i), double(i), std::nullopt});
+      points.push_back(Point{u32(topo), i % 5 == 0, u32((i * 31) % 13), "c" + std::to_string(i), double(i), std::nullopt});
     }
     auto expected = points;
     std::stable_sort(expected.begin(), expected.end(), point_before);
@@ -361,5 +365,25 @@ TEST_CASE("sort_points is a stable sort by (topo, dirty, ordinal) on both of its
     CHECK(points == expected);  // values identify the input order of equal keys
     sort_points(points);        // already sorted: unchanged
     CHECK(points == expected);
+  }
+}
+
+TEST_CASE("a run placed beyond Point's 32-bit positions is refused, not truncated", "[analysis]") {
+  Run run;
+  BenchmarkResult res;
+  res.id = BenchmarkId({"g", "case"});
+  res.metrics.push_back(MetricValue{MetricKind::wall_time, 1.0, std::nullopt, std::nullopt});
+  run.results.push_back(res);
+  const DiscriminantSet set{Engine::criterion, "x86_64-unknown-linux-gnu", "m"};
+  const std::size_t beyond = std::size_t{1} << 32;
+  CHECK(build_series({PlacedRun{set, beyond - 1, false, 0, "c", &run}}).front().points.front().topo == beyond - 1);
+  for (const auto& placed : {PlacedRun{set, beyond, false, 0, "c", &run}, PlacedRun{set, 0, false, beyond, "c", &run}}) {
+    try {
+      build_series({placed});
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK_THAT(e.message(), Catch::Contains("beyond 2^32"));
+    }
   }
 }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <compare>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,10 +74,12 @@ class CommitRef {
   Rep* rep_ = nullptr;
 };
 
+// 32-bit positions keep a point at 56 bytes (a store would need four billion commits on one line,
+// or four billion selected objects, to exceed them; reconstruction refuses such a selection).
 struct Point {
-  std::size_t topo = 0;     // topological index of its commit on its line
+  std::uint32_t topo = 0;     // topological index of its commit on its line
   bool dirty = false;
-  std::size_t ordinal = 0;  // rank of its object by storage key
+  std::uint32_t ordinal = 0;  // rank of its object by storage key
   CommitRef commit;
   double value = 0;
   std::optional<Interval> interval;  // only when the engine reported one
