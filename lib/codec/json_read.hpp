@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -51,20 +52,20 @@ class PreciseHandler {
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
   bool on_array_begin(boost::system::error_code&) {
-    keys.emplace_back();  // arrays get an (unused) level so object levels stay aligned
+    open_level();  // arrays get an (unused) level so object levels stay aligned
     return true;
   }
   bool on_array_end(std::size_t n, boost::system::error_code&) {
-    keys.pop_back();
+    --depth;
     st.push_array(n);
     return true;
   }
   bool on_object_begin(boost::system::error_code&) {
-    keys.emplace_back();
+    open_level();
     return true;
   }
   bool on_object_end(std::size_t n, boost::system::error_code&) {
-    keys.pop_back();
+    --depth;
     st.push_object(n);
     return true;
   }
@@ -84,7 +85,7 @@ class PreciseHandler {
   // A repeated member is refused (as serde does) instead of silently keeping one of them.
   bool on_key(boost::json::string_view s, std::size_t, boost::system::error_code& ec) {
     key.append(s.data(), s.size());
-    auto& seen = keys.back();
+    auto& seen = keys[depth - 1];
     for (const auto& k : seen) {
       if (k == key) {
         problem = "duplicate member \"" + key + "\"";
@@ -92,7 +93,7 @@ class PreciseHandler {
         return false;
       }
     }
-    seen.push_back(std::move(key));
+    seen.push_back(key);
     key.clear();
     st.push_key(s);
     return true;
@@ -134,14 +135,28 @@ class PreciseHandler {
   boost::json::value_stack st;
   std::string number;                          // text of the number being parsed
   std::string key;                             // text of the key being parsed
-  std::vector<std::vector<std::string>> keys;  // member names per open container
+  // Member names per open container, keys[0..depth). Levels are cleared, not destroyed, so
+  // a document's thousand objects reuse a few vectors instead of allocating their own.
+  std::vector<std::vector<std::string>> keys;
+  std::size_t depth = 0;
   std::string problem;                         // set when the handler itself refused
+
+ private:
+  void open_level() {
+    if (depth == keys.size()) keys.emplace_back();
+    keys[depth++].clear();
+  }
 };
 
 // Parses `text` (strict JSON: no comments, no trailing commas); a syntax error becomes
 // `invalid JSON at line L, column C: <reason>`.
+//
+// The document lives in one monotonic arena (freed whole with the value): a run's DOM is a
+// thousand small strings, objects and arrays, and allocating and freeing each of them was a
+// tenth of decoding a run. The arena's first block is the text's size, about what the DOM takes.
 inline boost::json::value parse_document(std::string_view text) {
   boost::json::basic_parser<PreciseHandler> p(boost::json::parse_options{});
+  p.handler().st.reset(boost::json::make_shared_resource<boost::json::monotonic_resource>(std::max<std::size_t>(text.size(), 1024)));
   boost::system::error_code ec;
   std::size_t used = p.write_some(false, text.data(), text.size(), ec);
   if (!ec && used != text.size()) ec = boost::json::error::extra_data;
