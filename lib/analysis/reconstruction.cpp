@@ -126,6 +126,16 @@ struct FoundSet {
   std::size_t expected_points = 0;  // per series: one per run of the unit, usually
 };
 
+// Point keeps its topological index and ordinal in 32 bits (reconstruction.hpp): a run placed
+// beyond them is refused, never truncated.
+void require_point_position(std::size_t topo, std::size_t ordinal) {
+  if (topo >> 32 == 0 && ordinal >> 32 == 0) return;
+  throw Error(ErrorKind::usage,
+              "a run is placed at topological index " + std::to_string(topo) + ", ordinal " + std::to_string(ordinal) +
+                  ", beyond 2^32",
+              "analysis/reconstruction", {}, "narrow the selection with --since, --engine, --target-triple or --machine-key");
+}
+
 // Appends one point per (result, metric) of `run`, placed at (topo, dirty, ordinal, commit).
 void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordinal, const CommitRef& commit,
                  const Run& run, const std::vector<std::string>& prefixes) {
@@ -153,7 +163,7 @@ void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordina
         if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
         acc.hint[position] = slot;
       }
-      // Fits: require_point_positions checked the selection.
+      // Fits: the caller checked with require_point_position.
       acc.slots[slot].points.push_back(Point{static_cast<std::uint32_t>(topo), dirty, static_cast<std::uint32_t>(ordinal),
                                              commit, metric.value, metric.interval});
       ++position;
@@ -205,10 +215,7 @@ std::vector<Series> build_series(const std::vector<PlacedRun>& runs, const std::
   // Sets first (sorted), so concatenating per-set series keeps SeriesKey order: (set, id, kind).
   std::map<DiscriminantSet, std::vector<const PlacedRun*>> by_set;
   for (const auto& placed : runs) {
-    if (placed.topo >> 32 != 0 || placed.ordinal >> 32 != 0)  // Point keeps 32-bit positions
-      throw Error(ErrorKind::usage, "a run is placed at topological index " + std::to_string(placed.topo) +
-                                        ", ordinal " + std::to_string(placed.ordinal) + ", beyond 2^32",
-                  "analysis/reconstruction", {}, "place runs by their commit's index on one line and their rank by key");
+    require_point_position(placed.topo, placed.ordinal);
     if (placed.run) by_set[placed.set].push_back(&placed);
   }
   std::vector<std::pair<const DiscriminantSet*, const std::vector<const PlacedRun*>*>> sets;
@@ -398,23 +405,8 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
 
 }  // namespace
 
-namespace {
-
-// Point keeps its positions in 32 bits (reconstruction.hpp).
-void require_point_positions(const Selection& selection) {
-  constexpr std::size_t limit = std::size_t{1} << 32;
-  if (selection.line.size() < limit && selection.base_line.size() < limit && selection.objects.size() < limit &&
-      selection.base_objects.size() < limit)
-    return;
-  throw Error(ErrorKind::usage, "the selection has more than 2^32 commits or runs, more than one analysis can hold",
-              "analysis/reconstruction", {}, "narrow it with --since, --engine, --target-triple or --machine-key");
-}
-
-}  // namespace
-
 Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
                            const ReconstructionOptions& options) {
-  require_point_positions(selection);
   Reconstruction out;
   out.mode = selection.mode;
   out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);
@@ -424,7 +416,6 @@ Reconstruction reconstruct(const Selection& selection, const LoadedSelection& lo
 
 Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection& selection,
                                     const ReconstructionOptions& options, unsigned threads) {
-  require_point_positions(selection);
   if (selection.mode != AnalysisMode::history) return reconstruct(selection, load_selection(store, selection, threads), options);
 
   // Keys in byte order, as load_selection fetches them; the lowest failing position wins.
@@ -456,6 +447,7 @@ Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection
     unit.found.expected_points = unit.end - unit.begin;
     for (std::size_t i = unit.begin; i < unit.end; ++i) {
       const SelectedObject& o = objects[order[i]];
+      require_point_position(o.topo, o.ordinal);
       try {
         const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
         take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run, options.benchmark_prefixes);

@@ -196,12 +196,7 @@ class ExactTables {
   // before this group. C(m, c) <= C(n, c) and every product is part of a count below 2^53, so
   // the double arithmetic is exact and the table is the knapsack's.
   void fill_grouped(std::span<const std::int64_t> sorted) {
-    const std::size_t n = sorted.size();
-    for (std::size_t b = 0; b < n;) {
-      std::size_t e = b + 1;
-      while (e < n && sorted[e] == sorted[b]) ++e;
-      const std::size_t m = e - b;
-      const std::int64_t r = sorted[b];
+    for (const auto& [r, m] : groups_of(sorted)) {
       std::vector<double> choose(std::min(m, kmax_) + 1, 1.0);  // C(m, c), exact (integers below 2^53)
       u128 c_mc = 1;
       for (std::size_t c = 1; c < choose.size(); ++c) {
@@ -220,7 +215,6 @@ class ExactTables {
             dst[static_cast<std::size_t>(s)] += w * src[static_cast<std::size_t>(s - shift)];
         }
       }
-      b = e;
     }
   }
 
