@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <span>
@@ -35,8 +36,9 @@ std::string commit_id(std::size_t i) { return "c" + std::to_string(i); }
 analysis::Series series_of(const std::vector<std::size_t>& measured, double (*value)(std::size_t)) {
   analysis::Series s;
   s.key = key_of("BM_Work");
-  std::size_t ordinal = 0;
-  for (auto i : measured) s.points.push_back({i, false, ordinal++, commit_id(i), value(i), std::nullopt});
+  std::uint32_t ordinal = 0;  // Point positions are 32-bit
+  for (auto i : measured)
+    s.points.push_back({static_cast<std::uint32_t>(i), false, ordinal++, commit_id(i), value(i), std::nullopt});
   return s;
 }
 
@@ -345,7 +347,8 @@ TEST_CASE("with a +10 % step and 2 % noise, the pinned commit is right in at lea
     std::vector<double> old_side, new_side;
     for (std::size_t i = 0; i < measured.size(); ++i) {
       const double v = value(measured[i]);
-      s.points.push_back({measured[i], false, i, commit_id(measured[i]), v, std::nullopt});
+      s.points.push_back({static_cast<std::uint32_t>(measured[i]), false, static_cast<std::uint32_t>(i),
+                          commit_id(measured[i]), v, std::nullopt});
       (measured[i] >= step ? new_side : old_side).push_back(v);
     }
     const auto median = [](std::vector<double> v) {
