@@ -11,7 +11,8 @@
 // exact attribution >= 0.95, complete-null i.i.d. families with any finding <= 0.05, AR(1) null
 // families with any finding <= 0.75, fresh regressions with K >= 8 points after the step reported
 // >= 0.95 and at their commit >= 0.90, +30 % ones with K = 5 reported >= 0.80, no clear step with
-// K >= 8 reported as drift, returned excursions silent >= 0.95.
+// K >= 8 reported as drift, returned excursions silent >= 0.95. A step counts as recalled only
+// when it is reported as a change point; one reported as a drift is counted apart (misreport).
 // Deterministic: the same seed gives the same figures on every thread count.
 
 #include <algorithm>
@@ -103,6 +104,7 @@ struct Shape {
   double rho = 0;                 // AR(1) coefficient of the noise
   std::size_t step_at = 0;        // 0 = no step
   double lift = 0;                // relative level change from step_at on
+  double ramp = 0;                // relative rise from the first point to the last, linear
 };
 
 std::vector<double> series(const Shape& s, Rng& r) {
@@ -110,7 +112,8 @@ std::vector<double> series(const Shape& s, Rng& r) {
   double e = innovation(r, s.noise);  // stationary start
   for (std::size_t i = 0; i < s.n; ++i) {
     if (i > 0) e = s.rho * e + std::sqrt(1 - s.rho * s.rho) * innovation(r, s.noise);
-    const double level = 100.0 * (s.step_at != 0 && i >= s.step_at ? 1 + s.lift : 1.0);
+    const double rise = s.n > 1 ? s.ramp * static_cast<double>(i) / static_cast<double>(s.n - 1) : 0.0;
+    const double level = 100.0 * ((s.step_at != 0 && i >= s.step_at ? 1 + s.lift : 1.0) + rise);
     x[i] = level * (1 + s.cv * e);
   }
   return x;
@@ -138,13 +141,19 @@ struct Tally {
   double share() const { return trials > 0 ? hits / trials : 0; }
   double mean_findings() const { return trials > 0 ? findings / trials : 0; }
 };
-struct StepTally {  // planted steps: reported, reported as change point at the exact commit
+struct StepTally {  // planted steps: reported as a change point (anywhere), and at the exact commit
   double planted = 0, reported = 0, exact = 0, change_points = 0, error_sum = 0;
   double as_drift = 0, elsewhere = 0;  // reported instead: as drift, as a change point off its commit
   double as_drift_k8 = 0;              // ... as drift with at least 8 points after the step
   double recall() const { return planted > 0 ? reported / planted : 0; }
   double exact_share() const { return planted > 0 ? exact / planted : 0; }
   double mean_error() const { return change_points > 0 ? error_sum / change_points : 0; }
+};
+
+struct DriftTally {  // planted linear drifts: reported as drift, as a change point
+  double planted = 0, as_drift = 0, as_change_point = 0;
+  double drift_share() const { return planted > 0 ? as_drift / planted : 0; }
+  double change_point_share() const { return planted > 0 ? as_change_point / planted : 0; }
 };
 
 // Records how a family treated its planted step series (index -> first point of the new level).
@@ -162,12 +171,13 @@ void score_steps(const FamilyResult& fr, const std::vector<Planted>& planted, St
     const auto f = std::find_if(fr.findings.begin(), fr.findings.end(),
                                 [&](const Finding& x) { return x.series == p.series; });
     if (f == fr.findings.end()) continue;
-    t.reported += 1;
+    // A step reported as a drift is not recalled: wrong method, wrong size, no commit to act on.
     if (f->candidate.method != FindingMethod::change_point) {
       t.as_drift += 1;
       t.as_drift_k8 += after >= 8;
       continue;
     }
+    t.reported += 1;
     t.change_points += 1;
     t.elsewhere += f->candidate.point_index != at;
     const std::size_t got = f->candidate.point_index;
@@ -192,6 +202,7 @@ struct Scorecard {
   StepTally grid[2][2][3][3];      // [behaviour][family 20, 2000][n 20, 40, 200][lift 5, 10, 30 %]
   StepTally fresh[2][3][2][5];     // [behaviour][family 20, 500, 2000][lift 10, 30 %][K 3, 5, 8, 12, 20]
   Tally excursion[2][2][3];        // [behaviour][family 20, 500][excursion of 8, 12, 20 points]: silent
+  DriftTally drift[2][2][3][3];    // [behaviour][family 20, 500][n 20, 40, 200][rise 5, 10, 30 %]
   double misreported[2] = {0, 0};  // stepped series reported as drift, every suite
   double misreported_k8[2] = {0, 0};  // ... of them with K >= 8 points after the step
   double stepped[2] = {0, 0};
@@ -242,7 +253,7 @@ void one_step_trials(const Options& o, std::uint64_t stream, std::size_t trials,
     step.step_at = r.pick(lo, hi);
     step.lift = lift;
     fam.values.push_back(series(step, r));
-    for (std::size_t s = 1; s < family; ++s) fam.values.push_back(series(Shape{n, 0.02, Noise::normal, 0, 0, 0}, r));
+    for (std::size_t s = 1; s < family; ++s) fam.values.push_back(series(Shape{n, 0.02, Noise::normal, 0, 0, 0, 0}, r));
     for (int b = 0; b < 2; ++b) score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, n - step.step_at}}, out[b]);
   }
 }
@@ -313,7 +324,7 @@ void fresh_suite(const Options& o, Scorecard& sc) {
           step.lift = fresh_lifts[li];
           fam.values.push_back(series(step, r));
           for (std::size_t s = 1; s < fresh_families[fi]; ++s)
-            fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0}, r));
+            fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r));
           for (int b = 0; b < 2; ++b) {
             StepTally one;
             score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, fresh_after[ki]}}, one);
@@ -340,11 +351,11 @@ void excursion_suite(const Options& o, Scorecard& sc) {
         const std::size_t back = r.pick(5, 10);
         const double height = r.uniform(0.30, 1.00);
         Family fam;
-        std::vector<double> x = series(Shape{100, 0.02, Noise::normal, 0, 0, 0}, r);
+        std::vector<double> x = series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r);
         for (std::size_t i = 100 - back - excursion_lengths[ei]; i < 100 - back; ++i) x[i] *= 1 + height;
         fam.values.push_back(x);
         for (std::size_t s = 1; s < excursion_families[fi]; ++s)
-          fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0}, r));
+          fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r));
         for (int b = 0; b < 2; ++b) {
           const auto fr = fam.judge(behaviours[b], o.threads);
           const bool silent = std::none_of(fr.findings.begin(), fr.findings.end(), [](const Finding& f) { return f.series == 0; });
@@ -353,6 +364,47 @@ void excursion_suite(const Options& o, Scorecard& sc) {
         }
       }
     }
+}
+
+constexpr std::size_t drift_families[] = {20, 500};
+constexpr std::size_t drift_lengths[] = {20, 40, 200};
+constexpr double drift_rises[] = {0.05, 0.10, 0.30};
+
+// A real trend: a linear rise of 5, 10 or 30 % from the first point to the last, among flat
+// companions. What arbitration and the drift ladder must keep a drift.
+void drift_suite(const Options& o, Scorecard& sc) {
+  for (int fi = 0; fi < 2; ++fi)
+    for (int ni = 0; ni < 3; ++ni)
+      for (int ri = 0; ri < 3; ++ri) {
+        const std::size_t trials = o.quick ? (fi == 0 ? 3 : 1) : 20;
+        for (std::size_t t = 0; t < trials; ++t) {
+          Rng r{mix(o.seed, 8000000 + 100000 * static_cast<std::uint64_t>(fi * 9 + ni * 3 + ri) + t)};
+          Family fam;
+          Shape ramp;
+          ramp.n = drift_lengths[ni];
+          ramp.ramp = drift_rises[ri];
+          fam.values.push_back(series(ramp, r));
+          for (std::size_t s = 1; s < drift_families[fi]; ++s)
+            fam.values.push_back(series(Shape{ramp.n, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+          for (int b = 0; b < 2; ++b) {
+            const auto fr = fam.judge(behaviours[b], o.threads);
+            const auto f = std::find_if(fr.findings.begin(), fr.findings.end(), [](const Finding& x) { return x.series == 0; });
+            auto& cell = sc.drift[b][fi][ni][ri];
+            cell.planted += 1;
+            if (f == fr.findings.end()) continue;
+            if (f->candidate.method == FindingMethod::drift) cell.as_drift += 1;
+            else cell.as_change_point += 1;
+          }
+        }
+      }
+}
+
+DriftTally drift_total(const Scorecard& sc, int b) {
+  DriftTally t;
+  for (const auto& f : sc.drift[b])
+    for (const auto& n : f)
+      for (const auto& c : n) t.planted += c.planted, t.as_drift += c.as_drift, t.as_change_point += c.as_change_point;
+  return t;
 }
 
 // Stepped series reported as drift, over every suite with planted steps.
@@ -432,7 +484,8 @@ void print(const Options& o, const Scorecard& sc) {
            "), grid recall " + fmt(grid_recall(sc, b)) + ", fresh K>=8 " + fmt(fresh_total(sc, b, 2).recall()) +
            " (exact " + fmt(fresh_total(sc, b, 2).exact_share()) + "), fresh K=5 +30% " +
            fmt(fresh_k5_30(sc, b).recall()) +
-           ", excursions silent " + fmt(excursion_silent(sc, b)) + ", stepped as drift " +
+           ", excursions silent " + fmt(excursion_silent(sc, b)) + ", drifts as drift " +
+           fmt(drift_total(sc, b).drift_share()) + ", stepped as drift " +
            fmt(sc.misreported[b], 0) + "/" + fmt(sc.stepped[b], 0) + " (K>=8: " + fmt(sc.misreported_k8[b], 0) + ")";
   };
   std::cout << "accuracy (seed " << o.seed << (o.quick ? ", quick" : "") << ") — " << summary(0) << " | "
@@ -501,7 +554,7 @@ void print(const Options& o, const Scorecard& sc) {
       for (int ki = 0; ki < 5; ++ki) {
         const auto &p = sc.fresh[0][fi][li][ki], &r = sc.fresh[1][fi][li][ki];
         std::cout << " " << fmt(p.recall(), 2) << " / " << fmt(p.exact_share(), 2) << " vs " << fmt(r.recall(), 2)
-                  << " / " << fmt(r.exact_share(), 2) << " (" << fmt(p.planted - p.reported, 0) << "/"
+                  << " / " << fmt(r.exact_share(), 2) << " (" << fmt(p.planted - p.reported - p.as_drift, 0) << "/"
                   << fmt(p.as_drift, 0) << "/" << fmt(p.elsewhere, 0) << ") |";
       }
       std::cout << "\n";
@@ -516,6 +569,19 @@ void print(const Options& o, const Scorecard& sc) {
                 << " |";
     std::cout << "\n";
   }
+  std::cout << "\nLinear drifts (a rise of 5, 10 or 30 % from the first point to the last, cv 2 %, among flat "
+               "companions; 20 trials per cell): reported as drift / as a change point, product vs reference\n\n"
+               "| family | n | +5 % | +10 % | +30 % |\n|---|---|---|---|---|\n";
+  for (int fi = 0; fi < 2; ++fi)
+    for (int ni = 0; ni < 3; ++ni) {
+      std::cout << "| " << drift_families[fi] << " | " << drift_lengths[ni] << " |";
+      for (int ri = 0; ri < 3; ++ri) {
+        const auto &p = sc.drift[0][fi][ni][ri], &r = sc.drift[1][fi][ni][ri];
+        std::cout << " " << fmt(p.drift_share(), 2) << " / " << fmt(p.change_point_share(), 2) << " vs "
+                  << fmt(r.drift_share(), 2) << " / " << fmt(r.change_point_share(), 2) << " |";
+      }
+      std::cout << "\n";
+    }
   std::cout << "\nStepped series reported as drift, every suite: product " << fmt(sc.misreported[0], 0) << " of "
             << fmt(sc.stepped[0], 0) << " (" << fmt(sc.misreported_k8[0], 0) << " with K >= 8 points after the step), "
             << "reference " << fmt(sc.misreported[1], 0) << " of " << fmt(sc.stepped[1], 0) << " ("
@@ -584,6 +650,7 @@ int main(int argc, char** argv) {
   grid_suite(o, sc);
   fresh_suite(o, sc);
   excursion_suite(o, sc);
+  drift_suite(o, sc);
   count_misreports(sc);
   print(o, sc);
   if (o.check && !acceptable(sc)) return 1;
