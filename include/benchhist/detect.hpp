@@ -10,6 +10,7 @@
 #include "benchhist/detect/candidate.hpp"
 #include "benchhist/detect/census.hpp"
 #include "benchhist/detect/detector.hpp"
+#include "benchhist/detect/drift_shape.hpp"
 #include "benchhist/detect/gate.hpp"
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/lag.hpp"

@@ -41,7 +41,7 @@ struct HistoryVerdict {
 const std::vector<HistoryVerdict>& history_verdicts() {
   using M = FindingMethod;
   static const std::vector<HistoryVerdict> v{
-      {"clean-step", true, Kept{M::change_point, 10, 0.29574488381430086, std::nullopt}, "none", "none"},
+      {"clean-step", true, Kept{M::change_point, 10, 0.29574488381430086, std::nullopt}, "none", "slope_within_levels"},
       // The wander guard's known cost (docs/divergences.md#s4--wander-is-not-a-step): the staircase's
       // misfit and its differences both look correlated, the step misses its raised demand, the line
       // is kept.
@@ -53,21 +53,21 @@ const std::vector<HistoryVerdict>& history_verdicts() {
       {"flat-noisy", false, std::nullopt, "residual_noise", "significance"},
       {"returned-excursion", false, std::nullopt, "residual_noise", "significance"},
       {"oscillation", false, std::nullopt, "regime_separation", "significance"},
-      {"ladder-pass", true, Kept{M::change_point, 10, 0.29574488381430086, 0.0023815194093831865}, "none", "none"},
+      {"ladder-pass", true, Kept{M::change_point, 10, 0.29574488381430086, 0.0023815194093831865}, "none", "slope_within_levels"},
       {"ladder-declined", false, std::nullopt, "residual_noise", "significance"},
       {"small-timing", false, std::nullopt, "absolute_floor", "absolute_floor"},
-      {"large-timing", true, Kept{M::change_point, 10, 0.2 / 3.0, std::nullopt}, "none", "none"},
+      {"large-timing", true, Kept{M::change_point, 10, 0.2 / 3.0, std::nullopt}, "none", "slope_within_levels"},
       // A regression that just landed: one point on the new level, then five (docs/detection.md).
       {"fresh-step-landing", false, std::nullopt, "relative_floor", "significance"},
       {"fresh-step-five-later", true, Kept{M::change_point, 40, 0.3004030398900247, 0.0011786285183902879}, "none",
        "significance"},
       // detection-tip.md W5's real series: the excursion came back, current_level declines it.
       {"loaded-excursion", false, std::nullopt, "current_level", "residual_noise"},
-      {"perfect-10-step-family-6", true, Kept{M::change_point, 5, 0.3, 1.0 / 63}, "none", "none"},
-      {"perfect-10-step-family-7", false, Kept{M::change_point, 5, 0.3, 1.0 / 63}, "none", "none"},
-      {"lone-step-18-family-2000", false, Kept{M::change_point, 9, 0.3, 9.1411856117738465e-05}, "none", "none"},
-      {"lone-step-20-family-2000", true, Kept{M::change_point, 10, 0.3, 2.4055751609931177e-05}, "none", "none"},
-      {"lone-step-22-family-2000", false, Kept{M::change_point, 11, 0.3, 0.00073713696004717685}, "none", "none"},
+      {"perfect-10-step-family-6", true, Kept{M::change_point, 5, 0.3, 1.0 / 63}, "none", "slope_within_levels"},
+      {"perfect-10-step-family-7", false, Kept{M::change_point, 5, 0.3, 1.0 / 63}, "none", "slope_within_levels"},
+      {"lone-step-18-family-2000", false, Kept{M::change_point, 9, 0.3, 9.1411856117738465e-05}, "none", "slope_within_levels"},
+      {"lone-step-20-family-2000", true, Kept{M::change_point, 10, 0.3, 2.4055751609931177e-05}, "none", "slope_within_levels"},
+      {"lone-step-22-family-2000", false, Kept{M::change_point, 11, 0.3, 0.00073713696004717685}, "none", "slope_within_levels"},
   };
   return v;
 }
@@ -206,14 +206,18 @@ TEST_CASE("every branch example of the catalogue gets exactly the verdict the do
 
 TEST_CASE("a step and a line both fit a clean or a double step and the step, which fits better, is kept",
           "[examples]") {
-  // The double step only without the wander guard: with it, its step misses the raised noise
-  // demand (docs/divergences.md#s4--wander-is-not-a-step) and there is nothing to compare.
-  detail::Departures unguarded;
+  // Arbitration proper, so without the shape guard (docs/divergences.md#s6--a-drift-is-a-slope-not-a-step),
+  // which declines the clean step's line before any comparison. The double step also without the
+  // wander guard: with it, its step misses the raised noise demand
+  // (docs/divergences.md#s4--wander-is-not-a-step) and there is nothing to compare.
+  detail::Departures shapeless;
+  shapeless.drift_shape = false;
+  detail::Departures unguarded = shapeless;
   unguarded.wander_guard = false;
   for (const char* name : {"clean-step", "multi-step"}) {
     INFO(name);
     const auto& e = ex::history_example(name);
-    const detail::Departures rules = std::string(name) == "multi-step" ? unguarded : detail::Departures{};
+    const detail::Departures rules = std::string(name) == "multi-step" ? unguarded : shapeless;
     const auto cp = change_point_cheap_gates(e.values, {}, e.kind, rules);
     const auto dr = drift_detector(e.values, {}, e.kind, rules);
     REQUIRE(cp.candidate);
@@ -224,6 +228,11 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
     std::vector<SeriesInput> in{SeriesInput{e.values, {}, e.kind, 0}};
     CHECK(judge_history_family(in, 1, {}, rules).judgements[0].candidate->method == FindingMethod::change_point);
   }
+  // With every departure the clean step's line is no trend: flat within its two levels.
+  const auto& clean = ex::history_example("clean-step");
+  const auto shaped = drift_detector(clean.values, {}, clean.kind);
+  CHECK_FALSE(shaped.candidate);
+  CHECK(shaped.ladder.first_declined() == std::optional<std::string>("slope_within_levels"));
   CHECK_FALSE(change_point_cheap_gates(ex::history_example("multi-step").values, {}, MetricKind::wall_time).candidate);
   // The ramp's step is declined by a gate before any comparison: the line is kept alone.
   const auto& ramp = ex::history_example("slow-ramp");
@@ -231,12 +240,20 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
   CHECK(drift_detector(ramp.values, {}, ramp.kind).candidate);
 }
 
-TEST_CASE("the passing ladder clears every gate of both detectors, the interval gates included", "[examples]") {
-  const auto pass = ex::judge(ex::history_example("ladder-pass"));
+TEST_CASE("the passing ladder clears every change-point gate, the interval gate included, and its line is no trend",
+          "[examples]") {
+  const auto& e = ex::history_example("ladder-pass");
+  const auto pass = ex::judge(e);
   CHECK(pass.judgements[0].change_point.passed());
-  CHECK(pass.judgements[0].drift.passed());
   CHECK(pass.judgements[0].change_point.find("interval_disjoint") != nullptr);
-  CHECK(pass.judgements[0].drift.find("interval_noise_band") != nullptr);
+  // The line clears every drift gate up to the shape guard, which sees a step: flat within its levels.
+  CHECK(pass.judgements[0].drift.first_declined() == std::optional<std::string>("slope_within_levels"));
+  // Without the guard the line clears the rest, the interval gate included.
+  detail::Departures shapeless;
+  shapeless.drift_shape = false;
+  const auto line = drift_detector(e.values, e.intervals, e.kind, shapeless);
+  CHECK(line.ladder.passed());
+  CHECK(line.ladder.find("interval_noise_band") != nullptr);
   // Without intervals the same series has no interval rows at all.
   const auto plain = ex::judge(ex::history_example("clean-step"));
   CHECK(plain.judgements[0].change_point.find("interval_disjoint") == nullptr);

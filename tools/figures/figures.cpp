@@ -48,7 +48,7 @@ const std::vector<std::string> change_point_gates{"split_located",  "min_regime"
                                                   "selection_adjustment", "significance"};
 const std::vector<std::string> drift_gates{"min_series_points", "significance",  "non_zero_delta",
                                            "relative_floor",    "absolute_floor", "residual_noise",
-                                           "current_level",     "interval_noise_band"};
+                                           "current_level",     "slope_within_levels", "interval_noise_band"};
 
 // How a gate compares its computed value with its demand.
 std::string comparator(const std::string& gate) {

@@ -12,6 +12,7 @@
 
 #include "benchhist/detect/detail/analytic_bound.hpp"
 #include "benchhist/detect/detail/split_search.hpp"
+#include "benchhist/detect/drift_shape.hpp"
 #include "benchhist/detect/level_start.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/detect/wander.hpp"
@@ -190,6 +191,12 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
     const double now = median(detail::slice(x, n - m, n));
     const double where = (now - start) / (latest - start);
     if (!l.check("current_level", where, current_level_share, where >= current_level_share)) return st;
+  }
+  // S6 (docs/divergences.md#s6--a-drift-is-a-slope-not-a-step): a step at the noise limit is no
+  // trend either; a trend keeps rising within the levels either side of the best step split.
+  if (dep.drift_shape) {
+    if (const auto share = drift_within_levels_share(x, line.slope))
+      if (!l.check("slope_within_levels", *share, drift_within_share, *share >= drift_within_share)) return st;
   }
   if (detail::any_interval(intervals)) {
     if (const auto h = median_half_width(intervals)) {
