@@ -219,7 +219,7 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
     const auto& e = ex::history_example(name);
     const detail::Departures rules = std::string(name) == "multi-step" ? unguarded : shapeless;
     const auto cp = change_point_cheap_gates(e.values, {}, e.kind, rules);
-    const auto dr = drift_detector(e.values, {}, e.kind, rules);
+    const auto dr = drift_detector(e.values, {}, e.kind, rules, cp.level_start);
     REQUIRE(cp.candidate);
     REQUIRE(dr.candidate);
     REQUIRE(cp.step_residual);
@@ -230,7 +230,8 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
   }
   // With every departure the clean step's line is no trend: flat within its two levels.
   const auto& clean = ex::history_example("clean-step");
-  const auto shaped = drift_detector(clean.values, {}, clean.kind);
+  const auto shaped =
+      drift_detector(clean.values, {}, clean.kind, {}, change_point_cheap_gates(clean.values, {}, clean.kind).level_start);
   CHECK_FALSE(shaped.candidate);
   CHECK(shaped.ladder.first_declined() == std::optional<std::string>("slope_within_levels"));
   CHECK_FALSE(change_point_cheap_gates(ex::history_example("multi-step").values, {}, MetricKind::wall_time).candidate);
@@ -251,7 +252,8 @@ TEST_CASE("the passing ladder clears every change-point gate, the interval gate 
   // Without the guard the line clears the rest, the interval gate included.
   detail::Departures shapeless;
   shapeless.drift_shape = false;
-  const auto line = drift_detector(e.values, e.intervals, e.kind, shapeless);
+  const auto line =
+      drift_detector(e.values, e.intervals, e.kind, shapeless, change_point_cheap_gates(e.values, e.intervals, e.kind).level_start);
   CHECK(line.ladder.passed());
   CHECK(line.ladder.find("interval_noise_band") != nullptr);
   // Without intervals the same series has no interval rows at all.

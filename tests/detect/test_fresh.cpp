@@ -394,31 +394,59 @@ TEST_CASE("S4 and S5 only ever remove candidates", "[detect][fresh]") {
 }
 
 TEST_CASE("S6: a line keeps its slope within the two levels of a trend and loses it in a step", "[detect][fresh]") {
-  std::vector<double> line(30), stair(30);
+  std::vector<double> line(30), stair(30), falling(30);
   for (std::size_t i = 0; i < 30; ++i) {
     line[i] = 100 + 0.5 * static_cast<double>(i);
     stair[i] = i < 12 ? 100.0 : 130.0;
+    falling[i] = 100 - 0.5 * static_cast<double>(i);
   }
-  // Exact without noise: a line's Theil-Sen slope is its slope on both sides, a step's is 0.
-  CHECK(slope_within_levels(line, 12) == 0.5);
-  CHECK(slope_within_levels(stair, 12) == 0.0);
-  CHECK(drift_within_levels_share(line, 0.5) == 1.0);
-  CHECK(drift_within_levels_share(stair, 1.0) == 0.0);
-  // Precision weights m^3: a short side moves the mean little.
+  // Without noise every within-level pair of a line rises as steeply as the line, none of a step.
+  CHECK(drift_within_levels_share(line, 0.5, 12) == 1.0);
+  CHECK(drift_within_levels_share(falling, -0.5, 12) == 1.0);
+  CHECK(drift_within_levels_share(falling, 0.5, 12) == 0.0);  // the other direction: none
+  CHECK(drift_within_levels_share(stair, 1.0, 12) == 0.0);
+  // Exactly half as steep counts: a line of slope 0.5 against a fitted slope of 1.
+  CHECK(drift_within_levels_share(line, 1.0, 12) == 1.0);
+  // Pairs weigh their lag: one level of 10 falling (lags summing to 165), one of 20 rising as
+  // steeply as the line (1,330).
   std::vector<double> bent(30);
-  for (std::size_t i = 0; i < 30; ++i) bent[i] = i < 5 ? 10.0 * static_cast<double>(i) : 100 + static_cast<double>(i);
-  CHECK(*slope_within_levels(bent, 5) == Approx((125.0 * 10 + 15625.0 * 1) / (125.0 + 15625.0)));
-  // The gate abstains where there is no split to take, or no slope to share.
-  CHECK_FALSE(slope_within_levels(line, 1));
-  CHECK_FALSE(slope_within_levels(line, 29));
-  CHECK_FALSE(drift_within_levels_share(std::vector<double>(line.begin(), line.begin() + 9), 0.5));
-  CHECK_FALSE(drift_within_levels_share(line, 0.0));
-  // With noise: a seeded ramp keeps most of its slope, a seeded step nearly none.
+  for (std::size_t i = 0; i < 30; ++i) bent[i] = i < 10 ? -static_cast<double>(i) : static_cast<double>(i);
+  CHECK(*drift_within_levels_share(bent, 1.0, 10) == 1330.0 / (165.0 + 1330.0));
+  // The share against the plain definition (every within-level pair's slope), on seeded noise.
+  for (const auto& x : {step(40, 15, 0.05, 0.02, "s6-plain-a"), step(41, 30, 0.0, 0.05, "s6-plain-b")}) {
+    for (const double slope : {0.08, -0.03, 0.2}) {
+      for (const std::size_t start : {std::size_t{5}, std::size_t{20}, x.size() - 5}) {
+        std::size_t steep = 0, pairs = 0;  // lag-weighted
+        for (std::size_t i = 0; i < x.size(); ++i)
+          for (std::size_t j = i + 1; j < x.size(); ++j) {
+            if ((i < start) != (j < start)) continue;
+            pairs += j - i;
+            const double a = x[i] - slope / 2 * static_cast<double>(i), b = x[j] - slope / 2 * static_cast<double>(j);
+            steep += (slope > 0 ? b >= a : b <= a) ? j - i : 0;
+          }
+        CHECK(*drift_within_levels_share(x, slope, start) == static_cast<double>(steep) / static_cast<double>(pairs));
+      }
+    }
+  }
+  // The gate abstains where there is no slope to share or no pair to count.
+  CHECK_FALSE(drift_within_levels_share(line, 0.0, 12));
+  CHECK_FALSE(drift_within_levels_share(std::vector<double>{1.0}, 0.5, 1));
+  CHECK_FALSE(drift_within_levels_share(line, 0.5, 31));
+  // With noise, at the change-point ladder's level start: a seeded ramp keeps its slope within its
+  // levels, a seeded step does not.
   std::vector<double> ramp = step(60, 0, 0.0, 0.01, "s6-ramp");
   for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] += 0.3 * static_cast<double>(i);
-  CHECK(*drift_within_levels_share(ramp, theil_sen(ramp)->slope) > 0.8);
+  const auto ramp_start = change_point_cheap_gates(ramp, {}, MetricKind::wall_time).level_start;
+  REQUIRE(ramp_start);
+  CHECK(*drift_within_levels_share(ramp, theil_sen(ramp)->slope, *ramp_start) > 0.8);
   const auto noisy_step = step(60, 30, 0.1, 0.01, "s6-step");
-  CHECK(std::fabs(*drift_within_levels_share(noisy_step, theil_sen(noisy_step)->slope)) < 0.3);
+  const auto step_start = change_point_cheap_gates(noisy_step, {}, MetricKind::wall_time).level_start;
+  REQUIRE(step_start);
+  CHECK(*step_start == 30);
+  CHECK(*drift_within_levels_share(noisy_step, theil_sen(noisy_step)->slope, *step_start) < 0.3);
+  // Without a level start (the change-point ladder stopped before one) the gate abstains.
+  CHECK_FALSE(drift_detector(noisy_step, {}, MetricKind::wall_time).ladder.find("slope_within_levels"));
+  CHECK(drift_detector(noisy_step, {}, MetricKind::wall_time, {}, step_start).ladder.find("slope_within_levels"));
 }
 
 TEST_CASE("S6: a +5 % step at the noise limit is judged as a step, not reported as a drift", "[detect][fresh]") {
@@ -458,8 +486,9 @@ TEST_CASE("S6 only ever removes drift candidates", "[detect][fresh]") {
   }
   for (const auto& x : samples) {
     if (bhtest::sanitized && x.size() > 100) continue;
-    const auto a = drift_detector(x, {}, MetricKind::wall_time);
-    const auto b = drift_detector(x, {}, MetricKind::wall_time, shapeless);
+    const auto start = change_point_cheap_gates(x, {}, MetricKind::wall_time).level_start;
+    const auto a = drift_detector(x, {}, MetricKind::wall_time, {}, start);
+    const auto b = drift_detector(x, {}, MetricKind::wall_time, shapeless, start);
     if (!b.candidate) {
       CHECK_FALSE(a.candidate);
       continue;

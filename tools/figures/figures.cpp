@@ -313,7 +313,7 @@ void arbitration_block(Rendering& out) {
   for (const char* name : {"clean-step", "multi-step", "slow-ramp"}) {
     const auto& e = use_history(out, name);
     const auto cp = detect::change_point_cheap_gates(e.values, {}, e.kind);
-    const auto dr = detect::drift_detector(e.values, {}, e.kind);
+    const auto dr = detect::drift_detector(e.values, {}, e.kind, {}, cp.level_start);
     const auto family = ex::judge(e, 2);
     const auto& j = family.judgements[0];
     // Arbitration only happens when both ladders produced a candidate; say which did, so the

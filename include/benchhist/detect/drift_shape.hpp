@@ -3,9 +3,8 @@
 // a line through a step fits it nearly as well as the step itself when the step is small
 // against the noise, and its rise, measured end to end, is larger than the step's median
 // difference, so without this a step at the noise limit was reported as "drift accumulated
-// since the first commit". A drift keeps rising within the levels either side of the split that
-// would best explain the series as a step; a step is flat within them. It can only remove drift
-// candidates.
+// since the first commit". A drift keeps rising within the two levels the change-point ladder
+// found; a step is flat within them. It can only remove drift candidates.
 
 #include <cstddef>
 #include <optional>
@@ -13,18 +12,17 @@
 
 namespace benchhist::detect {
 
-inline constexpr double drift_within_share = 0.5;  // inclusive >=: the levels keep half the slope
+inline constexpr double drift_within_share = 0.5;  // inclusive >=
 
-// Slope of the series within its two levels: the Theil-Sen slopes of x[0..split) and
-// x[split..n), weighted by their precision (a Theil-Sen slope of m equally spaced points has a
-// variance proportional to 1/m^3). nullopt when either side has fewer than two points.
-std::optional<double> slope_within_levels(std::span<const double> x, std::size_t split);
-
-// The gate's value for a series whose fitted line has `line_slope` (non-zero): the share of that
-// slope the levels either side of the series' best step split keep (new_level_start,
-// detect/level_start.hpp). nullopt when the series is too short for a split (n < 2 min_regime),
-// then the gate abstains.
-std::optional<double> drift_within_levels_share(std::span<const double> x, double line_slope);
+// The share of the pairs i < j that lie within one level — both before `level_start` (the
+// change-point ladder's estimate of where a new level begins, ChangePointStage::level_start) or
+// both from it on — whose slope is at least half the line's, in the line's direction (compared as
+// x_j - h·j >= x_i - h·i with h = line_slope / 2, <= when the line falls), each pair weighted by
+// its lag j - i (a slope over a longer lag is more precise). It is at least 0.5 exactly when the
+// lag-weighted median of the within-level slopes — the rank (Wilcoxon-score) regression slope
+// pooled over the two levels — is at least half the line's. Counted by merge sort in O(n log n).
+// nullopt, and the gate abstains, when the slope is 0 or the levels hold no pair.
+std::optional<double> drift_within_levels_share(std::span<const double> x, double line_slope, std::size_t level_start);
 
 }  // namespace benchhist::detect
 

@@ -85,6 +85,7 @@ struct ChangePointStage {
   GateLadder ladder;
   std::optional<Candidate> candidate;  // set when every cheap gate passed
   std::optional<double> step_residual;
+  std::optional<std::size_t> level_start;  // the new level's estimated start, once min_regime passed
 };
 // `shared_tables` (optional) shares exact tables across the series of one analysis (speed only).
 ChangePointStage change_point_cheap_gates(std::span<const double> x,
@@ -98,9 +99,12 @@ struct DriftStage {
   std::optional<double> line_residual;
 };
 // With the wander guard (S4) a significant Mann-Kendall trend is retested with its variance
-// inflated for the series' autocorrelation.
+// inflated for the series' autocorrelation. With the shape guard (S6) the line must keep its
+// slope within the levels either side of `level_start`, the change-point ladder's estimate of
+// where a new level begins (ChangePointStage::level_start); without one the gate abstains.
 DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
-                          MetricKind kind, detail::Departures departures = {});
+                          MetricKind kind, detail::Departures departures = {},
+                          std::optional<std::size_t> level_start = std::nullopt);
 
 struct HistoryJudgement {
   std::optional<UnjudgedReason> unjudged;  // nullopt = judged

@@ -88,6 +88,7 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   std::size_t tau = persistent;
   if (dep.level_start_split)
     tau = two_median_refinement(x, searched ? persistent : standardised_split(ranks, m), m);
+  st.level_start = tau;
   const double baseline = median(detail::slice(x, 0, tau));
   const double latest = median(detail::slice(x, tau, n));
   const double delta = latest - baseline;
@@ -146,7 +147,7 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
 }
 
 BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std::span<const std::optional<Interval>> intervals,
-                          MetricKind kind, detail::Departures dep) {
+                          MetricKind kind, detail::Departures dep, std::optional<std::size_t> level_start) {
   DriftStage st;
   auto& l = st.ladder;
   const std::size_t n = x.size();
@@ -193,9 +194,9 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
     if (!l.check("current_level", where, current_level_share, where >= current_level_share)) return st;
   }
   // S6 (docs/divergences.md#s6--a-drift-is-a-slope-not-a-step): a step at the noise limit is no
-  // trend either; a trend keeps rising within the levels either side of the best step split.
-  if (dep.drift_shape) {
-    if (const auto share = drift_within_levels_share(x, line.slope))
+  // trend either; a trend keeps rising within the two levels the change-point ladder found.
+  if (dep.drift_shape && level_start) {
+    if (const auto share = drift_within_levels_share(x, line.slope, *level_start))
       if (!l.check("slope_within_levels", *share, drift_within_share, *share >= drift_within_share)) return st;
   }
   if (detail::any_interval(intervals)) {
@@ -237,7 +238,7 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
   const auto iv = s.intervals.empty() ? s.intervals : s.intervals.subspan(j.view.offset, j.view.length);
 
   ChangePointStage cp = change_point_cheap_gates(x, iv, s.kind, departures_, calibration_.shared_tables.get());
-  DriftStage dr = drift_detector(x, iv, s.kind, departures_);
+  DriftStage dr = drift_detector(x, iv, s.kind, departures_, cp.level_start);
   std::optional<Candidate> drift_candidate = dr.candidate;
   if (drift_candidate) {
     drift_candidate->point_index = j.view.offset + drift_candidate->view_index;
