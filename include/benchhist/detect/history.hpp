@@ -71,8 +71,9 @@ struct Departures {
   bool sharp_tails = true;        // S3b: the certificate's tails are exact, or the ranks' own MGF bound
   bool wander_guard = true;       // S4: autocorrelated noise raises the residual demands
   bool current_level = true;      // S5: the last five points must still be on the new level
-  bool drift_shape = true;        // S6: a drift keeps its slope within the levels of its best step split
-  static constexpr Departures reference() noexcept { return {false, false, false, false, false, false, false}; }
+  bool drift_shape = true;        // S6: a drift keeps rising within the two levels the change point found
+  bool complete_short_orbit = true;  // S7: a short series' orbit is complete, counted on its prefix sets
+  static constexpr Departures reference() noexcept { return {false, false, false, false, false, false, false, false}; }
   friend bool operator==(const Departures&, const Departures&) = default;
 };
 }  // namespace detail

@@ -29,6 +29,7 @@ inline constexpr double change_analytic_weight = 0.10;                     // CH
 inline constexpr std::uint64_t permutation_order_per_judged_series = 600;
 inline constexpr std::uint64_t min_change_permutation_order = 259'200;
 inline constexpr std::uint64_t max_change_permutation_order = 500'000;
+inline constexpr std::size_t lattice_orbit_max_points = 20;  // 2^20 prefix sets, 20! < 2^64 orderings
 
 struct SplitCalibration {
   std::uint64_t order_budget = min_change_permutation_order;
@@ -49,6 +50,11 @@ struct SplitCalibration {
   // normal-size tails are exact subset-sum tails where affordable, else the ranks' own
   // moment-generating-function bound. Off = the Chernoff / Serfling tails.
   bool sharp_tails = false;
+  // docs/divergences.md#s7--a-short-series-orbit-is-complete: with the min-p search, a series of at
+  // most `lattice_orbit_max_points` whose distinct orderings exceed the budget is corrected over its
+  // complete orbit, counted on the lattice of its prefix sets instead of enumerated. Off = the
+  // fixed subgroup (the reference behaviour).
+  bool complete_short_orbit = false;
   // Exact tables shared by the series of one analysis with the same ranks (history_calibration
   // makes one); only speed depends on it.
   std::shared_ptr<const detail::SharedExactTables> shared_tables;
@@ -58,7 +64,8 @@ struct SplitCalibration {
 // with S1 on unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard
 // only).
 SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true,
-                                     bool min_p_search = true, bool sharp_tails = true);
+                                     bool min_p_search = true, bool sharp_tails = true,
+                                     bool complete_short_orbit = true);
 
 struct CorrectedSplit {
   std::size_t index = 0;    // the searched split tau (min-p, or Pettitt's)

@@ -6,6 +6,7 @@
 // benchhist::detect::detail only so the vectors and tests can pin it. Not API.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -200,6 +201,27 @@ struct OrbitCounter {
     else if (p >= reject) decided = 1.0;
     return !decided;
   }
+  // `count` extreme orderings at once: the same decision add_extreme would reach one by one.
+  void add_extremes(std::uint64_t count) {
+    if (decided || count == 0) return;
+    const double bar = std::min(wa, reject);
+    auto p_at = [&](std::uint64_t c) { return static_cast<double>(c) / order / (1 - weight); };
+    // The first running count whose p reaches the bar; the division is monotone in c, so a
+    // floating estimate corrected by stepping decides exactly where the one-by-one count would.
+    if (p_at(extreme + count) < bar) {
+      extreme += count;
+      return;
+    }
+    const double estimate = std::ceil(bar * order * (1 - weight));
+    std::uint64_t c = std::max<std::uint64_t>(extreme + 1, estimate > 0 ? static_cast<std::uint64_t>(estimate) : 1);
+    c = std::min(c, extreme + count);
+    while (c > extreme + 1 && p_at(c - 1) >= bar) --c;
+    while (p_at(c) < bar) ++c;
+    extreme = c;
+    const double p = p_at(c);
+    if (p >= wa) decided = std::max(wa, p_obs);
+    else decided = 1.0;
+  }
   double finish() const {
     if (decided) return *decided;
     return std::max(std::min({wa, static_cast<double>(extreme) / order / (1 - weight), 1.0}), p_obs);
@@ -227,6 +249,38 @@ BENCHHIST_DETAIL_INLINE void run_distinct_orbit_min_p(const Scorer& sc, const Ex
     if (changed == n) return;
     recompute_from(changed);
   }
+}
+
+// S7 (docs/divergences.md#s7--a-short-series-orbit-is-complete): the complete orbit of the min-p
+// search counted on the lattice of prefix sets. An ordering is extreme iff one of its prefixes,
+// the set U of its first t elements, crosses at t (ExtremeTest::crosses depends on t = |U| and the
+// doubled-rank sum of U only). The orderings with no crossing prefix are the paths from the empty
+// set to the full one that avoid every crossing set: good(U) = 0 if U crosses, else the sum of
+// good(U - e) over e in U; extreme = n! - good(all). Elements with equal ranks are counted as
+// distinct, so orderings come n!/G times each and the share is the distinct orbit's exactly.
+// O(n 2^n), for n <= lattice_orbit_max_points.
+BENCHHIST_DETAIL_INLINE void run_lattice_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {
+  const std::size_t n = sc.n;
+  const auto np1 = static_cast<std::int64_t>(n + 1);
+  std::uint64_t factorial = 1;
+  for (std::size_t i = 2; i <= n; ++i) factorial *= i;
+  const std::size_t sets = std::size_t{1} << n;
+  std::vector<std::uint64_t> good(sets, 0);
+  good[0] = 1;
+  for (std::size_t u = 1; u < sets; ++u) {
+    std::int64_t d = 0;
+    std::uint64_t paths = 0;
+    std::size_t t = 0;
+    for (std::size_t rest = u; rest != 0; rest &= rest - 1) {
+      const auto e = static_cast<std::size_t>(std::countr_zero(rest));
+      d += sc.sorted[e];
+      paths += good[u & ~(std::size_t{1} << e)];
+      ++t;
+    }
+    good[u] = is_extreme.crosses(t, d - static_cast<std::int64_t>(t) * np1) ? 0 : paths;
+  }
+  counter.order = static_cast<double>(factorial);
+  counter.add_extremes(factorial - good[sets - 1]);
 }
 
 BENCHHIST_DETAIL_INLINE void run_distinct_orbit(const Scorer& sc, const ExtremeTest& is_extreme, OrbitCounter& counter) {

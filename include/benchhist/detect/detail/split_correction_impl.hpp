@@ -21,7 +21,8 @@
 namespace benchhist::detect {
 
 BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate,
-                                                             bool min_p_search, bool sharp_tails) {
+                                                             bool min_p_search, bool sharp_tails,
+                                                             bool complete_short_orbit) {
   const std::size_t m = std::max<std::size_t>(family_size, 1);
   SplitCalibration c;
   c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
@@ -33,6 +34,7 @@ BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_
   c.sharp_certificate = sharp_certificate;
   c.min_p_search = min_p_search;
   c.sharp_tails = sharp_tails;
+  c.complete_short_orbit = complete_short_orbit;
   c.shared_tables = std::make_shared<const detail::SharedExactTables>();
   return c;
 }
@@ -102,6 +104,9 @@ BENCHHIST_DETECT_INLINE std::optional<CorrectedSplit> split_corrected_change_poi
   if (auto distinct = distinct_orderings(sc.sorted, cal.order_budget)) {
     counter.order = static_cast<double>(*distinct);
     run_distinct_orbit(sc, is_extreme, counter);
+  } else if (cal.min_p_search && cal.complete_short_orbit && n <= lattice_orbit_max_points) {
+    // S7: the complete orbit, counted instead of enumerated (docs/divergences.md).
+    run_lattice_orbit(sc, is_extreme, counter);
   } else {
     const FallbackGroup group = fallback_group(n, cal.order_budget);
     counter.order = static_cast<double>(group.order);
