@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
@@ -318,5 +319,22 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
     } catch (const Error& e) {
       CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[7]));
     }
+  }
+  // One pass reads a unit's runs in topological order, not key order: a corrupt object read
+  // first must not hide a lower key read later in the same unit (one thread: units of 22 keys).
+  std::map<std::string, std::size_t> topo_of;
+  for (const auto& o : sel.objects) topo_of[o.key] = o.topo;
+  std::optional<std::pair<std::size_t, std::size_t>> pair;
+  for (std::size_t i = 0; i < 7 && !pair; ++i)
+    for (std::size_t j = i + 1; j < 22 && !pair; ++j)
+      if (topo_of[keys[j]] < topo_of[keys[i]]) pair = std::pair{i, j};
+  REQUIRE(pair);
+  store.put(keys[pair->second], "corrupt, read first", storage::CollisionPolicy::overwrite);
+  store.put(keys[pair->first], "corrupt, the lowest key", storage::CollisionPolicy::overwrite);
+  try {
+    load_and_reconstruct(store, sel, opt, 1);
+    FAIL("a corrupt object was not reported");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[pair->first]));
   }
 }
