@@ -1,6 +1,8 @@
 #include "benchhist/analysis/selection.hpp"
 
 #include <algorithm>
+#include <future>
+#include <system_error>
 #include <unordered_map>
 
 #include "benchhist/storage/object_store.hpp"
@@ -65,27 +67,31 @@ void sort_and_number(std::vector<SelectedObject>& objects) {
   for (std::size_t i = 0; i < objects.size(); ++i) objects[i].ordinal = i;
 }
 
-}  // namespace
-
-namespace {
-
 bool accepted(const DiscriminantFilters& filters, const codec::DataKey& data) noexcept {
   return filters.accepts(data.engine, data.target_triple, data.machine_key);
 }
 
-}  // namespace
-
-Selection select_objects(const SelectionRequest& request, const GitTopology& git, std::vector<std::string> listing) {
+// The funnel; `take_listing()` hands over the listing once the topology is known. A listing
+// error is reported before a git error (the store is asked first).
+template <class TakeListing>
+Selection select_with(const SelectionRequest& request, const GitTopology& git, TakeListing take_listing) {
   Selection sel;
-  sel.context_ref = request.context();
-  sel.context_commit = resolve_context(git, sel.context_ref);
-  sel.base = resolve_base(git, request.base_ref, request.configured_default_branch, sel.context_ref);
-  sel.merge_base = require_merge_base(git, sel.context_commit, sel.base.commit, sel.context_ref, sel.base.name);
-  sel.context_is_merge_base = sel.merge_base == sel.context_commit;
-  sel.line = git.first_parent_history(sel.context_commit);
-  sel.split = split_index(sel.line, sel.merge_base, sel.base.commit, git);
+  try {
+    sel.context_ref = request.context();
+    sel.context_commit = resolve_context(git, sel.context_ref);
+    sel.base = resolve_base(git, request.base_ref, request.configured_default_branch, sel.context_ref);
+    sel.merge_base = require_merge_base(git, sel.context_commit, sel.base.commit, sel.context_ref, sel.base.name);
+    sel.context_is_merge_base = sel.merge_base == sel.context_commit;
+    sel.line = git.first_parent_history(sel.context_commit);
+    sel.split = split_index(sel.line, sel.merge_base, sel.base.commit, git);
+    // Dirty admission needs the working tree only when the context is the base-side tip.
+    if (request.allow_dirty && sel.split == sel.context_topo()) sel.working_tree_dirty = git.working_tree_dirty();
+  } catch (...) {
+    (void)take_listing();  // throws the listing's own error, if any
+    throw;
+  }
+  std::vector<std::string> listing = take_listing();
   const auto line_topo = index_line(sel.line);
-  const std::size_t tip = sel.context_topo();
 
   // Funnel step 1 classifies every key; blessings are set aside (docs/pipeline.md#selection).
   std::vector<ListedRun> runs;
@@ -105,9 +111,6 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
     }
   }
 
-  // Dirty admission needs the working tree only when the context is the base-side tip.
-  const bool tip_is_base_side = sel.split == tip;
-  if (request.allow_dirty && tip_is_base_side) sel.working_tree_dirty = git.working_tree_dirty();
   std::vector<std::string> line_ids;
   line_ids.reserve(sel.line.size());
   for (const auto& c : sel.line) line_ids.push_back(c.id);
@@ -206,8 +209,24 @@ Selection select_objects(const SelectionRequest& request, const GitTopology& git
   return sel;
 }
 
+}  // namespace
+
+Selection select_objects(const SelectionRequest& request, const GitTopology& git, std::vector<std::string> listing) {
+  return select_with(request, git, [&listing] { return std::move(listing); });
+}
+
 Selection select_objects(const SelectionRequest& request, const GitTopology& git, storage::ObjectStore& store) {
-  return select_objects(request, git, store.list(codec::project_data_prefix(request.project)));
+  // Listing a large store and walking the git history are independent: the listing runs on a
+  // thread of its own meanwhile (on the synthetic store the walk and the working-tree status
+  // take about 20 ms of a single-threaded selection).
+  const std::string prefix = codec::project_data_prefix(request.project);
+  std::future<std::vector<std::string>> listing;
+  try {
+    listing = std::async(std::launch::async, [&store, &prefix] { return store.list(prefix); });
+  } catch (const std::system_error&) {  // no thread to spare: one after the other
+    return select_objects(request, git, store.list(prefix));
+  }
+  return select_with(request, git, [&listing] { return listing.get(); });
 }
 
 std::map<DiscriminantSet, std::vector<std::size_t>> Selection::objects_by_set() const {

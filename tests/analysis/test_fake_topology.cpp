@@ -157,6 +157,36 @@ TEST_CASE("a merged-in base puts the split at the newest line commit that is an 
   CHECK(sel.mode == AnalysisMode::branch);
 }
 
+TEST_CASE("selection lists the store while it walks git, and a listing error comes before a git error", "[analysis]") {
+  class ListFails final : public storage::ObjectStore {
+   public:
+    storage::PutOutcome put(std::string_view, std::string_view, storage::CollisionPolicy) override {
+      return storage::PutOutcome::stored;
+    }
+    std::optional<std::string> get(std::string_view) override { return std::nullopt; }
+    std::vector<std::string> list(std::string_view prefix) override {
+      throw Error(ErrorKind::network, "could not list " + std::string(prefix), std::string(prefix));
+    }
+    bool remove(std::string_view) override { return false; }
+    std::string describe() const override { return "failing store"; }
+  } failing;
+  FakeTopology g;
+  const std::string a0 = g.add("a0", {}, 0);
+  g.refs = {{"main", a0}, {"HEAD", a0}};
+  for (const char* context : {"HEAD", "no-such-ref"}) {
+    INFO(context);
+    try {
+      (void)select_objects(req(context), g, failing);
+      FAIL("the listing error was not reported");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::network);
+    }
+  }
+  MemoryStore store;
+  CHECK_THROWS_AS(select_objects(req("no-such-ref"), g, store), Error);  // git's own error otherwise
+  CHECK(select_objects(req("HEAD"), g, store).objects.empty());
+}
+
 TEST_CASE("selection never fetches an object and loading fetches each selected key once", "[analysis]") {
   FakeTopology g;
   std::vector<std::string> main{g.add("a0", {}, 0)};
