@@ -13,6 +13,7 @@
 #include "benchhist/codec/key.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
+#include "platform/platform.hpp"
 
 namespace benchhist::analysis {
 namespace {
@@ -65,6 +66,7 @@ double median(std::vector<double> v) {
 std::vector<double> Series::values() const {
   std::vector<double> out;
   out.reserve(points.size());
+  platform::populate_for_writing(out.data(), out.capacity() * sizeof(double));
   for (const auto& p : points) out.push_back(p.value);
   return out;
 }
@@ -159,7 +161,11 @@ void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordina
         } else {
           slot = acc.slots.size();
           acc.slots.push_back(FoundSeries{result.id, metric.kind, {}});
-          acc.slots.back().points.reserve(acc.expected_points);
+          auto& points = acc.slots.back().points;
+          points.reserve(acc.expected_points);
+          // Filled run by run from here: fault its pages in at once (most of analyze's page
+          // faults were these first touches, one at a time).
+          platform::populate_for_writing(points.data(), points.capacity() * sizeof(Point));
           acc.index.emplace(SeriesSlotKey{&acc.slots.back().id, metric.kind}, slot);
         }
         if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
