@@ -4,13 +4,16 @@
 #include <bit>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <set>
 
+#include "benchhist/codec/key.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/parallel.hpp"
+#include "platform/platform.hpp"
 
 namespace benchhist::analysis {
 namespace {
@@ -63,6 +66,7 @@ double median(std::vector<double> v) {
 std::vector<double> Series::values() const {
   std::vector<double> out;
   out.reserve(points.size());
+  platform::populate_for_writing(out.data(), out.capacity() * sizeof(double));
   for (const auto& p : points) out.push_back(p.value);
   return out;
 }
@@ -157,7 +161,11 @@ void take_points(FoundSet& acc, std::size_t topo, bool dirty, std::size_t ordina
         } else {
           slot = acc.slots.size();
           acc.slots.push_back(FoundSeries{result.id, metric.kind, {}});
-          acc.slots.back().points.reserve(acc.expected_points);
+          auto& points = acc.slots.back().points;
+          points.reserve(acc.expected_points);
+          // Filled run by run from here: fault its pages in at once (most of analyze's page
+          // faults were these first touches, one at a time).
+          platform::populate_for_writing(points.data(), points.capacity() * sizeof(Point));
           acc.index.emplace(SeriesSlotKey{&acc.slots.back().id, metric.kind}, slot);
         }
         if (position >= acc.hint.size()) acc.hint.resize(position + 1, no_hint);
@@ -419,10 +427,16 @@ Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection
   if (selection.mode != AnalysisMode::history) return reconstruct(selection, load_selection(store, selection, threads), options);
 
   // Keys in byte order, as load_selection fetches them; the lowest failing position wins.
+  // Selection::objects is sorted by key already, which one pass confirms.
   const auto& objects = selection.objects;
   std::vector<std::size_t> order(objects.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return objects[a].key < objects[b].key; });
+  const auto by_key = [&](std::size_t a, std::size_t b) { return objects[a].key < objects[b].key; };
+  if (!std::is_sorted(order.begin(), order.end(), by_key)) std::sort(order.begin(), order.end(), by_key);
+  const auto same_set = [&](std::size_t a, std::size_t b) {
+    const codec::DataKey &x = objects[a].data, &y = objects[b].data;
+    return x.engine == y.engine && x.target_triple == y.target_triple && x.machine_key == y.machine_key;
+  };
   // Units of work: runs of consecutive keys of one set (keys group by set), at most `cap` long
   // so even a single set keeps every thread busy. A unit gathers its own series; with many
   // sets a series then lives in one unit and is moved, not merged.
@@ -435,26 +449,45 @@ Reconstruction load_and_reconstruct(storage::ObjectStore& store, const Selection
   std::vector<Unit> units;
   for (std::size_t i = 0; i < order.size();) {
     std::size_t e = i + 1;
-    const DiscriminantSet set = objects[order[i]].data.set();
-    while (e < order.size() && e - i < cap && objects[order[e]].data.set() == set) ++e;
+    while (e < order.size() && e - i < cap && same_set(order[i], order[e])) ++e;
     units.push_back(Unit{i, e, {}});
     i = e;
   }
-  // Units cover ascending key ranges and each stops at its first failure, so parallel_for's
-  // lowest failing unit reports the lowest failing key, as load_selection does.
+  // A unit reads its runs in docs/pipeline.md#reconstruction order (topo, clean before dirty,
+  // ordinal), so a series found in one unit comes out sorted and series_of has nothing to move.
+  // Units cover ascending key ranges and each reports its lowest failing key (a failure stops
+  // it from reading any higher key), so parallel_for's lowest failing unit reports the lowest
+  // failing key, as load_selection does.
   parallel_for(units.size(), workers, [&](std::size_t u) {
     Unit& unit = units[u];
     unit.found.expected_points = unit.end - unit.begin;
-    for (std::size_t i = unit.begin; i < unit.end; ++i) {
-      const SelectedObject& o = objects[order[i]];
-      require_point_position(o.topo, o.ordinal);
+    std::vector<std::size_t> reading(order.begin() + static_cast<std::ptrdiff_t>(unit.begin),
+                                     order.begin() + static_cast<std::ptrdiff_t>(unit.end));
+    std::sort(reading.begin(), reading.end(), [&](std::size_t a, std::size_t b) {
+      const SelectedObject &x = objects[a], &y = objects[b];
+      if (x.topo != y.topo) return x.topo < y.topo;
+      if (x.dirty() != y.dirty()) return !x.dirty();
+      return x.ordinal < y.ordinal;
+    });
+    std::exception_ptr failure;
+    std::size_t failed_at = 0;  // the failure's key position
+    for (const std::size_t at : reading) {
+      if (failure && !by_key(at, failed_at)) continue;  // cannot be the lowest failure any more
+      const SelectedObject& o = objects[at];
       try {
-        const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
-        take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run, options.benchmark_prefixes);
+        require_point_position(o.topo, o.ordinal);
+        try {
+          const Run run = fetch_run(store, o.key);  // dropped here, by the thread that read it
+          take_points(unit.found, o.topo, o.dirty(), o.ordinal, CommitRef(o.data.commit), run, options.benchmark_prefixes);
+        } catch (...) {
+          rethrow_naming_key(o.key);
+        }
       } catch (...) {
-        rethrow_naming_key(o.key);
+        failure = std::current_exception();
+        failed_at = at;
       }
     }
+    if (failure) std::rethrow_exception(failure);
   });
 
   // Series per set, sets in order (series_of merges a set's units).

@@ -92,6 +92,13 @@ class InterruptWatch {
 // large free); elsewhere it does nothing. Call once, first thing in main.
 void keep_freed_memory() noexcept;
 
+// Faults in, with one request, the whole pages of [data, data + bytes): memory just allocated
+// that the caller is about to fill. On this project's virtual machines a page fault costs
+// about 14 microseconds, and populating a range about a microsecond a page (Linux 5.14's
+// MADV_POPULATE_WRITE, measured on 96 MB: 335 ms touched page by page, 25 ms populated).
+// Contents are unchanged. Best effort: where the system cannot, the pages fault in as usual.
+void populate_for_writing(void* data, std::size_t bytes) noexcept;
+
 // --- Terminal --------------------------------------------------------------------------
 
 // The width of standard output when it is a terminal.

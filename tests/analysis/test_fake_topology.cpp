@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
@@ -154,6 +155,36 @@ TEST_CASE("a merged-in base puts the split at the newest line commit that is an 
   CHECK(sel.line[sel.split].id == main[123]);
   CHECK(g.ancestry_probes <= 10);  // binary search, not a scan of 127 commits
   CHECK(sel.mode == AnalysisMode::branch);
+}
+
+TEST_CASE("selection lists the store while it walks git, and a listing error comes before a git error", "[analysis]") {
+  class ListFails final : public storage::ObjectStore {
+   public:
+    storage::PutOutcome put(std::string_view, std::string_view, storage::CollisionPolicy) override {
+      return storage::PutOutcome::stored;
+    }
+    std::optional<std::string> get(std::string_view) override { return std::nullopt; }
+    std::vector<std::string> list(std::string_view prefix) override {
+      throw Error(ErrorKind::network, "could not list " + std::string(prefix), std::string(prefix));
+    }
+    bool remove(std::string_view) override { return false; }
+    std::string describe() const override { return "failing store"; }
+  } failing;
+  FakeTopology g;
+  const std::string a0 = g.add("a0", {}, 0);
+  g.refs = {{"main", a0}, {"HEAD", a0}};
+  for (const char* context : {"HEAD", "no-such-ref"}) {
+    INFO(context);
+    try {
+      (void)select_objects(req(context), g, failing);
+      FAIL("the listing error was not reported");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::network);
+    }
+  }
+  MemoryStore store;
+  CHECK_THROWS_AS(select_objects(req("no-such-ref"), g, store), Error);  // git's own error otherwise
+  CHECK(select_objects(req("HEAD"), g, store).objects.empty());
 }
 
 TEST_CASE("selection never fetches an object and loading fetches each selected key once", "[analysis]") {
@@ -318,5 +349,22 @@ TEST_CASE("one-pass loading and reconstruction equals loading then reconstructin
     } catch (const Error& e) {
       CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[7]));
     }
+  }
+  // One pass reads a unit's runs in topological order, not key order: a corrupt object read
+  // first must not hide a lower key read later in the same unit (one thread: units of 22 keys).
+  std::map<std::string, std::size_t> topo_of;
+  for (const auto& o : sel.objects) topo_of[o.key] = o.topo;
+  std::optional<std::pair<std::size_t, std::size_t>> pair;
+  for (std::size_t i = 0; i < 7 && !pair; ++i)
+    for (std::size_t j = i + 1; j < 22 && !pair; ++j)
+      if (topo_of[keys[j]] < topo_of[keys[i]]) pair = std::pair{i, j};
+  REQUIRE(pair);
+  store.put(keys[pair->second], "corrupt, read first", storage::CollisionPolicy::overwrite);
+  store.put(keys[pair->first], "corrupt, the lowest key", storage::CollisionPolicy::overwrite);
+  try {
+    load_and_reconstruct(store, sel, opt, 1);
+    FAIL("a corrupt object was not reported");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()) + e.subject(), Catch::Contains(keys[pair->first]));
   }
 }

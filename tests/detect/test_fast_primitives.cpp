@@ -77,6 +77,22 @@ TEST_CASE("median by integer keys equals the sorted definition", "[detect][fast]
     }
   CHECK(same_bits(median({-0.0, 0.0}), 0.0));
   CHECK(same_bits(median({0.0, -0.0, -0.0}), -0.0));
+  // The selection's partition on orders and ties it must not stumble over: all equal, two
+  // values, sorted either way, organ pipe.
+  for (std::size_t n : {33u, 64u, 1000u, 1001u}) {
+    std::vector<std::vector<double>> shapes(5, std::vector<double>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      shapes[0][i] = 7.0;
+      shapes[1][i] = i % 3 == 0 ? 1.0 : 2.0;
+      shapes[2][i] = static_cast<double>(i);
+      shapes[3][i] = -static_cast<double>(i);
+      shapes[4][i] = static_cast<double>(std::min(i, n - i));
+    }
+    for (std::size_t shape = 0; shape < shapes.size(); ++shape) {
+      INFO("n=" << n << " shape=" << shape);
+      CHECK(same_bits(median(shapes[shape]), plain_median(shapes[shape])));
+    }
+  }
 }
 
 TEST_CASE("Mann-Kendall S by inversions equals the pair count, ties included", "[detect][fast]") {

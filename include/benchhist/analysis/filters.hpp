@@ -49,8 +49,11 @@ struct DiscriminantFilters {
   DiscriminantFilter machine_key;
 
   bool accepts(const DiscriminantSet& set) const noexcept {
-    return engine.accepts(to_string(set.engine)) && target_triple.accepts(set.target_triple) &&
-           machine_key.accepts(set.machine_key);
+    return accepts(set.engine, set.target_triple, set.machine_key);
+  }
+  // The same test on a key's segments, without building a set (selection runs it per object).
+  bool accepts(Engine e, std::string_view triple, std::string_view machine) const noexcept {
+    return engine.accepts(to_string(e)) && target_triple.accepts(triple) && machine_key.accepts(machine);
   }
   // `engine=<F>, target-triple=<F>, machine-key=<F>` (also used by the empty-outcome hint).
   std::string describe() const;

@@ -176,8 +176,8 @@ inline std::string selection_announcement(const DiscriminantFilters& filters, co
 // Runs the whole key-only funnel on a listing of `project_data_prefix(project)`.
 // Throws Error{git} (the ref and merge-base errors of git_topology.hpp) and Error{usage} (the
 // --since errors of since.hpp).
-Selection select_objects(const SelectionRequest& request, const GitTopology& git,
-                         const std::vector<std::string>& listing);
+// `listing` is taken by value: its keys move into the selection.
+Selection select_objects(const SelectionRequest& request, const GitTopology& git, std::vector<std::string> listing);
 // Lists the project's data prefix in `store` and runs select_objects on it.
 // Throws the same, and the store's list errors (io, network, auth).
 Selection select_objects(const SelectionRequest& request, const GitTopology& git, storage::ObjectStore& store);
