@@ -60,7 +60,8 @@ std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept
 
 namespace detail {
 // The deliberate departures from the reference detector (docs/divergences.md): S1 and S2
-// (detection-sharp), S3, S3b, S4 and S5 (fresh regressions). All are on everywhere the product
+// (detection-sharp), S3, S3b, S4 and S5 (fresh regressions), S6 and S7 (ours: a drift is a
+// slope, not a step; a short series' orbit is complete). All are on everywhere the product
 // judges a series. Switching them off reproduces the reference behaviour the shared vectors record;
 // only the vector tests and the accuracy scorecard do that, and no command, option or
 // configuration key reaches it.
