@@ -127,6 +127,10 @@ const Behaviour behaviours[] = {{"product", {}}, {"reference", detail::Departure
 
 struct Family {
   std::vector<std::vector<double>> values;
+  // Fills the family up to `size` series with flat n-point companions (normal noise, cv 2 %).
+  void add_flat_companions(std::size_t size, std::size_t n, Rng& r) {
+    while (values.size() < size) values.push_back(series(Shape{n, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+  }
   FamilyResult judge(const Behaviour& b, unsigned threads) const {
     std::vector<SeriesInput> inputs;
     inputs.reserve(values.size());
@@ -253,7 +257,7 @@ void one_step_trials(const Options& o, std::uint64_t stream, std::size_t trials,
     step.step_at = r.pick(lo, hi);
     step.lift = lift;
     fam.values.push_back(series(step, r));
-    for (std::size_t s = 1; s < family; ++s) fam.values.push_back(series(Shape{n, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+    fam.add_flat_companions(family, n, r);
     for (int b = 0; b < 2; ++b) score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, n - step.step_at}}, out[b]);
   }
 }
@@ -323,8 +327,7 @@ void fresh_suite(const Options& o, Scorecard& sc) {
           step.step_at = 100 - fresh_after[ki];
           step.lift = fresh_lifts[li];
           fam.values.push_back(series(step, r));
-          for (std::size_t s = 1; s < fresh_families[fi]; ++s)
-            fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+          fam.add_flat_companions(fresh_families[fi], 100, r);
           for (int b = 0; b < 2; ++b) {
             StepTally one;
             score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, fresh_after[ki]}}, one);
@@ -354,8 +357,7 @@ void excursion_suite(const Options& o, Scorecard& sc) {
         std::vector<double> x = series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r);
         for (std::size_t i = 100 - back - excursion_lengths[ei]; i < 100 - back; ++i) x[i] *= 1 + height;
         fam.values.push_back(x);
-        for (std::size_t s = 1; s < excursion_families[fi]; ++s)
-          fam.values.push_back(series(Shape{100, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+        fam.add_flat_companions(excursion_families[fi], 100, r);
         for (int b = 0; b < 2; ++b) {
           const auto fr = fam.judge(behaviours[b], o.threads);
           const bool silent = std::none_of(fr.findings.begin(), fr.findings.end(), [](const Finding& f) { return f.series == 0; });
@@ -384,8 +386,7 @@ void drift_suite(const Options& o, Scorecard& sc) {
           ramp.n = drift_lengths[ni];
           ramp.ramp = drift_rises[ri];
           fam.values.push_back(series(ramp, r));
-          for (std::size_t s = 1; s < drift_families[fi]; ++s)
-            fam.values.push_back(series(Shape{ramp.n, 0.02, Noise::normal, 0, 0, 0, 0}, r));
+          fam.add_flat_companions(drift_families[fi], ramp.n, r);
           for (int b = 0; b < 2; ++b) {
             const auto fr = fam.judge(behaviours[b], o.threads);
             const auto f = std::find_if(fr.findings.begin(), fr.findings.end(), [](const Finding& x) { return x.series == 0; });
