@@ -196,8 +196,9 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
   // S6 (docs/divergences.md#s6--a-drift-is-a-slope-not-a-step): a step at the noise limit is no
   // trend either; a trend keeps rising within the two levels the change-point ladder found.
   if (dep.drift_shape && level_start) {
-    if (const auto share = drift_within_levels_share(x, line.slope, *level_start))
-      if (!l.check("slope_within_levels", *share, drift_within_share, *share >= drift_within_share)) return st;
+    if (const auto demand = drift_shape_demand(x, line.slope, *level_start))
+      if (const auto share = drift_within_levels_share(x, *demand, *level_start))
+        if (!l.check("slope_within_levels", *share, drift_within_share, *share >= drift_within_share)) return st;
   }
   if (detail::any_interval(intervals)) {
     if (const auto h = median_half_width(intervals)) {
