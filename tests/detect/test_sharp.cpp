@@ -93,8 +93,10 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
           "[detect][sharp]") {
   const auto x = step(200, 120, 0.3, 0.02, "overwhelming");
   // S1 alone (Pettitt's split, the Chernoff / Serfling tails) against the reference.
-  const SplitCalibration sharp = history_calibration(2000, true, false, false);
-  const SplitCalibration ref = history_calibration(2000, false, false, false);
+  detail::Departures s1_only = detail::Departures::reference();
+  s1_only.sharp_certificate = true;
+  const SplitCalibration sharp = history_calibration(2000, s1_only);
+  const SplitCalibration ref = history_calibration(2000, detail::Departures::reference());
   const auto a = split_corrected_change_point(x, sharp);
   const auto b = split_corrected_change_point(x, ref);
   REQUIRE(a);
@@ -106,8 +108,8 @@ TEST_CASE("S1 certifies an overwhelming step analytically where the clamped thre
   CHECK(a->adjusted_p >= a->tainted_p);
 
   // Only series whose unclamped p is below 1e-15 can move, and only downwards.
-  const SplitCalibration sharp500 = history_calibration(500, true, false, false);
-  const SplitCalibration ref500 = history_calibration(500, false, false, false);
+  const SplitCalibration sharp500 = history_calibration(500, s1_only);
+  const SplitCalibration ref500 = history_calibration(500, detail::Departures::reference());
   for (std::size_t s = 0; s < 40; ++s) {
     const double lift = 0.01 * static_cast<double>(s % 8);
     const auto y = step(60 + 10 * (s % 5), 30, lift, 0.02, "monotone-" + std::to_string(s));

@@ -12,6 +12,7 @@
 
 #include "benchhist/detect/candidate.hpp"
 #include "benchhist/detect/census.hpp"
+#include "benchhist/detect/departures.hpp"
 #include "benchhist/detect/gate.hpp"
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/model/benchmark_id.hpp"
@@ -58,26 +59,6 @@ AnalysedView analysed_view(const SeriesInput& s) noexcept;
 // Testability (docs/statistics.md#census rows 3-4): nullopt = judged.
 std::optional<UnjudgedReason> history_testability(const SeriesInput& s) noexcept;
 
-namespace detail {
-// The deliberate departures from the reference detector (docs/divergences.md): S1 and S2
-// (detection-sharp), S3, S3b, S4 and S5 (fresh regressions), S6 and S7 (ours: a drift is a
-// slope, not a step; a short series' orbit is complete). All are on everywhere the product
-// judges a series. Switching them off reproduces the reference behaviour the shared vectors record;
-// only the vector tests and the accuracy scorecard do that, and no command, option or
-// configuration key reaches it.
-struct Departures {
-  bool sharp_certificate = true;  // S1: the analytic bound at the unclamped observed p
-  bool level_start_split = true;  // S2: the reported split is the new level's estimated start
-  bool min_p_search = true;       // S3: the split searched and tested is the most likely one
-  bool sharp_tails = true;        // S3b: the certificate's tails are exact, or the ranks' own MGF bound
-  bool wander_guard = true;       // S4: autocorrelated noise raises the residual demands
-  bool current_level = true;      // S5: the last five points must still be on the new level
-  bool drift_shape = true;        // S6: a drift keeps rising within the two levels the change point found
-  bool complete_short_orbit = true;  // S7: a short series' orbit is complete, counted on its prefix sets
-  static constexpr Departures reference() noexcept { return {false, false, false, false, false, false, false, false}; }
-  friend bool operator==(const Departures&, const Departures&) = default;
-};
-}  // namespace detail
 
 // Change-point cheap gates (docs/statistics.md#change-point-ladder steps 1-8, and
 // docs/divergences.md S3, S4, S5); carries what arbitration and docs/statistics.md#selection-correction

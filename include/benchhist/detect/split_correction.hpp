@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "benchhist/detect/departures.hpp"
+
 namespace benchhist::detect {
 
 namespace detail {
@@ -61,11 +63,10 @@ struct SplitCalibration {
 };
 
 // docs/statistics.md#budgets parameters for a history family of `family_size` judged series (>= 1),
-// with S1 on unless `sharp_certificate` is false (the reference behaviour; tests and the scorecard
-// only).
-SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate = true,
-                                     bool min_p_search = true, bool sharp_tails = true,
-                                     bool complete_short_orbit = true);
+// with the departures that change the correction (S1, S3, S3b, S7) as `departures` says; the
+// default is the product's (all on), Departures::reference() the reference behaviour (tests and
+// the scorecard only).
+SplitCalibration history_calibration(std::size_t family_size, detail::Departures departures = {});
 
 struct CorrectedSplit {
   std::size_t index = 0;    // the searched split tau (min-p, or Pettitt's)

@@ -222,8 +222,7 @@ BENCHHIST_DETECT_INLINE DriftStage drift_detector(std::span<const double> x, std
 BENCHHIST_DETECT_INLINE HistoryJudge::HistoryJudge(std::size_t family_size, detail::Departures departures)
     : family_size_(std::max<std::size_t>(family_size, 1)),
       departures_(departures),
-      calibration_(history_calibration(family_size_, departures.sharp_certificate, departures.min_p_search,
-                                       departures.sharp_tails, departures.complete_short_orbit)) {}
+      calibration_(history_calibration(family_size_, departures)) {}
 
 BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
   if (!s.intervals.empty() && s.intervals.size() != s.values.size())

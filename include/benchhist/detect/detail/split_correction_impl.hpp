@@ -20,9 +20,7 @@
 
 namespace benchhist::detect {
 
-BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, bool sharp_certificate,
-                                                             bool min_p_search, bool sharp_tails,
-                                                             bool complete_short_orbit) {
+BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_size, detail::Departures departures) {
   const std::size_t m = std::max<std::size_t>(family_size, 1);
   SplitCalibration c;
   c.order_budget = std::clamp<std::uint64_t>(permutation_order_per_judged_series * m, min_change_permutation_order,
@@ -31,10 +29,10 @@ BENCHHIST_DETECT_INLINE SplitCalibration history_calibration(std::size_t family_
   c.reject_at_or_above = 0.05 / 2;
   c.accept_analytic_below = std::min(0.10 / (2.0 * static_cast<double>(m)), 0.025);
   c.min_regime = min_regime_points;
-  c.sharp_certificate = sharp_certificate;
-  c.min_p_search = min_p_search;
-  c.sharp_tails = sharp_tails;
-  c.complete_short_orbit = complete_short_orbit;
+  c.sharp_certificate = departures.sharp_certificate;
+  c.min_p_search = departures.min_p_search;
+  c.sharp_tails = departures.sharp_tails;
+  c.complete_short_orbit = departures.complete_short_orbit;
   c.shared_tables = std::make_shared<const detail::SharedExactTables>();
   return c;
 }
