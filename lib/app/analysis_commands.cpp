@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "benchhist/analysis/git_topology.hpp"
+#include "benchhist/analysis/shallow.hpp"
 #include "app/analysis_commands.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/pipeline/analyze.hpp"
@@ -88,6 +89,8 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
   if (inv.keep_until_exit) inv.keep_until_exit->push_back(result.reconstruction);
   finish_store(ctx, inv, v);
+  if (auto shallow = analysis::shallow_clone_note(result.selection, *git, analysis::ShallowNoteFor::analyze))
+    announce(inv, *shallow);
   if (o.html) result.report.charts = pipeline::chart_data(result);
   const auto& report = result.report;
   if (v)

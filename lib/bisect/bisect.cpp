@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "benchhist/analysis/shallow.hpp"
 #include "benchhist/codec/key.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
@@ -136,38 +137,6 @@ std::string duration(double seconds) {
   return buf;
 }
 
-// A shallow clone's first-parent line ends at its boundary, so the analysis leaves out every stored
-// run of an older commit (off history): a step whose old level lies there has no finding, and a
-// window whose old end lies there has no old end. Neither can be bisected in this clone; say so
-// once, with the fix, instead of reporting fewer findings than analyze on a full clone.
-std::optional<std::string> shallow_note(const analysis::Selection& sel, const analysis::GitTopology& git) {
-  if (sel.line.empty() || !git.is_shallow()) return std::nullopt;
-  std::size_t missing = 0;
-  std::set<std::string> checked_absent, checked_present;
-  for (const auto& x : sel.excluded) {
-    if (x.stage != analysis::FunnelStage::off_history) continue;
-    const auto dk = codec::parse_data_key(x.key);
-    if (!dk) continue;
-    // Off history for another reason (a side branch the clone has) is not the boundary's doing.
-    if (checked_present.count(dk->commit)) continue;
-    if (!checked_absent.count(dk->commit)) {
-      if (git.resolve(dk->commit)) {
-        checked_present.insert(dk->commit);
-        continue;
-      }
-      checked_absent.insert(dk->commit);
-    }
-    ++missing;
-  }
-  if (missing == 0) return std::nullopt;
-  const auto& oldest = sel.line.front();
-  return "this repository is a shallow clone whose history stops at " + short_id(oldest.id) +
-         (oldest.subject.empty() ? "" : " " + oldest.subject) + ": " + plural(missing, "stored run") + " of " +
-         plural(checked_absent.size(), "commit") + " it does not have " + (missing == 1 ? "was" : "were") +
-         " left out, so a step whose old level or window reaches past that commit is not found and not bisected "
-         "here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and bisect again";
-}
-
 bool wanted(const BisectRequest& r, const BenchmarkId& id, MetricKind kind) {
   return (!r.benchmark || id.qualified() == *r.benchmark) && (!r.metric || kind == *r.metric);
 }
@@ -198,7 +167,8 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
   out.max_builds = request.options.max_builds;
   out.repeat = request.options.repeat;
   out.dry_run = request.dry_run;
-  if (auto note = shallow_note(analysed.selection, git)) out.notes.push_back(std::move(*note));
+  if (auto note = analysis::shallow_clone_note(analysed.selection, git, analysis::ShallowNoteFor::bisect))
+    out.notes.push_back(std::move(*note));
   const auto& series = analysed.reconstruction->series;
 
   if (request.benchmark || request.metric) {

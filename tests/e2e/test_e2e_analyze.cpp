@@ -479,6 +479,38 @@ TEST_CASE("analyze in a shallow clone without the merge base fails with the shal
   CHECK(contains(r.err, "fetch-depth: 0"));
 }
 
+TEST_CASE("analyze in a shallow clone says which stored runs its boundary left out, and how to fix it",
+          "[e2e][analyze]") {
+  History h;
+  const std::string fix = "run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and analyze again";
+  // The full clone leaves nothing out, and says nothing.
+  auto full = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--json",
+                            (h.tmp.path() / "full.json").string()}, all_sets),
+                      h.repo);
+  INFO("stderr:\n" << full.err);
+  REQUIRE(full.exit_code == 0);
+  CHECK_FALSE(contains(full.err, "shallow"));
+  // A clone of the last 10 commits (35..44): the runs of every older commit, the side branch's
+  // included, are off its history. The project id is the checkout's directory name.
+  const auto shallow = h.tmp.path() / "depth-10" / project;
+  fs::create_directories(shallow.parent_path());
+  e2e::git(h.tmp.path(), {"clone", "-q", "--depth", "10", "file://" + h.repo.string(), shallow.string()});
+  REQUIRE(e2e::git(shallow, {"rev-parse", "--is-shallow-repository"}) == "true");
+  const auto out = h.tmp.path() / "shallow.json";
+  auto r = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--json", out.string()}, all_sets),
+                   shallow);
+  INFO("stderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.err, "[bench-history] this repository is a shallow clone whose history stops at " +
+                            h.commits[35].substr(0, 12) + " commit 35: "));
+  // 34 measured commits before 35 (10 has no run) with three runs each, the dirty snapshot of
+  // commit 20, and one run of each of the two side commits.
+  CHECK(contains(r.err, ": 105 stored runs of 36 commits it does not have were left out, so a step whose old level "
+                        "or window reaches past that commit is not found here: " + fix));
+  // The report itself is unchanged in shape: the note is for the person running the command.
+  CHECK(read_json(out).as_object().contains("findings"));
+}
+
 TEST_CASE("A dirty snapshot at the base tip is admitted only while the working tree is dirty, with the warning",
           "[e2e][analyze]") {
   History h;
