@@ -210,10 +210,8 @@ TEST_CASE("a step and a line both fit a clean or a double step and the step, whi
   // which declines the clean step's line before any comparison. The double step also without the
   // wander guard: with it, its step misses the raised noise demand
   // (docs/divergences.md#s4--wander-is-not-a-step) and there is nothing to compare.
-  detail::Departures shapeless;
-  shapeless.drift_shape = false;
-  detail::Departures unguarded = shapeless;
-  unguarded.wander_guard = false;
+  const detail::Departures shapeless{.drift_shape = false};
+  const detail::Departures unguarded{.wander_guard = false, .drift_shape = false};
   for (const char* name : {"clean-step", "multi-step"}) {
     INFO(name);
     const auto& e = ex::history_example(name);
@@ -250,8 +248,7 @@ TEST_CASE("the passing ladder clears every change-point gate, the interval gate 
   // The line clears every drift gate up to the shape guard, which sees a step: flat within its levels.
   CHECK(pass.judgements[0].drift.first_declined() == std::optional<std::string>("slope_within_levels"));
   // Without the guard the line clears the rest, the interval gate included.
-  detail::Departures shapeless;
-  shapeless.drift_shape = false;
+  const detail::Departures shapeless{.drift_shape = false};
   const auto line =
       drift_detector(e.values, e.intervals, e.kind, shapeless, change_point_cheap_gates(e.values, e.intervals, e.kind).level_start);
   CHECK(line.ladder.passed());

@@ -374,9 +374,7 @@ TEST_CASE("the wander guard: zero on i.i.d. noise and on quantised counts, posit
 
 TEST_CASE("S4 and S5 only ever remove candidates", "[detect][fresh]") {
   // The product against the product without the two guards, on the seeded sample.
-  detail::Departures unguarded;
-  unguarded.wander_guard = false;
-  unguarded.current_level = false;
+  const detail::Departures unguarded{.wander_guard = false, .current_level = false};
   const HistoryJudge guarded_judge(20), unguarded_judge(20, unguarded);
   std::size_t removed = 0, kept = 0;
   for (const auto& x : sample()) {
@@ -525,8 +523,7 @@ TEST_CASE("S6: a +5 % step at the noise limit is judged as a step, not reported 
   const std::vector<double> x{101.111, 98.8268, 100.404, 99.702,  98.3396, 96.1014, 99.5854,
                               100.956, 98.9827, 101.817, 99.6163, 103.168, 103.682, 105.365,
                               106.503, 107.742, 108.551, 103.003, 107.569, 108.972};
-  detail::Departures shapeless;
-  shapeless.drift_shape = false;
+  const detail::Departures shapeless{.drift_shape = false};
   const auto before = HistoryJudge(20, shapeless).judge(input(x));
   REQUIRE(before.candidate);
   CHECK(before.candidate->method == FindingMethod::drift);
@@ -543,8 +540,7 @@ TEST_CASE("S6: a +5 % step at the noise limit is judged as a step, not reported 
 }
 
 TEST_CASE("S6 only ever removes drift candidates", "[detect][fresh]") {
-  detail::Departures shapeless;
-  shapeless.drift_shape = false;
+  const detail::Departures shapeless{.drift_shape = false};
   std::size_t removed = 0, kept = 0;
   auto samples = sample();
   for (std::size_t n : {12u, 30u, 100u}) {  // trends too, which the step sample lacks
@@ -645,8 +641,7 @@ TEST_CASE("S7: a perfect 5-point step in a 20-point series is reported in a fami
   const std::vector<double> x{100.726, 102.668, 100.281, 97.6129, 102.734, 103.313, 105.061,
                               99.3672, 99.2541, 101.683, 96.0981, 101.416, 100.775, 100.61,
                               100.142, 126.872, 125.794, 128.488, 127.727, 130.418};
-  detail::Departures subgroup;
-  subgroup.complete_short_orbit = false;
+  const detail::Departures subgroup{.complete_short_orbit = false};
   std::vector<SeriesInput> family{input(x)};
   std::vector<std::vector<double>> flat;
   for (int i = 1; i < 20; ++i) flat.push_back(step(20, 0, 0.0, 0.02, "s7-flat-" + std::to_string(i)));
