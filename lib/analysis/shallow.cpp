@@ -2,7 +2,9 @@
 
 #include "benchhist/analysis/shallow.hpp"
 
-#include <set>
+#include <algorithm>
+#include <map>
+#include <ranges>
 
 #include "benchhist/codec/key.hpp"
 #include "benchhist/model/text.hpp"
@@ -12,28 +14,23 @@ namespace benchhist::analysis {
 std::optional<std::string> shallow_clone_note(const Selection& sel, const GitTopology& git, ShallowNoteFor command) {
   if (sel.line.empty() || !git.is_shallow()) return std::nullopt;
   std::size_t missing = 0;
-  std::set<std::string> checked_absent, checked_present;
+  std::map<std::string, bool> has;  // commit -> the clone has it (resolved once per commit)
   for (const auto& x : sel.excluded) {
     if (x.stage != FunnelStage::off_history) continue;
     const auto dk = codec::parse_data_key(x.key);
     if (!dk) continue;
+    auto [it, fresh] = has.try_emplace(dk->commit, false);
+    if (fresh) it->second = git.resolve(dk->commit).has_value();
     // Off history for another reason (a side branch the clone has) is not the boundary's doing.
-    if (checked_present.count(dk->commit)) continue;
-    if (!checked_absent.count(dk->commit)) {
-      if (git.resolve(dk->commit)) {
-        checked_present.insert(dk->commit);
-        continue;
-      }
-      checked_absent.insert(dk->commit);
-    }
-    ++missing;
+    if (!it->second) ++missing;
   }
   if (missing == 0) return std::nullopt;
+  const auto absent = static_cast<std::size_t>(std::ranges::count(std::views::values(has), false));
   const bool bisect = command == ShallowNoteFor::bisect;
   const auto& oldest = sel.line.front();
   return "this repository is a shallow clone whose history stops at " + short_id(oldest.id) +
          (oldest.subject.empty() ? "" : " " + oldest.subject) + ": " + plural(missing, "stored run") + " of " +
-         plural(checked_absent.size(), "commit") + " it does not have " + (missing == 1 ? "was" : "were") +
+         plural(absent, "commit") + " it does not have " + (missing == 1 ? "was" : "were") +
          " left out, so a step whose old level or window reaches past that commit is not found" +
          (bisect ? " and not bisected" : "") +
          " here: run `git fetch --unshallow` (actions/checkout: `fetch-depth: 0`) and " +
