@@ -2,9 +2,7 @@
 
 #include "benchhist/analysis/shallow.hpp"
 
-#include <algorithm>
 #include <map>
-#include <ranges>
 
 #include "benchhist/codec/key.hpp"
 #include "benchhist/model/text.hpp"
@@ -13,19 +11,21 @@ namespace benchhist::analysis {
 
 std::optional<std::string> shallow_clone_note(const Selection& sel, const GitTopology& git, ShallowNoteFor command) {
   if (sel.line.empty() || !git.is_shallow()) return std::nullopt;
-  std::size_t missing = 0;
+  std::size_t missing = 0, absent = 0;  // runs left out, and the commits they are of
   std::map<std::string, bool> has;  // commit -> the clone has it (resolved once per commit)
   for (const auto& x : sel.excluded) {
     if (x.stage != FunnelStage::off_history) continue;
     const auto dk = codec::parse_data_key(x.key);
     if (!dk) continue;
     auto [it, fresh] = has.try_emplace(dk->commit, false);
-    if (fresh) it->second = git.resolve(dk->commit).has_value();
+    if (fresh) {
+      it->second = git.resolve(dk->commit).has_value();
+      absent += !it->second;
+    }
     // Off history for another reason (a side branch the clone has) is not the boundary's doing.
     if (!it->second) ++missing;
   }
   if (missing == 0) return std::nullopt;
-  const auto absent = static_cast<std::size_t>(std::ranges::count(std::views::values(has), false));
   const bool bisect = command == ShallowNoteFor::bisect;
   const auto& oldest = sel.line.front();
   return "this repository is a shallow clone whose history stops at " + short_id(oldest.id) +
