@@ -99,7 +99,7 @@ void path_mode(std::string_view path) {
   }
   if (made) {
     benchhist::storage::LocalStore store(root);
-    for (const std::string prefix : {std::string(), std::string("v1/"), rel.substr(0, rel.size() / 2)}) {
+    for (const std::string& prefix : {std::string(), std::string("v1/"), rel.substr(0, rel.size() / 2)}) {
       std::vector<std::string> keys;
       try {
         keys = store.list(prefix);
