@@ -4,7 +4,7 @@
 // product's detector and once with the reference behaviour (every departure of
 // docs/divergences.md, S1-S5, switched off through the internal hook), printed side by side.
 //
-//   accuracy [--seed N] [--quick] [--threads N] [--check] [--misreports]
+//   accuracy [--seed N | --seeds FIRST-LAST] [--quick] [--threads N] [--check] [--misreports]
 //
 // Prints one summary line, then one Markdown table per suite. --check exits 1 unless the
 // acceptance levels hold: lone-step recall >= 0.95 (middle half and anywhere in [n/10, 9n/10]),
@@ -16,7 +16,12 @@
 // reported as a drift is counted apart (misreport).
 // --misreports also lists every stepped series the product reported as drift, with its values at
 // full precision (to replay it) and how clearly a least-squares fit of a step on a line still
-// sees the step.
+// sees the step. It then sets the misreports beside the drifts the product reports, by the trend
+// and the step each shows at the change-point ladder's level start, and counts the drifts that
+// show no more trend and no less step than some misreport: what any rule reading only those two
+// must decline with them.
+// --seeds runs every seed from FIRST to LAST, prints each one's summary line, and pools the
+// misreports and reported drifts of all of them (--check then holds each seed to the levels).
 // Deterministic: the same seed gives the same figures on every thread count.
 
 #include <algorithm>
@@ -27,6 +32,7 @@
 #include <functional>
 #include <iterator>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -174,6 +180,7 @@ struct Planted {
 
 // A stepped series the product reported as drift, kept whole for --misreports.
 struct Misreport {
+  std::uint64_t seed = 0;
   std::string suite;
   std::size_t family = 0;
   Planted step{};
@@ -184,10 +191,8 @@ struct Misreport {
 struct MisreportSink {
   std::vector<Misreport>* out = nullptr;
   const char* suite = "";
+  std::uint64_t seed = 0;
 };
-MisreportSink misreports_of(int behaviour, std::vector<Misreport>& all, const char* suite) {
-  return {behaviour == 0 ? &all : nullptr, suite};
-}
 
 void score_steps(const FamilyResult& fr, const std::vector<Planted>& planted, StepTally& t,
                  const std::vector<std::vector<double>>& values, MisreportSink sink) {
@@ -202,7 +207,7 @@ void score_steps(const FamilyResult& fr, const std::vector<Planted>& planted, St
     if (f->candidate.method != FindingMethod::change_point) {
       t.as_drift += 1;
       t.as_drift_k8 += after >= 8;
-      if (sink.out) sink.out->push_back({sink.suite, values.size(), p, values[p.series]});
+      if (sink.out) sink.out->push_back({sink.seed, sink.suite, values.size(), p, values[p.series]});
       continue;
     }
     t.reported += 1;
@@ -216,10 +221,19 @@ void score_steps(const FamilyResult& fr, const std::vector<Planted>& planted, St
 
 struct Options {
   std::uint64_t seed = 1;
+  std::uint64_t last_seed = 1;  // --seeds: seed .. last_seed
+  bool summary_only = false;    // one line per seed (--seeds)
   bool quick = false;
   bool check = false;
   bool misreports = false;
   unsigned threads = 2;
+};
+
+// A planted drift the product reported as drift, kept whole to set beside the misreports.
+struct ReportedDrift {
+  std::size_t family = 0;
+  double rise = 0;
+  std::vector<double> values;
 };
 
 struct Scorecard {
@@ -236,7 +250,12 @@ struct Scorecard {
   double misreported_k8[2] = {0, 0};  // ... of them with K >= 8 points after the step
   double stepped[2] = {0, 0};
   std::vector<Misreport> misreports;  // the product's, in suite order
+  std::vector<ReportedDrift> drifts;  // planted drifts the product reported as drift
 };
+
+MisreportSink misreports_of(int behaviour, Scorecard& sc, const Options& o, const char* suite) {
+  return {behaviour == 0 ? &sc.misreports : nullptr, suite, o.seed};
+}
 
 constexpr std::size_t null_lengths[] = {10, 12, 15, 20, 30, 50, 100, 150, 200};
 
@@ -286,7 +305,7 @@ void one_step_trials(const Options& o, std::uint64_t stream, std::size_t trials,
     fam.add_flat_companions(family, n, r);
     for (int b = 0; b < 2; ++b)
       score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, n - step.step_at, lift}}, out[b], fam.values,
-                  misreports_of(b, sc.misreports, suite));
+                  misreports_of(b, sc, o, suite));
   }
 }
 
@@ -319,7 +338,7 @@ void attribution_suite(const Options& o, Scorecard& sc) {
     }
     for (int b = 0; b < 2; ++b)
       score_steps(fam.judge(behaviours[b], o.threads), planted, sc.attribution[b], fam.values,
-                  misreports_of(b, sc.misreports, "attribution"));
+                  misreports_of(b, sc, o, "attribution"));
   }
 }
 
@@ -363,7 +382,7 @@ void fresh_suite(const Options& o, Scorecard& sc) {
           for (int b = 0; b < 2; ++b) {
             StepTally one;
             score_steps(fam.judge(behaviours[b], o.threads), {{0, step.step_at, fresh_after[ki], step.lift}}, one,
-                        fam.values, misreports_of(b, sc.misreports, "fresh regression"));
+                        fam.values, misreports_of(b, sc, o, "fresh regression"));
             auto& cell = sc.fresh[b][fi][li][ki];
             cell.planted += one.planted, cell.reported += one.reported, cell.exact += one.exact;
             cell.change_points += one.change_points, cell.error_sum += one.error_sum;
@@ -426,7 +445,10 @@ void drift_suite(const Options& o, Scorecard& sc) {
             auto& cell = sc.drift[b][fi][ni][ri];
             cell.planted += 1;
             if (f == fr.findings.end()) continue;
-            if (f->candidate.method == FindingMethod::drift) cell.as_drift += 1;
+            if (f->candidate.method == FindingMethod::drift) {
+              cell.as_drift += 1;
+              if (b == 0) sc.drifts.push_back({drift_families[fi], drift_rises[ri], fam.values[0]});
+            }
             else cell.as_change_point += 1;
           }
         }
@@ -523,7 +545,9 @@ void print(const Options& o, const Scorecard& sc) {
            fmt(sc.misreported[b], 0) + "/" + fmt(sc.stepped[b], 0) + " (K>=8: " + fmt(sc.misreported_k8[b], 0) + ")";
   };
   std::cout << "accuracy (seed " << o.seed << (o.quick ? ", quick" : "") << ") — " << summary(0) << " | "
-            << summary(1) << "\n\n";
+            << summary(1) << "\n";
+  if (o.summary_only) return;
+  std::cout << "\n";
 
   std::cout << "| suite | figure | product | reference | target |\n|---|---|---|---|---|\n";
   std::cout << "| null, i.i.d. | families of 200 with any finding (" << sc.null_iid[0].trials << " families) | "
@@ -652,12 +676,76 @@ double step_on_line_t(const std::vector<double>& x, std::size_t at) {
   return d / std::sqrt(rss / static_cast<double>(n - 3) / m[2][2]);
 }
 
+// The trend and the step a series shows either side of the change-point ladder's estimate of
+// where its new level begins (the split S6 reads): the within-level trend as z, the Mann-Kendall
+// S of the two levels pooled over its null standard deviation (no ties: the values are
+// continuous), and the step as its t in a step on a line there. Both oriented upwards, as every
+// planted change is. nullopt when the ladder placed no level start (S6 then abstains).
+struct TrendEvidence {
+  double within_z = 0, step_t = 0;
+};
+std::optional<TrendEvidence> trend_evidence(const std::vector<double>& x) {
+  const auto at = change_point_cheap_gates(x, {}, MetricKind::wall_time).level_start;
+  if (!at) return std::nullopt;
+  double s = 0, var = 0;
+  for (const auto& [from, to] : {std::pair{std::size_t{0}, *at}, std::pair{*at, x.size()}}) {
+    const auto m = static_cast<double>(to - from);
+    var += m * (m - 1) * (2 * m + 5) / 18;
+    for (std::size_t i = from; i < to; ++i)
+      for (std::size_t j = i + 1; j < to; ++j) s += (x[j] > x[i]) - (x[j] < x[i]);
+  }
+  const double corrected = s > 0 ? s - 1 : s < 0 ? s + 1 : 0;  // continuity, as the drift's own test
+  return TrendEvidence{var > 0 ? corrected / std::sqrt(var) : 0, step_on_line_t(x, *at)};
+}
+
+// The misreports against the drifts the product reports. A rule that reads only the within-level
+// trend and the step at the level start, and declines a series whenever it declines one with at
+// least as much trend and no more step, must decline with a misreport every reported drift it
+// dominates that way: this counts them, per cell of the drift suite.
+void print_trend_evidence(const Scorecard& sc) {
+  std::vector<TrendEvidence> mis;
+  for (const Misreport& m : sc.misreports)
+    if (const auto e = trend_evidence(m.values)) mis.push_back(*e);
+  std::cout << "\nTrend evidence at the change-point ladder's level start (z: the levels' pooled Mann-Kendall "
+               "S over its sd; t: the step's t on a line there)\n\n";
+  if (mis.empty()) {
+    std::cout << (sc.misreports.empty() ? "no misreport to set beside the drifts\n" : "no misreport with a level start\n");
+    return;
+  }
+  auto [zlo, zhi] = std::minmax_element(mis.begin(), mis.end(), [](auto& a, auto& b) { return a.within_z < b.within_z; });
+  auto [tlo, thi] = std::minmax_element(mis.begin(), mis.end(), [](auto& a, auto& b) { return a.step_t < b.step_t; });
+  std::cout << "- misreports (" << mis.size() << "): z " << fmt(zlo->within_z, 2) << " to " << fmt(zhi->within_z, 2)
+            << ", t " << fmt(tlo->step_t, 2) << " to " << fmt(thi->step_t, 2) << "\n";
+  double dominated[3][3] = {}, reported[3][3] = {}, all_dominated = 0, placed = 0;
+  for (const ReportedDrift& d : sc.drifts) {
+    const auto ni = static_cast<std::size_t>(std::find(std::begin(drift_lengths), std::end(drift_lengths), d.values.size()) - std::begin(drift_lengths));
+    const auto ri = static_cast<std::size_t>(std::find(std::begin(drift_rises), std::end(drift_rises), d.rise) - std::begin(drift_rises));
+    reported[ni][ri] += 1;
+    const auto e = trend_evidence(d.values);
+    if (!e) continue;
+    placed += 1;
+    const bool under = std::any_of(mis.begin(), mis.end(), [&](const TrendEvidence& m) {
+      return e->within_z <= m.within_z && e->step_t >= m.step_t;
+    });
+    dominated[ni][ri] += under, all_dominated += under;
+  }
+  std::cout << "- drifts the product reports: " << sc.drifts.size() << " (" << fmt(placed, 0)
+            << " with a level start); with no more trend and no less step than some misreport: "
+            << fmt(all_dominated, 0) << "\n\n| n | +5 % | +10 % | +30 % |\n|---|---|---|---|\n";
+  for (std::size_t ni = 0; ni < 3; ++ni) {
+    std::cout << "| " << drift_lengths[ni] << " |";
+    for (std::size_t ri = 0; ri < 3; ++ri)
+      std::cout << " " << fmt(dominated[ni][ri], 0) << " of " << fmt(reported[ni][ri], 0) << " |";
+    std::cout << "\n";
+  }
+}
+
 void print_misreports(const Scorecard& sc) {
   std::cout << "\nStepped series the product reported as drift (the step's t in a least-squares step-on-a-line fit "
                "at its true position; values at full precision):\n";
   if (sc.misreports.empty()) std::cout << "\nnone\n";
   for (const Misreport& m : sc.misreports) {
-    std::cout << "\n- " << m.suite << ", family " << m.family << ", n = " << m.values.size() << ", +"
+    std::cout << "\n- seed " << m.seed << ", " << m.suite << ", family " << m.family << ", n = " << m.values.size() << ", +"
               << fmt(100 * m.step.lift, 1) << " % from point " << m.step.at << " (K = " << m.step.after
               << "): t = " << fmt(step_on_line_t(m.values, m.step.at), 2) << "\n  ";
     char buf[32];
@@ -675,10 +763,10 @@ void print_misreports(const Scorecard& sc) {
 // step is clear (t near 8 on a line), and reporting it as drift is a fault.
 bool at_noise_limit(std::size_t n, double lift) { return (n <= 20 && lift <= 0.10) || (n <= 40 && lift <= 0.05); }
 
-bool acceptable(const Scorecard& sc) {
+bool acceptable(const Options& o, const Scorecard& sc) {
   bool ok = true;
   auto require = [&](bool c, const std::string& what) {
-    if (!c) std::cerr << "accuracy: below the acceptance level: " << what << "\n";
+    if (!c) std::cerr << "accuracy (seed " << o.seed << "): below the acceptance level: " << what << "\n";
     ok = ok && c;
   };
   require(lone_total(sc, 0).recall() >= 0.95, "lone-step recall (middle half) in a family of 2,000 >= 0.95");
@@ -717,14 +805,28 @@ Options parse(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--seed") o.seed = std::stoull(value());
+    if (a == "--seed") o.seed = o.last_seed = std::stoull(value());
+    else if (a == "--seeds") {
+      const std::string v = value();
+      const auto dash = v.find('-');
+      try {
+        if (dash == std::string::npos) throw std::invalid_argument(v);
+        o.seed = std::stoull(v.substr(0, dash)), o.last_seed = std::stoull(v.substr(dash + 1));
+      } catch (const std::exception&) {
+        o.last_seed = 0, o.seed = 1;
+      }
+      if (o.last_seed < o.seed) {
+        std::cerr << "accuracy: --seeds " << v << " is not a range FIRST-LAST with FIRST <= LAST; pass e.g. --seeds 1-10\n";
+        std::exit(2);
+      }
+    }
     else if (a == "--threads") o.threads = static_cast<unsigned>(std::max(1, std::stoi(value())));
     else if (a == "--quick") o.quick = true;
     else if (a == "--check") o.check = true;
     else if (a == "--misreports") o.misreports = true;
     else {
       std::cerr << "accuracy: unknown option " << a
-                << "; usage: accuracy [--seed N] [--quick] [--threads N] [--check] [--misreports]\n";
+                << "; usage: accuracy [--seed N | --seeds FIRST-LAST] [--quick] [--threads N] [--check] [--misreports]\n";
       std::exit(2);
     }
   }
@@ -734,19 +836,32 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  Scorecard sc;
-  null_suite(o, false, sc);
-  null_suite(o, true, sc);
-  lone_step_suite(o, sc);
-  attribution_suite(o, sc);
-  grid_suite(o, sc);
-  fresh_suite(o, sc);
-  excursion_suite(o, sc);
-  drift_suite(o, sc);
-  count_misreports(sc);
-  print(o, sc);
-  if (o.misreports) print_misreports(sc);
-  if (o.check && !acceptable(sc)) return 1;
-  return 0;
+  const Options range = parse(argc, argv);
+  Scorecard pooled;  // --misreports over every seed of the range
+  bool ok = true;
+  for (std::uint64_t seed = range.seed;; ++seed) {
+    Options o = range;
+    o.seed = seed;
+    o.summary_only = range.last_seed != range.seed;
+    Scorecard sc;
+    null_suite(o, false, sc);
+    null_suite(o, true, sc);
+    lone_step_suite(o, sc);
+    attribution_suite(o, sc);
+    grid_suite(o, sc);
+    fresh_suite(o, sc);
+    excursion_suite(o, sc);
+    drift_suite(o, sc);
+    count_misreports(sc);
+    print(o, sc);
+    if (o.check && !acceptable(o, sc)) ok = false;
+    std::move(sc.misreports.begin(), sc.misreports.end(), std::back_inserter(pooled.misreports));
+    std::move(sc.drifts.begin(), sc.drifts.end(), std::back_inserter(pooled.drifts));
+    if (seed == range.last_seed) break;
+  }
+  if (range.misreports) {
+    print_misreports(pooled);
+    print_trend_evidence(pooled);
+  }
+  return ok ? 0 : 1;
 }
