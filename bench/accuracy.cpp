@@ -25,6 +25,7 @@
 // Deterministic: the same seed gives the same figures on every thread count.
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -231,7 +232,6 @@ struct Options {
 
 // A planted drift the product reported as drift, kept whole to set beside the misreports.
 struct ReportedDrift {
-  std::size_t family = 0;
   double rise = 0;
   std::vector<double> values;
 };
@@ -447,7 +447,7 @@ void drift_suite(const Options& o, Scorecard& sc) {
             if (f == fr.findings.end()) continue;
             if (f->candidate.method == FindingMethod::drift) {
               cell.as_drift += 1;
-              if (b == 0) sc.drifts.push_back({drift_families[fi], drift_rises[ri], fam.values[0]});
+              if (b == 0) sc.drifts.push_back({drift_rises[ri], fam.values[0]});
             }
             else cell.as_change_point += 1;
           }
@@ -808,14 +808,11 @@ Options parse(int argc, char** argv) {
     if (a == "--seed") o.seed = o.last_seed = std::stoull(value());
     else if (a == "--seeds") {
       const std::string v = value();
-      const auto dash = v.find('-');
-      try {
-        if (dash == std::string::npos) throw std::invalid_argument(v);
-        o.seed = std::stoull(v.substr(0, dash)), o.last_seed = std::stoull(v.substr(dash + 1));
-      } catch (const std::exception&) {
-        o.last_seed = 0, o.seed = 1;
-      }
-      if (o.last_seed < o.seed) {
+      const char *begin = v.data(), *end = begin + v.size();
+      const auto first = std::from_chars(begin, end, o.seed);
+      const bool dash = first.ec == std::errc{} && first.ptr != end && *first.ptr == '-';
+      const auto last = dash ? std::from_chars(first.ptr + 1, end, o.last_seed) : first;
+      if (!dash || last.ec != std::errc{} || last.ptr != end || o.last_seed < o.seed) {
         std::cerr << "accuracy: --seeds " << v << " is not a range FIRST-LAST with FIRST <= LAST; pass e.g. --seeds 1-10\n";
         std::exit(2);
       }
