@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "benchhist/detect/history.hpp"
+#include "benchhist/detect/stats.hpp"
 
 using namespace benchhist;
 using namespace benchhist::detect;
@@ -691,8 +692,7 @@ std::optional<TrendEvidence> trend_evidence(const std::vector<double>& x) {
   for (const auto& [from, to] : {std::pair{std::size_t{0}, *at}, std::pair{*at, x.size()}}) {
     const auto m = static_cast<double>(to - from);
     var += m * (m - 1) * (2 * m + 5) / 18;
-    for (std::size_t i = from; i < to; ++i)
-      for (std::size_t j = i + 1; j < to; ++j) s += (x[j] > x[i]) - (x[j] < x[i]);
+    s += mann_kendall(std::span(x).subspan(from, to - from)).s;  // each level holds min_regime points
   }
   const double corrected = s > 0 ? s - 1 : s < 0 ? s + 1 : 0;  // continuity, as the drift's own test
   return TrendEvidence{var > 0 ? corrected / std::sqrt(var) : 0, step_on_line_t(x, *at)};
