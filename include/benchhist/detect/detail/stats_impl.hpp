@@ -282,26 +282,51 @@ BENCHHIST_DETECT_INLINE MannWhitney mann_whitney(std::span<const double> left, s
 
 namespace detail {
 BENCHHIST_DETAIL_BEGIN
-// Pairs i < j with keys[i] > keys[j], by merge sort (keys end up sorted).
-BENCHHIST_DETAIL_INLINE std::uint64_t count_inversions(std::vector<std::int64_t>& keys) {
-  const std::size_t n = keys.size();
-  std::vector<std::int64_t> buffer(n);
+// A bottom-up merge sort that counts strict inversions (a later item with a smaller key)
+// and, with `list`, hands each inverted pair of indices to it. Stable: equal keys keep their
+// order, so they never count. Items are plain keys (counting only) or (key, index) pairs; they
+// end up sorted by key.
+struct KeyedIndex {
+  std::int64_t key;
+  std::uint32_t index;
+};
+inline std::int64_t inversion_key(std::int64_t key) { return key; }
+inline std::int64_t inversion_key(const KeyedIndex& item) { return item.key; }
+struct NoPairs {
+  void operator()(std::uint32_t, std::uint32_t) const {}
+};
+template <class Item, class List = NoPairs>
+BENCHHIST_DETAIL_INLINE std::uint64_t merge_inversions(std::vector<Item>& items, List&& list = {}) {
+  const std::size_t n = items.size();
+  std::vector<Item> buffer(n);
   std::uint64_t inversions = 0;
   for (std::size_t width = 1; width < n; width *= 2) {
     for (std::size_t lo = 0; lo < n; lo += 2 * width) {
       const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
       std::size_t i = lo, j = mid, o = lo;
-      while (i < mid && j < hi) {
-        if (keys[i] <= keys[j]) buffer[o++] = keys[i++];
-        else {
-          inversions += mid - i;  // every remaining left key is greater
-          buffer[o++] = keys[j++];
+      if constexpr (std::is_same_v<std::decay_t<List>, NoPairs>) {
+        // Counting only: branch-free, as which side goes next is a coin toss on noisy data.
+        while (i < mid && j < hi) {
+          const bool right = inversion_key(items[j]) < inversion_key(items[i]);
+          inversions += right ? mid - i : 0;  // every remaining left item is greater
+          buffer[o++] = right ? items[j] : items[i];
+          j += right;
+          i += !right;
+        }
+      } else {
+        while (i < mid && j < hi) {
+          if (inversion_key(items[i]) <= inversion_key(items[j])) buffer[o++] = items[i++];
+          else {
+            inversions += mid - i;
+            for (std::size_t t = i; t < mid; ++t) list(items[t].index, items[j].index);
+            buffer[o++] = items[j++];
+          }
         }
       }
-      while (i < mid) buffer[o++] = keys[i++];
-      while (j < hi) buffer[o++] = keys[j++];
+      while (i < mid) buffer[o++] = items[i++];
+      while (j < hi) buffer[o++] = items[j++];
     }
-    keys.swap(buffer);
+    items.swap(buffer);
   }
   return inversions;
 }
@@ -317,7 +342,7 @@ BENCHHIST_DETECT_INLINE MannKendall mann_kendall(std::span<const double> xs, dou
   if (n < 3) return out;
   std::vector<std::int64_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = total_order_key(xs[i]);
-  const std::uint64_t discordant = detail::count_inversions(keys);  // keys now sorted
+  const std::uint64_t discordant = detail::merge_inversions(keys);  // keys now sorted
   std::uint64_t tied_pairs = 0;
   double ties = 0;
   for (std::size_t b = 0; b < n;) {
@@ -414,52 +439,6 @@ BENCHHIST_DETAIL_INLINE void row_slopes(std::span<const double> xs, std::size_t 
   for (std::size_t j = i + 1; j < xs.size(); ++j) out[j - i - 1] = (xs[j] - xi) / static_cast<double>(j - i);
 }
 
-// One bottom-up merge sort pass over (key, index) items that counts strict inversions (a later
-// item with a smaller key) and, with `list`, hands each inverted pair of indices to it. Stable:
-// equal keys keep their order, so they never count.
-struct KeyedIndex {
-  std::int64_t key;
-  std::uint32_t index;
-};
-struct NoPairs {
-  void operator()(std::uint32_t, std::uint32_t) const {}
-};
-template <class List>
-BENCHHIST_DETAIL_INLINE std::uint64_t merge_inversions(std::vector<KeyedIndex>& items, List&& list) {
-  const std::size_t n = items.size();
-  std::vector<KeyedIndex> buffer(n);
-  std::uint64_t inversions = 0;
-  for (std::size_t width = 1; width < n; width *= 2) {
-    for (std::size_t lo = 0; lo < n; lo += 2 * width) {
-      const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
-      std::size_t i = lo, j = mid, o = lo;
-      if constexpr (std::is_same_v<std::decay_t<List>, NoPairs>) {
-        // Counting only: branch-free, as which side goes next is a coin toss on noisy data.
-        while (i < mid && j < hi) {
-          const bool right = items[j].key < items[i].key;
-          inversions += right ? mid - i : 0;  // every remaining left item is greater
-          buffer[o++] = right ? items[j] : items[i];
-          j += right;
-          i += !right;
-        }
-      } else {
-        while (i < mid && j < hi) {
-          if (items[i].key <= items[j].key) buffer[o++] = items[i++];
-          else {
-            inversions += mid - i;
-            for (std::size_t t = i; t < mid; ++t) list(items[t].index, items[j].index);
-            buffer[o++] = items[j++];
-          }
-        }
-      }
-      while (i < mid) buffer[o++] = items[i++];
-      while (j < hi) buffer[o++] = items[j++];
-    }
-    items.swap(buffer);
-  }
-  return inversions;
-}
-
 BENCHHIST_DETAIL_INLINE std::uint64_t pairs_of(std::size_t n) { return static_cast<std::uint64_t>(n) * (n - 1) / 2; }
 
 // The median pair of the pairwise slopes in O(n log n + K), K the slopes inside a sampled
@@ -495,7 +474,6 @@ BENCHHIST_DETAIL_INLINE std::optional<std::pair<std::int64_t, std::int64_t>> mid
       items[k] = {total_order_key(xs[k] - t * static_cast<double>(k)), static_cast<std::uint32_t>(k)};
     return items;
   };
-  const NoPairs none;
   // The tightest candidate on each side whose exact count still holds the middle ranks.
   double t1 = 0, t2 = 0;
   std::vector<KeyedIndex> order;
@@ -504,13 +482,13 @@ BENCHHIST_DETAIL_INLINE std::optional<std::pair<std::int64_t, std::int64_t>> mid
   for (double low : lows) {
     t1 = low - 2 * slack;
     order = y_keys(t1);
-    below = merge_inversions(order, none);  // order: indices by y1, ties by index
+    below = merge_inversions(order);  // order: indices by y1, ties by index
     if ((low_found = below <= lower_rank)) break;
   }
   for (double high : highs) {
     t2 = high + 2 * slack;
     std::vector<KeyedIndex> under_t2 = y_keys(t2);
-    below_t2 = merge_inversions(under_t2, none);
+    below_t2 = merge_inversions(under_t2);
     if ((high_found = below_t2 > upper_rank)) break;
   }
   if (!low_found || !high_found || !(t1 + 4 * slack <= t2) || below_t2 < below) return std::nullopt;
