@@ -143,7 +143,8 @@ std::string command_help(const CommandSpec& c) {
 
 std::string top_level_help() {
   std::string h =
-      "Keep a long-lived history of benchmark results (Rust engines, Google Benchmark) and detect regressions and drift\n"
+      "Keep a long-lived history of benchmark results (Rust engines, Google Benchmark, hyperfine, Catch2, BMF, libtest) and\n"
+      "detect regressions and drift\n"
       "\n"
       "Usage: cargo bench-history <COMMAND> [OPTIONS]\n"
       "\n"

@@ -100,8 +100,8 @@ void add_filters(std::vector<Opt>& o) {
   o.push_back({"machine-key", 0, Kind::multi, "KEY",
                "Machine key filter, or all [default: this machine]; repeatable"});
 }
-void add_context_base(std::vector<Opt>& o) {
-  o.push_back({"context", 0, Kind::value, "REF", "Commit to analyze [default: HEAD]"});
+void add_context_base(std::vector<Opt>& o, const std::string& context_help) {
+  o.push_back({"context", 0, Kind::value, "REF", context_help});
   o.push_back({"base", 0, Kind::value, "REF", "Comparison base [default: the detected base branch]"});
 }
 void add_since(std::vector<Opt>& o, const std::string& help) {
@@ -112,11 +112,11 @@ void add_output(std::vector<Opt>& o) {
   o.push_back({"markdown", 0, Kind::value, "PATH", "Write a Markdown report to PATH"});
   o.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
 }
-void add_query_groups(std::vector<Opt>& o, const std::string& since_help) {
+void add_query_groups(std::vector<Opt>& o, const std::string& since_help, const std::string& context_help) {
   add_environment(o);
   add_cache(o);
   add_filters(o);
-  add_context_base(o);
+  add_context_base(o, context_help);
   add_since(o, since_help);
   add_output(o);
 }
@@ -134,8 +134,8 @@ void add_features(std::vector<Opt>& o) {
 // collect/backfill: any benchmark command instead of cargo bench (docs/bench-command.md).
 void add_bench_command(std::vector<Opt>& o) {
   o.push_back({"bench-command", 0, Kind::value, "COMMAND",
-               "Run this shell command instead of cargo bench; its Google Benchmark JSON reports go to "
-               "$BENCHHIST_OUTPUT_DIR [default: [collect] bench_command]"});
+               "Run this shell command instead of cargo bench; it writes its reports (Google Benchmark JSON, hyperfine "
+               "JSON, Catch2 XML, BMF, libtest output) to $BENCHHIST_OUTPUT_DIR [default: [collect] bench_command]"});
   o.push_back({"target-triple", 0, Kind::value, "TRIPLE",
                "Target triple to record and partition by [default: the C++ compiler's (--bench-command) or the toolchain host]"});
 }

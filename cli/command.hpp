@@ -99,12 +99,15 @@ struct CommandDef {
 void add_environment(std::vector<Opt>& o);
 void add_cache(std::vector<Opt>& o);
 void add_filters(std::vector<Opt>& o);
-void add_context_base(std::vector<Opt>& o);
+// `--context`'s help names what the commit is for in this command (analyzed, blessed, ...).
+inline constexpr const char* analyzed_context_help = "Commit to analyze [default: HEAD]";
+void add_context_base(std::vector<Opt>& o, const std::string& context_help = analyzed_context_help);
 void add_since(std::vector<Opt>& o, const std::string& help);
 void add_output(std::vector<Opt>& o);
 // The shared groups of the read commands (analyze, examine, list, prune, bisect); their values
 // are read back by read_query_groups.
-void add_query_groups(std::vector<Opt>& o, const std::string& since_help);
+void add_query_groups(std::vector<Opt>& o, const std::string& since_help,
+                      const std::string& context_help = analyzed_context_help);
 void add_scope(std::vector<Opt>& o);
 void add_features(std::vector<Opt>& o);
 void add_bench_command(std::vector<Opt>& o);

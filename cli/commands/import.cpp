@@ -6,7 +6,7 @@ namespace benchhist::cli {
 namespace {
 
 CommandSpec spec() {
-  CommandSpec c{"import", "Store results produced elsewhere: a target directory or Google Benchmark JSON reports",
+  CommandSpec c{"import", "Store results produced elsewhere: a target directory or benchmark report files",
                 {}, {}, false, false};
   add_environment(c.opts);
   c.opts.push_back({"target-dir", 0, Kind::value, "PATH", "Target directory whose engine output to store (criterion, callgrind, alloc_tracker, all_the_time)"});

@@ -7,7 +7,8 @@ namespace {
 
 CommandSpec spec() {
   CommandSpec c{"prune", "Delete stored runs and blessings of branch commits", {}, {}, false, false};
-  add_query_groups(c.opts, "Only prune commits at or after WHEN [default: no cutoff]");
+  add_query_groups(c.opts, "Only prune commits at or after WHEN [default: no cutoff]",
+                   "Branch tip whose runs to prune [default: HEAD]");
   c.opts.push_back({"dry-run", 0, Kind::flag, "", "Show the plan, delete nothing"});
   c.opts.push_back({"prune-base", 0, Kind::flag, "", "Allow deleting history of the base branch"});
   c.opts.push_back({"clean", 0, Kind::flag, "", "Delete clean runs"});

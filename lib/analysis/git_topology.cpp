@@ -131,6 +131,13 @@ std::unique_ptr<GitTopology> open_git_topology(const std::filesystem::path& path
 
 std::string resolve_context(const GitTopology& git, std::string_view ref) {
   if (auto id = git.resolve(ref)) return *id;
+  // HEAD always names something once a commit exists: here the branch is unborn, and the
+  // default context (no --context given) must not send the user looking for an option.
+  if (ref == "HEAD")
+    throw Error(ErrorKind::git,
+                "could not resolve \"HEAD\" while resolving the analysis context: the repository has no commits yet",
+                std::string(ref), {},
+                "commit first (results are recorded and analysed per commit), or pass --context <REF> naming one");
   throw Error(ErrorKind::git,
               "could not resolve \"" + std::string(ref) +
                   "\" while resolving the analysis context. Check that the --context ref exists or is fetched.",

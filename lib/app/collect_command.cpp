@@ -6,6 +6,7 @@
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/collect.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "probe/ci_provider.hpp"
 #include "probe/hardware.hpp"
 #include "probe/toolchain.hpp"
@@ -80,6 +81,15 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
     };
   const auto outcome = collect::collect(req, inv.env, ctx.store.get(), services);
   inv.out << outcome.message() << '\n';
+  // A stray untracked file is enough to make the run a dirty snapshot, which history analysis
+  // never reads: say so where the user looks, and what gets the commit its clean run.
+  if (outcome.stored && outcome.git.dirty && !outcome.objects.empty()) {
+    const std::string at = outcome.git.commit ? " of " + short_id(*outcome.git.commit) : std::string();
+    announce(inv, "stored as a dirty snapshot" + at +
+                      ": the working tree has uncommitted changes or untracked files (`git status` lists them). "
+                      "History analysis reads only clean runs: commit them or add them to .gitignore, then collect "
+                      "again to record the commit's clean run.");
+  }
 }
 
 void run_import(const ImportOptions& o, const Invocation& inv) {

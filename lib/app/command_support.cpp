@@ -62,6 +62,14 @@ void announce_logs(const Invocation& inv, const BenchOutput& output) {
 }
 
 void preflight(const std::vector<ReportFile>& files) {
+  // A report path naming a directory would fail only after the whole analysis, and as "not
+  // writable": refuse it here, before any store or git is touched.
+  for (const auto& f : files) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(f.path, ec))
+      throw Error(ErrorKind::usage, "the " + f.label + " report path " + f.path.string() + " is a directory",
+                  f.path.string(), {}, "name a file to write, for example one inside " + f.path.string());
+  }
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = i + 1; j < files.size(); ++j) {
       std::error_code ec;

@@ -272,7 +272,8 @@ void check(const ImportOptions& o) {
   validate_env(o.env);
   if (o.target_dir && o.target_dir->empty()) usage("a value is required for '--target-dir <PATH>'", "--target-dir");
   if (!o.target_dir && o.reports.empty())
-    usage("import needs something to store: pass --target-dir <PATH> and/or Google Benchmark report files",
+    usage("import needs something to store: pass --target-dir <PATH> and/or benchmark report files (Google "
+          "Benchmark JSON, hyperfine JSON, Catch2 XML, BMF, cargo bench #[bench] output)",
           "--target-dir");
   for (const auto& r : o.reports)
     if (r.empty()) usage("a report path must not be empty", "[REPORT]");

@@ -14,6 +14,7 @@
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
+#include "benchhist/report/closest.hpp"
 
 namespace benchhist::bisect {
 namespace {
@@ -174,13 +175,31 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
   if (request.benchmark || request.metric) {
     const bool any = std::any_of(series.begin(), series.end(),
                                  [&](const analysis::Series& s) { return wanted(request, s.key.id, s.key.kind); });
-    if (!any)
+    if (!any) {
+      // Name what the analysis does hold, closest first; an id copied from a report starts
+      // with its engine, which the id itself does not.
+      std::vector<std::string> ids;
+      for (const auto& s : series)
+        if (!request.metric || s.key.kind == *request.metric) ids.push_back(s.key.id.qualified());
+      std::string hint;
+      if (request.benchmark)
+        for (const auto& s : series)
+          if (const std::string engine(to_string(s.key.set.engine));
+              hint.empty() && request.benchmark->starts_with(engine + "/") &&
+              s.key.id.qualified() == request.benchmark->substr(engine.size() + 1))
+            hint = "its id is \"" + s.key.id.qualified() + "\" (reports print the engine " + engine +
+                   "/ before it): pass --benchmark " + s.key.id.qualified();
+      if (hint.empty())
+        hint = ids.empty() ? std::string("drop --metric, or pass one of the metrics `analyze` prints")
+                           : "pass one of the analysed ids (closest: " +
+                                 report::joined_names(report::closest_names(request.benchmark.value_or(""), ids)) +
+                                 "), with the metric token `analyze` prints";
       throw Error(ErrorKind::not_found,
                   "no analysed series matches " +
                       (request.benchmark ? "--benchmark " + *request.benchmark : std::string("every benchmark")) +
                       (request.metric ? " --metric " + std::string(to_string(*request.metric)) : std::string()),
-                  request.benchmark.value_or(""), {},
-                  "pass the exact qualified id and metric token `analyze` prints (`list runs` lists the stored runs)");
+                  request.benchmark.value_or(""), {}, hint);
+    }
   }
 
   std::set<std::string> stored;  // commits with a clean run in the analysis

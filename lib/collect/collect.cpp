@@ -303,6 +303,16 @@ CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& st
   }
   if (note)
     for (const auto& n : h.notes) note(n.text());
+  // The user named the directory: finding no engine output there is a wrong path (one level
+  // too deep, say), not an empty import (docs/import.md).
+  if (req.target_dir && req.report_paths.empty() && h.case_count() == 0) {
+    std::string looked;
+    for (const auto& n : h.notes) looked += (looked.empty() ? "" : "; ") + n.text();
+    throw Error(ErrorKind::not_found, "nothing to import: no engine output under " + req.target_dir->string(),
+                req.target_dir->string(), looked,
+                "pass the directory the benchmarks wrote into (CARGO_TARGET_DIR, the one that holds criterion/), "
+                "not one of its subdirectories, or name report files");
+  }
   CollectOutcome out;
   out.git = req.context.git;
   out.toolchain = req.context.toolchain;

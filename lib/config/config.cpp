@@ -61,7 +61,13 @@ std::string require_string(const fs::path& origin, std::string_view key, const t
 
 void parse_project(const fs::path& origin, const toml::table& project, Config& out) {
   // Unknown keys inside [project] are ignored (reference behaviour, docs/configuration.md).
-  if (const auto* id = project.get("id")) out.project_id = require_string(origin, "project.id", *id);
+  if (const auto* id = project.get("id")) {
+    out.project_id = require_string(origin, "project.id", *id);
+    // An empty id would store every run under the placeholder segment `_`, beside no project.
+    if (out.project_id->empty())
+      schema_error(origin, "project.id", id, "must not be empty",
+                   "remove `id` to name the project after the repository directory, or set an id");
+  }
   if (const auto* b = project.get("default_branch")) {
     out.default_branch = require_string(origin, "project.default_branch", *b);
   }

@@ -15,6 +15,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/parallel.hpp"
+#include "benchhist/report/closest.hpp"
 #include "benchhist/report/hints.hpp"
 
 namespace benchhist::pipeline {
@@ -310,7 +311,7 @@ std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
-  if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained)) return report::hint_nothing_stored();
+  if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained)) return report::hint_nothing_stored(req.project);
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe());
@@ -328,6 +329,51 @@ report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filt
   if (sel.since.cutoff) f.since = format_rfc3339(*sel.since.cutoff);
   f.since_reason = std::string(analysis::to_string(sel.since.reason));
   return f;
+}
+
+// A positional prefix that matches no benchmark of the selected runs is a mistyped filter, not an
+// all-clear: analysing nothing would pass a `--fail-on regression` gate for ever. It is refused,
+// naming the ids the runs do hold, closest first (docs/cli.md#analyze). Runs that do not exist
+// yet are the empty-selection hint's business, not this check's.
+void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Selection& sel,
+                               const analysis::Reconstruction& recon, storage::ObjectStore& store) {
+  if (req.benchmark_prefixes.empty() || (sel.objects.empty() && sel.base_objects.empty())) return;
+  const auto matched = [&](const std::string& prefix) {
+    const auto starts = [&](const SeriesKey& k) { return k.id.qualified().starts_with(prefix); };
+    return std::any_of(recon.series.begin(), recon.series.end(), [&](const auto& s) { return starts(s.key); }) ||
+           std::any_of(recon.ghosts.begin(), recon.ghosts.end(), starts) ||
+           std::any_of(recon.ignored.begin(), recon.ignored.end(), starts);
+  };
+  const auto miss = std::find_if_not(req.benchmark_prefixes.begin(), req.benchmark_prefixes.end(), matched);
+  if (miss == req.benchmark_prefixes.end()) return;
+  // The error path only: read the runs again for the ids they hold.
+  std::vector<std::string> ids;
+  try {
+    const auto loaded = analysis::load_selection(store, sel, req.threads);
+    for (const auto* runs : {&loaded.runs, &loaded.base_runs})
+      for (const auto& run : *runs)
+        if (run)
+          for (const auto& result : run->results) ids.push_back(result.id.qualified());
+  } catch (const Error&) {
+    // An unreadable object leaves the hint without names; the refusal stands.
+  }
+  const auto closest = report::closest_names(*miss, ids);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // Reports print `<engine>/<id>`; a prefix copied from one starts with the engine.
+  std::string engine_note;
+  for (const auto* objects : {&sel.objects, &sel.base_objects})
+    for (const auto& o : *objects)
+      if (const std::string engine(to_string(o.data.engine)); engine_note.empty() && miss->starts_with(engine + "/"))
+        engine_note = "a prefix matches the id without its engine (drop \"" + engine + "/\"; --engine " + engine +
+                      " keeps to that engine); ";
+  throw Error(ErrorKind::not_found,
+              "the benchmark prefix \"" + *miss + "\" matches none of the " + plural(ids.size(), "benchmark") +
+                  " in the selected runs",
+              *miss, {},
+              engine_note + (closest.empty() ? "check the prefix, the filters and --context"
+                                             : "the closest stored ids are: " + report::joined_names(closest) +
+                                                   "; drop the prefix to analyze every benchmark"));
 }
 
 AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
@@ -370,6 +416,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   for (const auto& u : unreadable)
     if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
   const auto& recon = *out.reconstruction;
+  refuse_unmatched_prefixes(req, sel, recon, store);
 
   // The report: facts shared by both modes, then the mode's own judgement.
   auto& r = out.report;

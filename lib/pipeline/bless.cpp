@@ -8,6 +8,8 @@
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/codec/key.hpp"
+#include "benchhist/codec/run_json.hpp"
+#include "benchhist/report/closest.hpp"
 #include "benchhist/version.hpp"
 
 namespace benchhist::pipeline {
@@ -36,16 +38,42 @@ analysis::ResolvedBase resolve_bless_base(const analysis::GitTopology& git, cons
   }
 }
 
-// The clean run objects at `commit` in partitions the filters accept (warning 2).
-bool has_clean_run(storage::ObjectStore& store, const std::string& project, const std::string& commit,
-                   const analysis::DiscriminantFilters& filters) {
+// The keys of the clean run objects at `commit` in partitions the filters accept (warning 2).
+std::vector<std::string> clean_runs_at(storage::ObjectStore& store, const std::string& project, const std::string& commit,
+                                       const analysis::DiscriminantFilters& filters) {
   const std::string segment = codec::sanitize_segment(commit);
-  for (const auto& key : store.list(codec::project_data_prefix(project))) {
+  std::vector<std::string> keys;
+  for (auto& key : store.list(codec::project_data_prefix(project))) {
     const auto data = codec::parse_data_key(key);
     if (data && data->kind == codec::ObjectKind::clean && data->commit == segment && filters.accepts(data->set()))
-      return true;
+      keys.push_back(std::move(key));
   }
-  return false;
+  return keys;
+}
+
+// Warning 3: a prefix that matches none of the benchmarks stored at the blessed commit is most
+// likely mistyped (an engine-qualified id as reports print it, a typo), and its record would
+// re-baseline nothing. It is still recorded, as the other warnings' cases are, and the warning
+// names the closest stored ids and how to revoke it.
+void warn_unmatched_prefixes(storage::ObjectStore& store, const std::vector<std::string>& run_keys,
+                             const BlessRequest& req, const std::string& short_ctx, std::vector<std::string>& warnings) {
+  std::vector<std::string> ids;
+  for (const auto& key : run_keys) {
+    try {
+      if (const auto body = store.get(key))
+        for (const auto& result : codec::decode_run(*body, key).results) ids.push_back(result.id.qualified());
+    } catch (const Error&) {
+      return;  // an unreadable run: analyze reports it; no guess about the prefixes here
+    }
+  }
+  if (ids.empty()) return;
+  for (const auto& prefix : req.prefixes) {
+    if (std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return id.starts_with(prefix); })) continue;
+    warnings.push_back("Warning: the prefix \"" + prefix + "\" matches none of the benchmarks stored at " + short_ctx +
+                       " (closest: " + report::joined_names(report::closest_names(prefix, ids, 3)) +
+                       "); blessing anyway — prefixes match the id without its engine, and `cargo bench-history "
+                       "unbless --context " + short_ctx + "` revokes the record.");
+  }
 }
 
 bool on_first_parent_line(const analysis::GitTopology& git, const std::string& commit, const std::string& tip) {
@@ -67,7 +95,7 @@ void validate_bless_prefixes(const BlessRequest& req) {
   if (!req.all && req.prefixes.empty())
     throw Error(ErrorKind::usage,
                 "bless requires at least one benchmark-id prefix (or pass --all); for example "
-                "`bless all_the_time/read_cell`");
+                "`bless read_cell`");
   for (const auto& p : req.prefixes)
     if (p.empty())
       throw Error(ErrorKind::usage, "a benchmark-id prefix must not be empty", {}, {},
@@ -95,10 +123,13 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
     out.warnings.push_back("Warning: the context commit " + short_ctx + " is not on the base branch " + out.base.name +
                            "; the blessing is recorded now but takes effect only once this commit is part of the base "
                            "branch's first-parent history (for example after a fast-forward or rebase merge).");
-  if (!has_clean_run(store, req.project, out.context_commit, req.filters))
+  const auto runs_at_context = clean_runs_at(store, req.project, out.context_commit, req.filters);
+  if (runs_at_context.empty())
     out.warnings.push_back("Warning: no stored result at the context commit " + short_ctx +
                            "; blessing anyway — double-check the commit id. The blessing still re-baselines "
                            "matching series from this commit on.");
+  else if (!req.all)
+    warn_unmatched_prefixes(store, runs_at_context, req, short_ctx, out.warnings);
   if (!req.context_ref && git.working_tree_dirty())
     out.warnings.push_back("Warning: uncommitted changes present. Blessing was applied to the existing commit at HEAD (" +
                            short_ctx + ").");

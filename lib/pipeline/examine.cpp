@@ -8,6 +8,7 @@
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/report/closest.hpp"
 #include "benchhist/report/hints.hpp"
 #include "benchhist/report/prose.hpp"
 
@@ -27,27 +28,6 @@ struct StoredBenchmark {
   std::set<std::string> metrics;
 };
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
-}
-
 // `examine --benchmark` names one exact id; one the selected runs do not hold is an error that
 // says which ids (or metrics) they do hold, closest first.
 [[noreturn]] void fail_unknown_benchmark(const ExamineRequest& req, std::size_t runs,
@@ -58,7 +38,7 @@ std::string joined(const std::vector<std::string>& items) {
     throw Error(ErrorKind::not_found, "benchmark \"" + req.benchmark + "\" has no " + metric + " metric" + where,
                 req.benchmark, {},
                 "pass --metric with one of its metrics: " +
-                    joined(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
+                    report::joined_names(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
   // Reports print `<engine>/<id>`: take that form for the id it names.
   if (const auto slash = req.benchmark.find('/'); slash != std::string::npos) {
     const auto engine = req.benchmark.substr(0, slash), id = req.benchmark.substr(slash + 1);
@@ -67,17 +47,12 @@ std::string joined(const std::vector<std::string>& items) {
                                             "\" (reports print the engine " + engine + "/ before it)",
                   req.benchmark, {}, "pass --benchmark " + id + " (and --engine " + engine + " to keep to that engine)");
   }
-  std::vector<std::pair<std::size_t, std::string>> ranked;
-  for (const auto& [id, _] : stored) {
-    const bool related = id.find(req.benchmark) != std::string::npos || req.benchmark.find(id) != std::string::npos;
-    ranked.emplace_back(related ? 0 : edit_distance(req.benchmark, id), id);
-  }
-  std::sort(ranked.begin(), ranked.end());
-  std::vector<std::string> closest;
-  for (std::size_t i = 0; i < ranked.size() && i < 5; ++i) closest.push_back(ranked[i].second);
+  std::vector<std::string> ids;
+  for (const auto& [id, _] : stored) ids.push_back(id);
+  const auto closest = report::closest_names(req.benchmark, std::move(ids));
   throw Error(ErrorKind::not_found, "no benchmark \"" + req.benchmark + "\"" + where, req.benchmark, {},
               closest.empty() ? "the selected runs hold no benchmark results; check the filters and --context"
-                              : "pass an exact id to --benchmark; the closest stored ids are: " + joined(closest) +
+                              : "pass an exact id to --benchmark; the closest stored ids are: " + report::joined_names(closest) +
                                     " (of " + std::to_string(stored.size()) + ")");
 }
 

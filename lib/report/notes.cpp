@@ -72,9 +72,14 @@ std::string dirty_base_warning() {
          "switch to a new branch before collecting.";
 }
 
-std::string hint_nothing_stored() {
-  return "No runs are stored for this project yet. Run `cargo bench-history collect` on a commit "
-         "(or `cargo bench-history backfill <FROM> <TO>` to seed history) first.";
+std::string hint_nothing_stored(std::string_view project) {
+  // The project id defaults to the repository directory's name, so a clone under another name
+  // looks at an empty project: say which one, and how to point it at the stored history.
+  return "No runs are stored for project \"" + std::string(project) +
+         "\" yet. Run `cargo bench-history collect` on a commit "
+         "(or `cargo bench-history backfill <FROM> <TO>` to seed history) first. If this repository's runs "
+         "are stored under another project id (a clone in a directory of another name, say), set `id` in "
+         "the `[project]` table of .cargo/bench_history.toml to that id instead.";
 }
 
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,

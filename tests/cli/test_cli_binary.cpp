@@ -213,7 +213,7 @@ TEST_CASE("Runtime argument checks still run before a command reports it is unav
                         "conditional_branches, indirect_branches, allocated_bytes, allocation_count, peak_outstanding_bytes");
   auto bless = run_cli({"bless"}, dir.path());
   require_runtime_error(bless, "bless requires at least one benchmark-id prefix (or pass --all); for example "
-                               "`bless all_the_time/read_cell`");
+                               "`bless read_cell`");
   require_runtime_error(run_cli({"list", "runs", "--all"}, dir.path()),
                         "--all applies only to `list blessings`, not to `list runs`");
 }

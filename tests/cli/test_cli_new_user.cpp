@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -366,4 +367,96 @@ TEST_CASE("list discriminants announces its selection; machine-key --verbose say
     CHECK(contains(key.err, "[bench-history]   " + std::string(component)));
   CHECK(contains(key.err, "clock speeds"));
   CHECK(contains(key.err, "host name"));
+}
+
+// The third wave's rough edges: filters and paths that matched nothing used to succeed quietly.
+
+TEST_CASE("analyze refuses a benchmark prefix that matches nothing, naming the closest stored ids",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  // A typo in a CI gate's prefix must not pass `--fail-on regression` for ever.
+  require_error(run_cli(with_filters({"analyze", h.local(), "--fail-on", "regression", "BM_Z"}), h.repo),
+                {"Error: the benchmark prefix \"BM_Z\" matches none of the 2 benchmarks in the selected runs",
+                 "the closest stored ids are: BM_X, BM_Y"});
+  // An id copied from a report carries its engine, which the id does not.
+  require_error(run_cli(with_filters({"analyze", h.local(), "google_benchmark/BM_X"}), h.repo),
+                {"matches none of the 2 benchmarks", "drop \"google_benchmark/\"", "--engine google_benchmark"});
+  // Every prefix must match: one good prefix does not cover a mistyped one.
+  require_error(run_cli(with_filters({"analyze", h.local(), "BM_X", "BM_Q"}), h.repo),
+                {"the benchmark prefix \"BM_Q\""});
+  const auto good = run_cli(with_filters({"analyze", h.local(), "--fail-on", "regression", "BM_X", "BM_"}), h.repo);
+  INFO(good.err);
+  CHECK(good.exit_code == 0);
+  // No runs at all is the empty-project hint's case, not a refusal; it names the project.
+  bhtest::TempDir empty_store;
+  const auto none = run_cli(with_filters({"analyze", "--local=" + empty_store.path().string(), "BM_Z"}), h.repo);
+  INFO(none.err);
+  CHECK(none.exit_code == 0);
+  CHECK(contains(none.out, "No runs are stored for project \"myproj\" yet."));
+  CHECK(contains(none.out, "set `id` in the `[project]` table"));
+}
+
+TEST_CASE("bless warns about a prefix that matches no benchmark stored at the commit", "[cli][new-user][bless]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  const auto r = run_cli(with_filters({"bless", "google_benchmark/BM_X", "BM_Y", h.local(), "--context", h.commits[4]}),
+                         h.repo);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string short_ctx = h.commits[4].substr(0, 12);
+  CHECK(contains(r.out, "Warning: the prefix \"google_benchmark/BM_X\" matches none of the benchmarks stored at " +
+                            short_ctx + " (closest: BM_X, BM_Y)"));
+  CHECK(contains(r.out, "unbless --context " + short_ctx));
+  CHECK_FALSE(contains(r.out, "the prefix \"BM_Y\""));
+  CHECK(contains(r.out, "Blessed 2 prefix filters"));
+  // The help says what --context is for in this command.
+  const auto help = run_cli({"bless", "--help"}, h.repo);
+  CHECK(contains(help.out, "Commit to bless: the new baseline starts there [default: HEAD]"));
+  CHECK_FALSE(contains(help.out, "Commit to analyze"));
+  const auto usage = run_cli(with_filters({"bless", h.local()}), h.repo);
+  CHECK(contains(usage.err, "for example `bless read_cell`"));
+}
+
+TEST_CASE("import refuses a target directory that holds no engine output", "[cli][new-user]") {
+  const auto stored_files = [](const fs::path& root) {
+    std::vector<std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_regular_file()) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+  };
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path());
+  fs::create_directories(h.repo / "target" / "criterion");
+  const auto store_before = stored_files(h.store);
+  require_error(run_cli({"import", h.local(), "--target-triple", triple, "--target-dir", "target/criterion"}, h.repo),
+                {"Error: nothing to import: no engine output under " + (h.repo / "target/criterion").string(),
+                 "criterion: no output (" + (h.repo / "target/criterion/criterion").string() + " does not exist)",
+                 "not one of its subdirectories"});
+  CHECK(stored_files(h.store) == store_before);
+}
+
+TEST_CASE("A report path that is a directory, an unborn HEAD and an empty project id are named for what they are",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  // Refused before the configuration, the store or git are touched: here there are none.
+  const auto out_dir = dir.path() / "out";
+  fs::create_directories(out_dir);
+  require_error(run_cli({"analyze", "--json", "out"}, dir.path()),
+                {"Error: the JSON report path " + out_dir.string() + " is a directory", "name a file to write"});
+
+  fs::create_directories(dir.path() / "store");
+  const auto fresh = dir.path() / "fresh";
+  fs::create_directories(fresh);
+  git_out(fresh, "init -q -b main");
+  require_error(run_cli({"analyze", "--local=" + (dir.path() / "store").string()}, fresh),
+                {"the repository has no commits yet", "commit first"});
+
+  const auto configured = dir.path() / "configured";
+  fs::create_directories(configured / ".cargo");
+  git_out(configured, "init -q -b main");
+  bhtest::write_file(configured / ".cargo/bench_history.toml", "[project]\nid = \"\"\n");
+  require_error(run_cli({"list", "runs", "--local=" + (dir.path() / "store").string()}, configured),
+                {"`project.id`", "must not be empty", "remove `id` to name the project after the repository"});
 }

@@ -356,6 +356,14 @@ TEST_CASE("bisect stops cleanly when the build budget runs out, and refuses a --
   auto none = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Nothing"}, r.dir, bench_env());
   CHECK(none.exit_code == 1);
   CHECK(contains(none.err, "no analysed series matches --benchmark BM_Nothing"));
+  CHECK(contains(none.err, "pass one of the analysed ids (closest: "));
+  CHECK(contains(none.err, "BM_Work"));
+  // An id copied from a report carries its engine.
+  auto qualified = run_cli({"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "google_benchmark/BM_Work"},
+                           r.dir, bench_env());
+  CHECK(qualified.exit_code == 1);
+  CHECK(contains(qualified.err, "its id is \"BM_Work\" (reports print the engine google_benchmark/ before it): "
+                                "pass --benchmark BM_Work"));
   CHECK(e2e::files_under(store.path()) == untouched);
 }
 

@@ -177,14 +177,14 @@ TEST_CASE("a report with no series names the verdict, no qualification and the h
   auto r = history_base();
   r.runs = {0, std::nullopt, std::nullopt};
   r.ghosts_excluded = 0;
-  r.hint = hint_nothing_stored();
+  r.hint = hint_nothing_stored("textproc");
   const auto text = TextReporter().render(r);
   CHECK(text ==
         "Analyzed project textproc (history mode)\n"
         "  commit: 9f2c4a1d3b5e708aab12cd34ef5678901234567a\n"
         "  runs: 0  regressions: 0\n"
         "Nothing was analyzed, so no change could be detected.\n"
-        "\n" + hint_nothing_stored() + "\n");
+        "\n" + hint_nothing_stored("textproc") + "\n");
   const auto md = MarkdownReporter().render(r);
   CHECK(contains(md, "- Runs analyzed: 0\n- Regressions: 0\n\nNothing was analyzed, so no change could be detected.\n\n"
                      "No runs are stored"));

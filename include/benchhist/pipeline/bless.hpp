@@ -48,7 +48,8 @@ struct BlessResult {
   Blessing record;
   std::string context_commit;
   analysis::ResolvedBase base;
-  std::vector<std::string> warnings;     // docs/blessings.md#bless order: off the base line, no clean run, dirty tree
+  // docs/blessings.md#bless order: off the base line, no clean run (or unmatched prefixes), dirty tree
+  std::vector<std::string> warnings;
   std::string message;                   // warnings (one per line) then the `Blessed …` sentence, `\n`-terminated
 };
 

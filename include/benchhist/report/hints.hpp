@@ -12,8 +12,8 @@ namespace benchhist::report {
 // Begins with `Warning: ` (report body, rendered last).
 std::string dirty_base_warning();
 
-// Nothing stored and every filter unconstrained.
-std::string hint_nothing_stored();
+// Nothing stored for `project` and every filter unconstrained.
+std::string hint_nothing_stored(std::string_view project);
 
 // Constrained filters matched nothing: names the effective partition.
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,

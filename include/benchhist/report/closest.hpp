@@ -1,0 +1,56 @@
+#pragma once
+// The names a hint suggests for one the user mistyped: the stored names closest to it, for every
+// "no such benchmark" message (examine, analyze's prefixes, bisect, bless). Header-only.
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace benchhist::report {
+
+// Levenshtein distance: insertions, deletions and substitutions of one byte each.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Up to `count` of `names`, closest to `query` first: a name that contains the query or is
+// contained in it comes before any other (an engine-qualified id, a prefix one level too deep),
+// then by edit distance, ties in name order. `names` need not be sorted or distinct.
+inline std::vector<std::string> closest_names(std::string_view query, std::vector<std::string> names,
+                                              std::size_t count = 5) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::vector<std::pair<std::size_t, std::string>> ranked;
+  ranked.reserve(names.size());
+  for (auto& n : names) {
+    const bool related = n.find(query) != std::string::npos || query.find(n) != std::string_view::npos;
+    ranked.emplace_back(related ? 0 : edit_distance(query, n), std::move(n));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < ranked.size() && i < count; ++i) out.push_back(std::move(ranked[i].second));
+  return out;
+}
+
+// "a, b, c" — the list a hint prints.
+inline std::string joined_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace benchhist::report
