@@ -51,7 +51,9 @@ struct AnalyzeResult {
 // Runs the whole analysis. Branch mode is derived from the topology (docs/pipeline.md#selection).
 // Throws Error{git} for unresolvable refs or no merge base (with the shallow-clone fix), Error{usage}
 // for a bad --since, Error{decode, not_found, io} naming the key of an unreadable stored object
-// (unless skip_unreadable), and the store's errors (network, auth).
+// (unless skip_unreadable), Error{not_found} naming a benchmark prefix that matches none of the
+// selected runs' benchmarks (with the closest stored ids; docs/cli.md), and the store's errors
+// (network, auth).
 AnalyzeResult analyze(const AnalyzeRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks = {});
 
