@@ -311,7 +311,8 @@ std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
-  if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained)) return report::hint_nothing_stored(req.project);
+  if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained))
+    return report::hint_nothing_stored(req.project);
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe());
@@ -333,8 +334,8 @@ report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filt
 
 // A positional prefix that matches no benchmark of the selected runs is a mistyped filter, not an
 // all-clear: analysing nothing would pass a `--fail-on regression` gate for ever. It is refused,
-// naming the ids the runs do hold, closest first (docs/cli.md#analyze). Runs that do not exist
-// yet are the empty-selection hint's business, not this check's.
+// naming the ids the runs do hold, closest first (docs/cli.md, "Filters and paths that match
+// nothing"). Runs that do not exist yet are the empty-selection hint's business, not this check's.
 void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Selection& sel,
                                const analysis::Reconstruction& recon, storage::ObjectStore& store) {
   if (req.benchmark_prefixes.empty() || (sel.objects.empty() && sel.base_objects.empty())) return;
@@ -368,8 +369,8 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
         engine_note = "a prefix matches the id without its engine (drop \"" + engine + "/\"; --engine " + engine +
                       " keeps to that engine); ";
   throw Error(ErrorKind::not_found,
-              "the benchmark prefix \"" + *miss + "\" matches none of the " + plural(ids.size(), "benchmark") +
-                  " in the selected runs",
+              "the benchmark prefix \"" + *miss + "\" matches none of the " +
+                  (ids.empty() ? std::string("benchmarks") : plural(ids.size(), "benchmark")) + " in the selected runs",
               *miss, {},
               engine_note + (closest.empty() ? "check the prefix, the filters and --context"
                                              : "the closest stored ids are: " + report::joined_names(closest) +
