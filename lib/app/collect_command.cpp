@@ -81,6 +81,12 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
     };
   const auto outcome = collect::collect(req, inv.env, ctx.store.get(), services);
   inv.out << outcome.message() << '\n';
+  // The command's side of the contract is to write its reports into $BENCHHIST_OUTPUT_DIR; one
+  // that printed them instead stores nothing, which is worth a word (an engine of `cargo bench`
+  // that wrote nothing stays silent, as the guide says).
+  if (req.bench_command && outcome.objects.empty())
+    announce(inv, "the benchmark command wrote no report into $BENCHHIST_OUTPUT_DIR, so nothing was stored: have it "
+                  "write its report files there (docs/bench-command.md)");
   // A stray untracked file is enough to make the run a dirty snapshot, which history analysis
   // never reads: say so where the user looks, and what gets the commit its clean run.
   if (outcome.stored && outcome.git.dirty && !outcome.objects.empty()) {

@@ -23,7 +23,8 @@ namespace {
 constexpr const char* triple = "x86_64-unknown-linux-gnu";
 
 // Prints BENCH_LINES (default 60) numbered lines on stdout and on stderr, alternately, then fails
-// with BENCH_FAIL or where a `fail-here` file is committed; else writes a Google Benchmark report.
+// with BENCH_FAIL or where a `fail-here` file is committed; else writes a Google Benchmark report
+// (unless BENCH_NO_REPORT is set).
 constexpr const char* bench_script = R"SH(#!/bin/sh
 i=1
 while [ "$i" -le "${BENCH_LINES:-60}" ]; do
@@ -33,6 +34,7 @@ while [ "$i" -le "${BENCH_LINES:-60}" ]; do
 done
 if [ -n "$BENCH_FAIL" ]; then exit "$BENCH_FAIL"; fi
 if [ -f fail-here ]; then exit 4; fi
+if [ -n "$BENCH_NO_REPORT" ]; then exit 0; fi
 cat > "$BENCHHIST_OUTPUT_DIR/report.json" <<EOF
 {"context": {"date": "2026-12-03T12:00:00+00:00", "library_build_type": "release"}, "benchmarks": [
  {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
@@ -107,6 +109,28 @@ TEST_CASE("collect keeps the benchmark output in a log named in its announcement
   CHECK(contains(text, "(repetition 1 of 1)\nbench-out line 1.\nbench-err line 1.\n"));
   CHECK(contains(text, "bench-out line 60.\nbench-err line 60.\n"));
   CHECK(git_out(p.repo, "status --porcelain").empty());  // nothing of it in the working tree
+}
+
+TEST_CASE("collect says when the command wrote no report, and when it stored a dirty snapshot", "[cli][bench-output]") {
+  Project p;
+  const auto none = p.run({"collect", "--bench-command", "./bench.sh"}, p.dir.path() / "tmp-none",
+                          {{"BENCH_NO_REPORT", "1"}});
+  INFO("stdout: " << none.out << "\nstderr: " << none.err);
+  REQUIRE(none.exit_code == 0);
+  CHECK(contains(none.out, "Stored 0 result sets covering 0 benchmark cases."));
+  CHECK(contains(none.err, "[bench-history] the benchmark command wrote no report into $BENCHHIST_OUTPUT_DIR, so "
+                           "nothing was stored"));
+  CHECK_FALSE(contains(none.err, "dirty snapshot"));
+
+  // One untracked file makes the run a dirty snapshot, which history analysis never reads.
+  bhtest::write_file(p.repo / "notes.txt", "scratch");
+  const auto dirty = p.run({"collect", "--bench-command", "./bench.sh"}, p.dir.path() / "tmp-dirty");
+  INFO("stdout: " << dirty.out << "\nstderr: " << dirty.err);
+  REQUIRE(dirty.exit_code == 0);
+  CHECK(contains(dirty.out, "Stored 1 result set covering 1 benchmark case."));
+  CHECK(contains(dirty.err, "[bench-history] stored as a dirty snapshot of " + p.commits[0].substr(0, 12) +
+                            ": the working tree has uncommitted changes or untracked files"));
+  CHECK_FALSE(contains(dirty.err, "wrote no report"));
 }
 
 TEST_CASE("A failing benchmark command shows the end of its log and the log's path", "[cli][bench-output]") {
