@@ -182,13 +182,12 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
       for (const auto& s : series)
         if (!request.metric || s.key.kind == *request.metric) ids.push_back(s.key.id.qualified());
       std::string hint;
-      if (request.benchmark)
-        for (const auto& s : series)
-          if (const std::string engine(to_string(s.key.set.engine));
-              hint.empty() && request.benchmark->starts_with(engine + "/") &&
-              s.key.id.qualified() == request.benchmark->substr(engine.size() + 1))
-            hint = "its id is \"" + s.key.id.qualified() + "\" (reports print the engine " + engine +
-                   "/ before it): pass --benchmark " + s.key.id.qualified();
+      const auto q = report::split_engine_qualified(request.benchmark.value_or(""));
+      if (q && std::any_of(series.begin(), series.end(), [&](const analysis::Series& s) {
+            return s.key.set.engine == q->engine && s.key.id.qualified() == q->id;
+          }))
+        hint = "its id is \"" + std::string(q->id) + "\" (reports print the engine " + std::string(to_string(q->engine)) +
+               "/ before it): pass --benchmark " + std::string(q->id);
       if (hint.empty())
         hint = ids.empty() ? std::string("drop --metric, or pass one of the metrics `analyze` prints")
                            : "pass one of the analysed ids (closest: " +

@@ -361,13 +361,13 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
   const auto closest = report::closest_names(*miss, ids);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  // Reports print `<engine>/<id>`; a prefix copied from one starts with the engine.
+  // A prefix copied from a report starts with the engine, which ids do not carry.
   std::string engine_note;
-  for (const auto* objects : {&sel.objects, &sel.base_objects})
-    for (const auto& o : *objects)
-      if (const std::string engine(to_string(o.data.engine)); engine_note.empty() && miss->starts_with(engine + "/"))
-        engine_note = "a prefix matches the id without its engine (drop \"" + engine + "/\"; --engine " + engine +
-                      " keeps to that engine); ";
+  if (const auto q = report::split_engine_qualified(*miss)) {
+    const std::string engine(to_string(q->engine));
+    engine_note = "a prefix matches the id without its engine (drop \"" + engine + "/\"; --engine " + engine +
+                  " keeps to that engine); ";
+  }
   throw Error(ErrorKind::not_found,
               "the benchmark prefix \"" + *miss + "\" matches none of the " +
                   (ids.empty() ? std::string("benchmarks") : plural(ids.size(), "benchmark")) + " in the selected runs",

@@ -40,8 +40,8 @@ struct StoredBenchmark {
                 "pass --metric with one of its metrics: " +
                     report::joined_names(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
   // Reports print `<engine>/<id>`: take that form for the id it names.
-  if (const auto slash = req.benchmark.find('/'); slash != std::string::npos) {
-    const auto engine = req.benchmark.substr(0, slash), id = req.benchmark.substr(slash + 1);
+  if (const auto q = report::split_engine_qualified(req.benchmark)) {
+    const std::string engine(to_string(q->engine)), id(q->id);
     if (auto it = stored.find(id); it != stored.end() && it->second.engines.count(engine))
       throw Error(ErrorKind::not_found, "no benchmark \"" + req.benchmark + "\"" + where + "; its id is \"" + id +
                                             "\" (reports print the engine " + engine + "/ before it)",

@@ -1,13 +1,17 @@
 #pragma once
-// The names a hint suggests for one the user mistyped: the stored names closest to it, for every
-// "no such benchmark" message (examine, analyze's prefixes, bisect, bless). Header-only.
+// The names a hint suggests for one the user mistyped: the stored names closest to it, and the id
+// inside one copied from a report, for every "no such benchmark" message (examine, analyze's
+// prefixes, bisect, bless). Header-only.
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "benchhist/model/engine.hpp"
 
 namespace benchhist::report {
 
@@ -44,6 +48,20 @@ inline std::vector<std::string> closest_names(std::string_view query, std::vecto
   std::vector<std::string> out;
   for (std::size_t i = 0; i < ranked.size() && i < count; ++i) out.push_back(std::move(ranked[i].second));
   return out;
+}
+
+// Reports print a benchmark as `<engine>/<id>`, while ids (and the prefixes and --benchmark values
+// that select them) never carry the engine: the engine and the id of `text` when it starts with an
+// engine name and a slash.
+struct EngineQualified {
+  Engine engine;
+  std::string_view id;
+};
+inline std::optional<EngineQualified> split_engine_qualified(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  if (const auto engine = parse_engine(text.substr(0, slash))) return EngineQualified{*engine, text.substr(slash + 1)};
+  return std::nullopt;
 }
 
 // "a, b, c" — the list a hint prints.
