@@ -185,14 +185,18 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
       const auto q = report::split_engine_qualified(request.benchmark.value_or(""));
       if (q && std::any_of(series.begin(), series.end(), [&](const analysis::Series& s) {
             return s.key.set.engine == q->engine && s.key.id.qualified() == q->id;
-          }))
+          })) {
         hint = "its id is \"" + std::string(q->id) + "\" (reports print the engine " + std::string(to_string(q->engine)) +
                "/ before it): pass --benchmark " + std::string(q->id);
-      if (hint.empty())
-        hint = ids.empty() ? std::string("drop --metric, or pass one of the metrics `analyze` prints")
-                           : "pass one of the analysed ids (closest: " +
-                                 report::joined_names(report::closest_names(request.benchmark.value_or(""), ids)) +
-                                 "), with the metric token `analyze` prints";
+      } else if (!ids.empty()) {
+        hint = "pass one of the analysed ids (closest: " +
+               report::joined_names(report::closest_names(request.benchmark.value_or(""), ids)) +
+               "), with the metric token `analyze` prints";
+      } else if (request.metric) {
+        hint = "drop --metric, or pass one of the metrics `analyze` prints";
+      } else {
+        hint = "the analysis holds no series: check the filters, --context and --since";
+      }
       throw Error(ErrorKind::not_found,
                   "no analysed series matches " +
                       (request.benchmark ? "--benchmark " + *request.benchmark : std::string("every benchmark")) +
