@@ -2,6 +2,8 @@
 
 #include "benchhist/automation/affected_packages.hpp"
 
+#include "benchhist/model/text.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -25,12 +27,6 @@ std::optional<std::string> relative_dir(const fs::path& dir, const fs::path& roo
 
 bool under(const std::string& path, const std::string& dir) {
   return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 }  // namespace
@@ -108,16 +104,16 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
   if (sel.workspace_wide)
     sel.explanation = sel.workspace_wide_input + " changed, which affects the whole workspace: " +
                       (sel.packages.empty() ? std::string("but no package has benchmarks")
-                                            : "benchmarking " + join(sel.packages));
+                                            : "benchmarking " + joined(sel.packages));
   else if (sel.packages.empty())
     sel.explanation = changed.empty()
                           ? "no changed file is inside a workspace package, so nothing is benchmarked"
-                          : "the changed packages (" + join(sel.changed_packages) +
+                          : "the changed packages (" + joined(sel.changed_packages) +
                                 ") and their dependents have no benchmarks, so nothing is benchmarked";
   else
-    sel.explanation = "changed: " + join(sel.changed_packages) + "; benchmarking " + join(sel.packages) +
+    sel.explanation = "changed: " + joined(sel.changed_packages) + "; benchmarking " + joined(sel.packages) +
                       " (the changed packages with benchmarks and every workspace package depending on them)";
-  if (!excludes.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + join(excludes);
+  if (!excludes.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + joined(excludes);
   return sel;
 }
 

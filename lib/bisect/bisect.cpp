@@ -190,7 +190,7 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
                "/ before it): pass --benchmark " + std::string(q->id);
       } else if (!ids.empty()) {
         hint = "pass one of the analysed ids (closest: " +
-               report::joined_names(report::closest_names(request.benchmark.value_or(""), ids)) +
+               joined(report::closest_names(request.benchmark.value_or(""), ids)) +
                "), with the metric token `analyze` prints";
       } else if (request.metric) {
         hint = "drop --metric, or pass one of the metrics `analyze` prints";

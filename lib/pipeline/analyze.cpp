@@ -373,7 +373,7 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
                   (ids.empty() ? std::string("benchmarks") : plural(ids.size(), "benchmark")) + " in the selected runs",
               *miss, {},
               engine_note + (closest.empty() ? "check the prefix, the filters and --context"
-                                             : "the closest stored ids are: " + report::joined_names(closest) +
+                                             : "the closest stored ids are: " + joined(closest) +
                                                    "; drop the prefix to analyze every benchmark"));
 }
 

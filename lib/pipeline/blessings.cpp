@@ -13,27 +13,11 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/pipeline/bless.hpp"
+#include "benchhist/report/markdown_text.hpp"
 #include "benchhist/codec/key.hpp"
 
 namespace benchhist::pipeline {
 namespace {
-
-std::string prefixes_text(const std::vector<std::string>& p) {
-  if (p.empty()) return "all benchmarks";
-  std::string out;
-  for (std::size_t i = 0; i < p.size(); ++i) out += (i ? ", " : "") + p[i];
-  return out;
-}
-
-std::string md_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 
 void write_axis(codec::json::Writer& j, std::string_view k, const std::vector<std::string>& axis) {
   j.key(k).begin_array();
@@ -142,8 +126,8 @@ std::string BlessingsListing::text() const {
                         : report::render_blessings_text(listing);
   out += "\nScoped blessings\n";
   for (const auto& s : scoped)
-    out += "  " + short_id(s.commit) + " accepts " + prefixes_text(s.prefixes) + " in " + s.scope.label() +
-           " (issued " + s.issued_at + ")\n";
+    out += "  " + short_id(s.commit) + " accepts " + report::blessed_prefixes_text(s.prefixes) + " in " +
+           s.scope.label() + " (issued " + s.issued_at + ")\n";
   return out;
 }
 
@@ -153,8 +137,8 @@ std::string BlessingsListing::markdown() const {
   if (listing.blessings.empty()) out = "# Blessings for " + listing.project + " at " + short_id(listing.head_commit) + "\n";
   out += "\n## Scoped blessings\n\n| Commit | Scope | Prefixes | Issued |\n| --- | --- | --- | --- |\n";
   for (const auto& s : scoped)
-    out += "| " + short_id(s.commit) + " | " + md_escape(s.scope.label()) + " | " + md_escape(prefixes_text(s.prefixes)) +
-           " | " + s.issued_at + " |\n";
+    out += "| " + short_id(s.commit) + " | " + report::markdown_cell(s.scope.label()) + " | " +
+           report::markdown_cell(report::blessed_prefixes_text(s.prefixes)) + " | " + s.issued_at + " |\n";
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/report/closest.hpp"
 #include "benchhist/report/hints.hpp"
 #include "benchhist/report/prose.hpp"
@@ -38,7 +39,7 @@ struct StoredBenchmark {
     throw Error(ErrorKind::not_found, "benchmark \"" + req.benchmark + "\" has no " + metric + " metric" + where,
                 req.benchmark, {},
                 "pass --metric with one of its metrics: " +
-                    report::joined_names(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
+                    joined(std::vector<std::string>(it->second.metrics.begin(), it->second.metrics.end())));
   // Reports print `<engine>/<id>`: take that form for the id it names.
   if (const auto q = report::split_engine_qualified(req.benchmark)) {
     const std::string engine(to_string(q->engine)), id(q->id);
@@ -52,7 +53,7 @@ struct StoredBenchmark {
   const auto closest = report::closest_names(req.benchmark, std::move(ids));
   throw Error(ErrorKind::not_found, "no benchmark \"" + req.benchmark + "\"" + where, req.benchmark, {},
               closest.empty() ? "the selected runs hold no benchmark results; check the filters and --context"
-                              : "pass an exact id to --benchmark; the closest stored ids are: " + report::joined_names(closest) +
+                              : "pass an exact id to --benchmark; the closest stored ids are: " + joined(closest) +
                                     " (of " + std::to_string(stored.size()) + ")");
 }
 

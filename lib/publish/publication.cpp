@@ -46,7 +46,7 @@ std::string compose(const std::string& prefix, std::string_view markdown, const 
 }
 
 // "a · b · c" without empty parts.
-std::string joined(std::initializer_list<std::string> parts) {
+std::string dot_joined(std::initializer_list<std::string> parts) {
   std::string out;
   for (const auto& p : parts)
     if (!p.empty()) out += (out.empty() ? "" : " · ") + p;
@@ -92,7 +92,7 @@ std::string findings_body(const HistoryPublication& p) {
   const auto& f = p.facts;
   std::string prefix = findings_issue_marker(f.project) + "\n" + std::string(kStatePrefix) + "findings commit=" +
                        f.tip_commit + " -->\n" +
-                       joined({"**Findings** at " + commit_ref(f.tip_commit) + ": " + counts(f), run_link(p.links),
+                       dot_joined({"**Findings** at " + commit_ref(f.tip_commit) + ": " + counts(f), run_link(p.links),
                                bundle_link(p.links)}) +
                        "\n\n";
   return compose(prefix, p.markdown, kIssueFooter, p.links);
@@ -102,7 +102,7 @@ std::string all_clear_body(const HistoryPublication& p) {
   const auto& f = p.facts;
   std::string prefix = findings_issue_marker(f.project) + "\n" + std::string(kStatePrefix) + "all-clear commit=" +
                        f.tip_commit + " -->\n" +
-                       joined({"**All clear** since " + commit_ref(f.tip_commit) +
+                       dot_joined({"**All clear** since " + commit_ref(f.tip_commit) +
                                    ": a complete clean report (every in-scope series judged, no reportable move, "
                                    "collection complete on every expected platform). The earlier findings are in "
                                    "this description's edit history",
@@ -164,7 +164,7 @@ PublicationResult publish_history(GitHubClient& github, const HistoryPublication
     auto updated = github.update_issue_body(issue->number, body);
     if (was_clear)
       github.create_comment(issue->number,
-                            joined({"**Findings again** at " + commit_ref(f.tip_commit) + ": " + counts(f) +
+                            dot_joined({"**Findings again** at " + commit_ref(f.tip_commit) + ": " + counts(f) +
                                         ". The description now shows the new report",
                                     run_link(p.links)}) +
                                 ".\n");
@@ -183,7 +183,7 @@ PublicationResult publish_history(GitHubClient& github, const HistoryPublication
               issue->html_url};
     github.update_issue_body(issue->number, all_clear_body(p));
     auto comment = github.create_comment(
-        issue->number, joined({"**All clear** at " + commit_ref(f.tip_commit) +
+        issue->number, dot_joined({"**All clear** at " + commit_ref(f.tip_commit) +
                                    ": a complete clean report — every in-scope series was judged, no reportable move "
                                    "survived the gates, and collection succeeded on every expected platform. This "
                                    "issue stays open until you close it",
@@ -209,14 +209,14 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
   switch (p.kind) {
     case PrPublicationKind::pending:
       body = marker + "\n" +
-             joined({"**Pending:** benchmarking " + commit_ref(p.commit) + " for `" + p.project +
+             dot_joined({"**Pending:** benchmarking " + commit_ref(p.commit) + " for `" + p.project +
                          "`; this comment is updated with the result when the run finishes",
                      run_link(p.links)}) +
              ".\n";
       break;
     case PrPublicationKind::nothing_benchmarked:
       body = marker + "\n" +
-             joined({"**Nothing was benchmarked** for " + commit_ref(p.commit) + " in `" + p.project +
+             dot_joined({"**Nothing was benchmarked** for " + commit_ref(p.commit) + " in `" + p.project +
                          "`: no workspace package with benchmarks is affected by this pull request's changes against "
                          "the merge base with its base branch",
                      run_link(p.links)}) +
@@ -227,7 +227,7 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
         throw Error(ErrorKind::usage, "a pull-request result needs the JSON report", "--json", {},
                     "pass --json <report.json> --markdown <summary.md>");
       const std::string prefix =
-          marker + "\n" + joined({pr_result_status(p), run_link(p.links), bundle_link(p.links)}) + ".\n\n";
+          marker + "\n" + dot_joined({pr_result_status(p), run_link(p.links), bundle_link(p.links)}) + ".\n\n";
       body = compose(prefix, p.markdown, "", p.links);
       break;
     }
@@ -256,12 +256,12 @@ PublicationResult publish_failure(GitHubClient& github, const FailurePublication
   if (p.ref && !p.ref->empty()) where += " on `" + *p.ref + "`";
   if (issue) {
     auto comment = github.create_comment(
-        issue->number, joined({"The benchmark history workflow failed again for " + where, run_link(p.links)}) + ".\n");
+        issue->number, dot_joined({"The benchmark history workflow failed again for " + where, run_link(p.links)}) + ".\n");
     return {"Commented on the open failure alert #" + std::to_string(issue->number) + ".", comment.html_url};
   }
   const std::string body =
       failure_issue_marker(p.project) + "\n" +
-      joined({"The benchmark history workflow failed for " + where, run_link(p.links)}) +
+      dot_joined({"The benchmark history workflow failed for " + where, run_link(p.links)}) +
       ".\n\nInspect the failed run and its diagnostics. This alert is about running the workflow, not about benchmark "
       "results. Later successful runs do not close it: close it once the cause is fixed.\n";
   auto created = github.create_issue(title, body);

@@ -280,13 +280,6 @@ std::string render_discriminants_json(const std::vector<DiscriminantSet>& sets) 
 
 namespace {
 
-std::string prefixes_text(const std::vector<std::string>& p) {
-  if (p.empty()) return "all benchmarks";
-  std::string out;
-  for (std::size_t i = 0; i < p.size(); ++i) out += (i ? ", " : "") + p[i];
-  return out;
-}
-
 template <class F>
 void by_set(const BlessingListing& l, F&& f) {
   for (std::size_t i = 0; i < l.blessings.size(); ++i) {
@@ -296,6 +289,10 @@ void by_set(const BlessingListing& l, F&& f) {
 }
 
 }  // namespace
+
+std::string blessed_prefixes_text(const std::vector<std::string>& prefixes) {
+  return prefixes.empty() ? "all benchmarks" : joined(prefixes);
+}
 
 std::string render_blessings_text(const BlessingListing& l) {
   const std::string head(short_id(l.head_commit));
@@ -309,7 +306,7 @@ std::string render_blessings_text(const BlessingListing& l) {
       out += "  " + b.benchmark.value_or("") + "  blessed at " + std::string(short_id(b.commit));
       if (b.commit_time) out += " (" + *b.commit_time + ")";
     } else {
-      out += "  " + std::string(short_id(b.commit)) + " accepts " + prefixes_text(b.prefixes);
+      out += "  " + std::string(short_id(b.commit)) + " accepts " + blessed_prefixes_text(b.prefixes);
       if (b.issued_at) out += " (issued " + *b.issued_at + ")";
     }
     out += "\n";
@@ -333,7 +330,7 @@ std::string render_blessings_markdown(const BlessingListing& l) {
       out += "| " + markdown_cell(b.benchmark.value_or("")) + " | " + std::string(short_id(b.commit)) + " | " +
              b.commit_time.value_or("") + " |\n";
     else
-      out += "| " + std::string(short_id(b.commit)) + " | " + markdown_cell(prefixes_text(b.prefixes)) + " | " +
+      out += "| " + std::string(short_id(b.commit)) + " | " + markdown_cell(blessed_prefixes_text(b.prefixes)) + " | " +
              b.issued_at.value_or("") + " |\n";
   });
   return out;

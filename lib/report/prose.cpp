@@ -2,6 +2,7 @@
 
 #include "benchhist/report/prose.hpp"
 
+#include "benchhist/model/text.hpp"
 #include "benchhist/report/value_format.hpp"
 
 namespace benchhist::report {
@@ -35,8 +36,7 @@ std::string breakdown_sentence(const Census& census) {
 std::string skipped_unreadable_sentence(const std::vector<std::string>& keys) {
   if (keys.empty()) return {};
   std::string out = "Skipped " + plural(keys.size(), "unreadable stored object") + " (--skip-unreadable): ";
-  for (std::size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + keys[i];
-  return out + ".";
+  return out + joined(keys) + ".";
 }
 
 std::vector<std::string> qualification_sentences(const Census& census) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "benchhist/report/list_output.hpp"
 #include "benchhist/report/value_format.hpp"
 
 using namespace benchhist;
@@ -79,6 +80,14 @@ TEST_CASE("plurals add s except for series", "[value]") {
   CHECK(plural(2, "commit") == "2 commits");
   CHECK(plural(1, "series") == "1 series");
   CHECK(plural(3, "series") == "3 series");
+}
+
+TEST_CASE("lists are joined with a comma and a space, a blessing's empty prefix list in words", "[value]") {
+  CHECK(joined({}) == "");
+  CHECK(joined({"parse/large"}) == "parse/large");
+  CHECK(joined({"a", "b", "c"}) == "a, b, c");
+  CHECK(blessed_prefixes_text({}) == "all benchmarks");
+  CHECK(blessed_prefixes_text({"read_cell", "parse/"}) == "read_cell, parse/");
 }
 
 TEST_CASE("JSON numbers use the shortest round trip with a fraction or exponent", "[value][json]") {

@@ -1,11 +1,12 @@
 #pragma once
-// The two wording helpers every message and report shares: a commit's short id and a counted
-// noun. Header-only.
+// The wording helpers every message and report shares: a commit's short id, a counted noun and
+// a list. Header-only.
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace benchhist {
 
@@ -20,6 +21,16 @@ inline std::string plural(std::uint64_t n, std::string_view noun) {
   out += ' ';
   out += noun;
   if (n != 1 && noun != "series") out += 's';
+  return out;
+}
+
+// "a, b, c": a list of names, ids or keys in a message or a report line.
+inline std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
   return out;
 }
 

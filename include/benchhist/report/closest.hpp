@@ -64,11 +64,4 @@ inline std::optional<EngineQualified> split_engine_qualified(std::string_view te
   return std::nullopt;
 }
 
-// "a, b, c" — the list a hint prints.
-inline std::string joined_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 }  // namespace benchhist::report

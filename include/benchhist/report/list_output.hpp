@@ -57,6 +57,8 @@ struct BlessingListing {
   std::vector<ListedBlessing> blessings;    // grouped by set in set order
 };
 std::string render_blessings_text(const BlessingListing&);
+// The prefixes a blessing accepts, in words: `all benchmarks` when it names none.
+std::string blessed_prefixes_text(const std::vector<std::string>& prefixes);
 std::string render_blessings_markdown(const BlessingListing&);
 std::string render_blessings_json(const BlessingListing&);
 
