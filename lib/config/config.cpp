@@ -210,7 +210,13 @@ Config parse_config(std::string_view text, const fs::path& origin) {
     cause += ": " + std::string(e.description());
     throw Error(ErrorKind::config, "failed to parse configuration", origin.string(), cause, kParseHint);
   }
-  // Unknown top-level tables (e.g. an old [machine]) are ignored (docs/configuration.md).
+  // Unknown top-level tables (e.g. an old [machine]) are ignored, and listed for the caller to
+  // name (docs/configuration.md).
+  for (const auto& [key, node] : root) {
+    const std::string_view name = key.str();
+    if (name != "project" && name != "storage" && name != "analysis" && name != "collect")
+      out.ignored_tables.emplace_back(name);
+  }
   if (const auto* project = root.get("project")) parse_project(origin, require_table(origin, "project", *project), out);
   if (const auto* storage = root.get("storage")) parse_storage(origin, require_table(origin, "storage", *storage), out);
   if (const auto* analysis = root.get("analysis")) {

@@ -1,7 +1,8 @@
 // The rough edges a new user hits (issue 22, part 3), each through the real binary against a real
 // git repository and a local store: the project id from the repository root, read commands on a
 // store path that is a file or missing, options a command cannot honour, an unknown
-// `examine --benchmark`, `list runs --skip-unreadable`, and the small wording fixes.
+// `examine --benchmark`, `list runs --skip-unreadable`, a mistyped configuration table, and the
+// small wording fixes.
 
 #include <catch2/catch.hpp>
 
@@ -102,6 +103,23 @@ TEST_CASE("A command run in a subdirectory reads the project named after the rep
     REQUIRE(r.exit_code == 0);
     CHECK(contains(r.out, "Data set for project configured\n"));
     CHECK(contains(r.err, "project id: configured"));
+  }
+
+  SECTION("a mistyped table is named on stderr, and the command still runs") {
+    fs::create_directories(h.repo / ".cargo");
+    const auto config = h.repo / ".cargo" / "bench_history.toml";
+    bhtest::write_file(config, "[analyis]\nignore = [\"BM_X\"]\n");
+    const auto r = run_cli(with_filters({"list", "runs", h.local()}), sub);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.out, "Data set for project myproj\n"));
+    CHECK(contains(r.err, "[bench-history] warning: the configuration " + config.string() +
+                              " has a table [analyis] that this version does not read, so it is ignored"));
+    CHECK(contains(r.err, "correct the table's name, or remove it"));
+    bhtest::write_file(config, "[analysis]\nignore = [\"BM_X\"]\n");
+    const auto fixed = run_cli(with_filters({"list", "runs", h.local()}), sub);
+    CHECK(fixed.exit_code == 0);
+    CHECK_FALSE(contains(fixed.err, "warning"));
   }
 }
 

@@ -55,6 +55,16 @@ key = "abc"
   CHECK_FALSE(c.azure->endpoint);
   CHECK(c.azure->effective_endpoint() == "https://myhistoryaccount.blob.core.windows.net");
   CHECK(c.ignore_prefixes == std::vector<std::string>{"pkg/multithreaded/", "pkg/net_"});
+  CHECK(c.ignored_tables == std::vector<std::string>{"machine"});
+}
+
+TEST_CASE("unknown top-level tables are ignored and listed by name", "[config]") {
+  const auto c = config::parse_config("[analyis]\nignore = ['pkg/slow_']\n[zeta]\n[project]\nid = 'p'\n", "x.toml");
+  CHECK(c.ignore_prefixes.empty());
+  CHECK(c.project_id == "p");
+  CHECK(c.ignored_tables == std::vector<std::string>{"analyis", "zeta"});
+  CHECK(config::parse_config("[project]\n[storage.azure]\naccount = 'a'\ncontainer = 'c'\n[analysis]\n[collect]\n", "y.toml")
+            .ignored_tables.empty());
 }
 
 TEST_CASE("an explicit Azure endpoint is kept as written", "[probe][config]") {

@@ -35,6 +35,9 @@ struct Config {
   // [collect] bench_command: the shell command collect and backfill run instead of
   // `cargo bench`; `--bench-command` overrides it (docs/bench-command.md).
   std::optional<std::string> bench_command;
+  // Top-level tables this version does not read, in name order: ignored, as the reference does
+  // (an old `[machine]`), but named so a typo such as `[analyis]` is not silently lost.
+  std::vector<std::string> ignored_tables;
   std::filesystem::path path;  // the file this came from (or would have)
   bool file_found = false;     // false: default location absent → empty configuration
 };
