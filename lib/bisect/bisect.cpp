@@ -153,6 +153,15 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
   if (request.options.repeat < 1)
     throw Error(ErrorKind::usage, "--repeat must be at least 1", "--repeat", {},
                 "pass --repeat 2 (the default) or more");
+  if (!request.dry_run && request.options.max_builds < 2 * request.options.repeat)
+    throw Error(ErrorKind::usage,
+                "--max-builds " + std::to_string(request.options.max_builds) +
+                    " cannot confirm a finding: both ends are measured again --repeat (" +
+                    std::to_string(request.options.repeat) + ") times each first, " +
+                    std::to_string(2 * request.options.repeat) + " builds",
+                "--max-builds", {},
+                "pass --max-builds " + std::to_string(2 * request.options.repeat) +
+                    " or more (16 by default), or a smaller --repeat");
 
   const auto analysed = pipeline::analyze(request.analysis, git, store, hooks.analysis);
   const auto& rep = analysed.report;

@@ -108,6 +108,7 @@ bool confirm(std::size_t t, const Target& target, State& s, Measurements& m, std
   // Middle commits are measured now too, so they are held to the ends' levels of now, with the
   // series' own scatter.
   s.levels = StepLevels{old_now, new_now, target.levels.residual, repeat};
+  out.confirmed = true;
   return true;
 }
 
@@ -184,12 +185,15 @@ BisectionResult run_bisection(std::span<const Target> targets, Measurer& measure
     states[t].outcome.window = targets[t].window;
     states[t].outcome.verdict = Verdict::narrowed;
   }
-  // Round-robin, one decision per target per round, so the budget is shared between windows.
+  // Windows with unmeasured commits first, round-robin, one decision per target per round, so the
+  // budget is shared between them. In a history collected at every commit each finding's window
+  // is already pinned; re-confirming those first would spend the budget of every run on what the
+  // stored history already attributes, and a new window would never be narrowed.
   for (bool active = true; active;) {
     active = false;
     for (std::size_t t = 0; t < targets.size(); ++t) {
       auto& s = states[t];
-      if (s.phase == State::Phase::done) continue;
+      if (s.phase == State::Phase::done || targets[t].window.pinned()) continue;
       const bool more = s.phase == State::Phase::confirm ? confirm(t, targets[t], s, m, options.repeat)
                                                          : halve(t, targets[t], s, m, options);
       if (!more) {
@@ -199,6 +203,15 @@ BisectionResult run_bisection(std::span<const Target> targets, Measurer& measure
         active = true;
       }
     }
+  }
+  // Then the windows that started pinned: confirmed with what is left (a measurement another
+  // window already made of an end is reused). Pinned they are either way; `confirmed` says whether
+  // the ends were measured again, and a step that does not reproduce is still reported so.
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (!targets[t].window.pinned()) continue;
+    auto& out = states[t].outcome;
+    if (confirm(t, targets[t], states[t], m, options.repeat) || out.verdict == Verdict::narrowed)
+      out.verdict = Verdict::pinned;
   }
   BisectionResult result;
   for (auto& s : states) result.outcomes.push_back(std::move(s.outcome));

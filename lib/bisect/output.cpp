@@ -26,6 +26,14 @@ std::string range_text(const BisectReport& r, const Window& w) {
          short_id(r.line.at(w.new_end).id);
 }
 
+// Where a window stands after the loop: narrowed, or (when no halving moved it) still the window
+// the finding started with.
+std::string window_text(const BisectReport& r, const FindingEntry& e, const TargetOutcome& o) {
+  if (e.window && o.window != *e.window) return range_text(r, o.window);
+  return "the window is still " + short_id(r.line.at(o.window.old_end).id) + ".." + short_id(r.line.at(o.window.new_end).id) +
+         " (" + plural(o.window.candidates(), "commit") + ")";
+}
+
 std::string outcome_text(const BisectReport& r, const FindingEntry& e, const TargetOutcome& o);
 
 std::string verdict_text(const BisectReport& r, const FindingEntry& e) {
@@ -37,8 +45,9 @@ std::string verdict_text(const BisectReport& r, const FindingEntry& e) {
       std::string s = "window " + short_id(r.line.at(w.old_end).id) + ".." + short_id(r.line.at(w.new_end).id) + ": " +
                       plural(w.candidates(), "commit") + " (" + std::to_string(w.unmeasured()) +
                       " unmeasured); would measure both ends " + plural(r.repeat, "time") + " each";
-      if (!w.pinned()) s += ", then " + commit_text(r, w.middle()) + " first";
-      return s;
+      if (!w.pinned()) return s + ", then " + commit_text(r, w.middle()) + " first";
+      return s + " to confirm it, with the builds the windows with unmeasured commits leave (already pinned to " +
+             commit_text(r, w.new_end) + ")";
     }
     case EntryKind::bisected: break;
   }
@@ -56,19 +65,30 @@ std::string outcome_text(const BisectReport& r, const FindingEntry& e, const Tar
       report::format_value(e.finding.baseline) + " → " + report::format_value(e.finding.latest);
   switch (o.verdict) {
     case Verdict::pinned:
+      if (!o.confirmed)
+        return "pinned to " + commit_text(r, o.window.new_end) +
+               " by the stored history (its window has no unmeasured commit); not measured again: the budget of " +
+               plural(r.max_builds, "build") + " went to the windows with unmeasured commits first";
       return "pinned to " + commit_text(r, o.window.new_end) + " (" + plural(o.measurements, "measurement") + ")";
-    case Verdict::narrowed:
-      return range_text(r, o.window) + " (the budget of " + plural(r.max_builds, "build") + " ran out)";
+    case Verdict::narrowed: {
+      const std::string budget = "the budget of " + plural(r.max_builds, "build") + " ran out";
+      if (!o.confirmed)
+        return "not narrowed: " + budget + " before both ends were measured again (" +
+               plural(2 * r.repeat, "build") + " with --repeat " + std::to_string(r.repeat) + "); " +
+               window_text(r, e, o) + ": raise --max-builds";
+      if (e.window && o.window == *e.window) return "confirmed, not narrowed: " + budget + "; " + window_text(r, e, o);
+      return range_text(r, o.window) + " (" + budget + ")";
+    }
     case Verdict::not_reproduced:
       return "did not reproduce: measured again, " + short_id(r.line.at(o.window.old_end).id) + " gave " +
              values_text(o.old_values) + " and " + short_id(r.line.at(o.window.new_end).id) + " gave " +
              values_text(o.new_values) + ", not the stored step " + levels + "; nothing bisected";
     case Verdict::ambiguous:
       return "ambiguous: " + commit_text(r, *o.at) + " measured " + values_text(o.at_values) +
-             ", at neither level of " + levels + "; " + range_text(r, o.window);
+             ", at neither level of " + levels + "; " + window_text(r, e, o);
     case Verdict::failed:
       return "could not measure " + commit_text(r, o.at.value_or(o.window.new_end)) + ": " + o.reason + "; " +
-             range_text(r, o.window);
+             window_text(r, e, o);
   }
   return {};
 }
@@ -172,6 +192,7 @@ std::string render_json(const BisectReport& r) {
         w.member("subject", r.line.at(o.window.new_end).subject);
       }
       w.member("measurements", o.measurements);
+      w.member("confirmed", o.confirmed);
       w.key("old_values").begin_inline_array();
       for (double v : o.old_values) w.value(v);
       w.end_array();

@@ -170,7 +170,46 @@ TEST_CASE("bisection confirms both ends, then halves a window of eight to the co
     const std::vector<Target> adjacent{target("BM_Work", 44, 45)};
     const auto ra = run_bisection(adjacent, a, Options{});
     CHECK(ra.outcomes[0].verdict == Verdict::pinned);
+    CHECK(ra.outcomes[0].confirmed);
     CHECK(ra.builds == 4);
+  }
+}
+
+TEST_CASE("windows with unmeasured commits are bisected before windows the history already pinned are confirmed",
+          "[bisect][loop]") {
+  // A history collected at every commit: the old finding's window is adjacent. Listed first, it
+  // must not take the budget from the new window (8 builds: 4 to confirm, 3 to halve).
+  History h;
+  h.steps = {{"BM_Old", 23}, {"BM_New", 45}};
+  const std::vector<Target> targets{target("BM_Old", 22, 23), target("BM_New", 41, 49)};
+  const auto r = run_bisection(targets, h, Options{.max_builds = 8, .repeat = 2});
+  const auto& pinned_before = r.outcomes[0];
+  const auto& fresh = r.outcomes[1];
+  CHECK(fresh.verdict == Verdict::pinned);
+  CHECK(fresh.window == Window{44, 45});
+  CHECK(fresh.confirmed);
+  CHECK(pinned_before.verdict == Verdict::pinned);  // by the stored history
+  CHECK(pinned_before.window == Window{22, 23});
+  CHECK_FALSE(pinned_before.confirmed);
+  CHECK(h.order == std::vector<std::size_t>{41, 49, 41, 49, 45, 43, 44, 22});
+  CHECK(r.builds == 8);
+  CHECK(r.budget_exhausted);
+
+  SECTION("with builds left over, the pinned window is confirmed after") {
+    History b;
+    b.steps = {{"BM_Old", 23}, {"BM_New", 45}};
+    const auto rb = run_bisection(targets, b, Options{});
+    CHECK(rb.outcomes[0].verdict == Verdict::pinned);
+    CHECK(rb.outcomes[0].confirmed);
+    CHECK(rb.outcomes[0].measurements == 4);
+    CHECK(rb.builds == 11);
+  }
+  SECTION("an already pinned step that does not reproduce is still reported so") {
+    History b;
+    b.steps = {{"BM_Old", 1000}, {"BM_New", 45}};
+    const auto rb = run_bisection(targets, b, Options{});
+    CHECK(rb.outcomes[0].verdict == Verdict::not_reproduced);
+    CHECK_FALSE(rb.outcomes[0].confirmed);
   }
 }
 

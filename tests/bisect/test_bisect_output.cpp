@@ -41,6 +41,7 @@ BisectReport sample() {
   o.verdict = Verdict::pinned;
   o.window = Window{4, 5};
   o.measurements = 7;
+  o.confirmed = true;
   pinned.outcome = o;
   FindingEntry drift;
   drift.finding = finding("BM_Drift", FindingMethod::drift, 9);
@@ -94,4 +95,58 @@ TEST_CASE("a note for the whole invocation (a shallow clone's boundary) comes af
   CHECK(contains(render_markdown(r), "in scope.\n\nNote: " + r.notes[0] + "\n\n**7 builds of the 16 allowed"));
   CHECK(contains(render_json(r), "\"notes\": [\n    \"this repository is a shallow clone whose history stops at "));
   CHECK(contains(render_json(sample()), "\"notes\": []"));
+}
+
+TEST_CASE("an outcome says whether its window moved, and a window the history already pinned says it was not "
+          "measured again",
+          "[bisect][output]") {
+  auto r = sample();
+  auto line = [&](const FindingEntry& e) {
+    r.entries = {e};
+    return render_text(r);
+  };
+  FindingEntry e = r.entries[0];
+  TargetOutcome& o = *e.outcome;
+
+  // Started pinned (8 follows 7), no build left for it after the other windows.
+  e.window = Window{7, 8};
+  o = TargetOutcome{};
+  o.verdict = Verdict::pinned;
+  o.window = Window{7, 8};
+  CHECK(contains(line(e), ": pinned to c80000000000 change 8 by the stored history (its window has no unmeasured "
+                          "commit); not measured again: the budget of 16 builds went to the windows with unmeasured "
+                          "commits first\n"));
+  CHECK(contains(render_json(r), "\"confirmed\": false"));
+
+  // The budget ran out during confirmation: nothing moved, and the text says so and what to do.
+  e.window = Window{1, 8};
+  o.verdict = Verdict::narrowed;
+  o.window = Window{1, 8};
+  CHECK(contains(line(e), ": not narrowed: the budget of 16 builds ran out before both ends were measured again "
+                          "(4 builds with --repeat 2); the window is still c10000000000..c80000000000 (7 commits): "
+                          "raise --max-builds\n"));
+  o.confirmed = true;
+  CHECK(contains(line(e), ": confirmed, not narrowed: the budget of 16 builds ran out; the window is still "
+                          "c10000000000..c80000000000 (7 commits)\n"));
+  o.window = Window{4, 8};
+  CHECK(contains(line(e), ": narrowed to 4 commits: c40000000000..c80000000000 (the budget of 16 builds ran out)\n"));
+  CHECK(contains(render_json(r), "\"confirmed\": true"));
+
+  // A commit that does not measure before any halving: the window is unchanged, not "narrowed".
+  o.verdict = Verdict::failed;
+  o.window = Window{1, 8};
+  o.at = 1;
+  o.reason = "engine \"./bench.sh\" failed with exit code 1";
+  CHECK(contains(line(e), ": could not measure c10000000000 change 1: engine \"./bench.sh\" failed with exit code 1; "
+                          "the window is still c10000000000..c80000000000 (7 commits)\n"));
+
+  // --dry-run of a window that is already pinned.
+  FindingEntry planned = r.entries[0];
+  planned.kind = EntryKind::planned;
+  planned.outcome.reset();
+  planned.window = Window{7, 8};
+  r.dry_run = true;
+  CHECK(contains(line(planned), ": window c70000000000..c80000000000: 1 commit (0 unmeasured); would measure both ends "
+                                "2 times each to confirm it, with the builds the windows with unmeasured commits leave "
+                                "(already pinned to c80000000000 change 8)\n"));
 }

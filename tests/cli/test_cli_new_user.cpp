@@ -351,6 +351,16 @@ TEST_CASE("An invalid --since, --engine or --metric is refused before the cloud 
     CHECK(contains(metric.err, "Error: unknown metric \"bogus\"; expected one of: wall_time, "));
     CHECK_FALSE(azure.contacted());
   }
+  // A bisect budget below one confirmation could only build and discard.
+  const auto budget = run_cli({"bisect", "--max-builds", "3"}, dir.path());
+  INFO(budget.err);
+  CHECK(budget.exit_code == 1);
+  CHECK(contains(budget.err, "error: --max-builds 3 cannot confirm a finding: both ends are measured again --repeat (2) "
+                             "times each first, 4 builds; pass --max-builds 4 or more (16 by default), or a smaller "
+                             "--repeat\n"));
+  CHECK_FALSE(azure.contacted());
+  CHECK(run_cli({"bisect", "--max-builds", "3", "--repeat", "1", "--since", "banana"}, dir.path()).err.find(
+            "--max-builds") == std::string::npos);
 }
 
 TEST_CASE("import of a report it cannot parse says to check the file, not to collect again", "[cli][new-user]") {

@@ -383,7 +383,8 @@ TEST_CASE("a commit in the window that no longer builds ends the window, or with
   INFO("stdout: " << plain.out << "\nstderr: " << plain.err);
   REQUIRE(plain.exit_code == 0);
   CHECK(contains(plain.out, ": could not measure " + short12(r.commits[45]) + " make BM_Work four times slower: "));
-  CHECK(contains(plain.out, "; narrowed to 8 commits: " + short12(r.commits[41]) + ".." + short12(r.commits[49])));
+  CHECK(contains(plain.out, "; the window is still " + short12(r.commits[41]) + ".." + short12(r.commits[49]) +
+                                " (8 commits)"));
   CHECK(contains(plain.out, "5 builds of the 16 allowed; 0 new measurements stored."));
 
   // --ignore-errors: 45 is listed with its reason, and its neighbours narrow the window to it.

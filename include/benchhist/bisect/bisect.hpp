@@ -74,7 +74,8 @@ struct BisectHooks {
 
 // Runs the analysis and the bisection. `services` measures (BackfillServices::system in the CLI).
 // Throws Error{usage} for branch mode (nothing on the first-parent line to bisect), for
-// --max-builds or --repeat 0, Error{not_found} when --benchmark/--metric name no series of the
+// --max-builds or --repeat 0 and for a budget below one confirmation (2 × repeat builds, unless
+// dry_run), Error{not_found} when --benchmark/--metric name no series of the
 // analysis, and what analyze and backfill throw (an interrupted measurement included).
 BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                     const probe::Environment& env, const collect::BackfillServices& services,

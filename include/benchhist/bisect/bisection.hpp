@@ -76,6 +76,10 @@ struct TargetOutcome {
   std::string reason;                  // failed: why
   std::vector<Unmeasurable> skipped;   // skip_failures: middle commits that could not be measured
   std::size_t measurements = 0;        // values of this series the outcome rests on
+  // The ends were measured again and still showed the step. False when the budget ran out before
+  // they were (or they did not reproduce): a window that started pinned is then pinned by the
+  // stored history alone.
+  bool confirmed = false;
 };
 
 // One announced step, before its build: which target, which commit, why, the budget.
@@ -93,8 +97,10 @@ struct BisectionResult {
   bool budget_exhausted = false;        // some target stopped because no build was left
 };
 
-// Runs the loop. Targets advance round-robin, one decision each per round, so a budget is shared
-// rather than spent on the first window. Every measurement of a commit is kept for the whole
+// Runs the loop. Targets whose window has unmeasured commits advance round-robin, one decision
+// each per round, so a budget is shared rather than spent on the first window; targets whose
+// window is already pinned (the stored history measured both neighbours) are only confirmed, with
+// the builds the others leave: pinning an unknown commit comes before re-measuring a known one. Every measurement of a commit is kept for the whole
 // invocation: windows that share commits (several series of one build, or findings at the same
 // step) share measurements. Throws Error{usage} for repeat 0, and whatever the measurer throws.
 BisectionResult run_bisection(std::span<const Target> targets, Measurer& measurer, const Options& options,
