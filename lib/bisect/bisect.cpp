@@ -100,7 +100,20 @@ class BackfillMeasurer final : public Measurer {
     b.overwrite = mode != Mode::store_new;
     CapturingStore capture(store_, mode != Mode::in_memory);
     const auto result = collect::backfill(b, env_, capture, services_);
-    if (result.stop == collect::BackfillStop::interrupted) throw result.error();
+    // backfill's own summary would speak of a backfill range and count an in-memory
+    // re-measurement as stored: say what the bisect did instead.
+    if (result.stop == collect::BackfillStop::interrupted) {
+      // A signal to the tool alone lets the commit's measurement finish (and be stored) first.
+      const bool this_one = mode != Mode::in_memory && !result.outcomes.empty() &&
+                            result.outcomes.front().kind == collect::BackfillOutcomeKind::stored;
+      const std::size_t kept = newly_stored_ + (this_one ? 1 : 0);
+      throw Error(ErrorKind::io,
+                  "bisect was interrupted while measuring " + short_id(id) + " " + line_.at(line_index).subject + ": " +
+                      plural(kept, "new measurement") +
+                      (kept == 1 ? " was stored and is kept" : " were stored and are kept") + "; no report was written",
+                  id, result.error().cause(),
+                  "run the same bisect again: commits it stored are not measured again (the window ends are)");
+    }
     if (result.outcomes.empty()) return MeasureResult{std::nullopt, "the commit was not measured"};
     const auto& o = result.outcomes.front();
     switch (o.kind) {

@@ -66,6 +66,11 @@ const std::string bench_script =
     "#!/bin/sh\n"
     "set -eu\n"
     "if [ \"$(git rev-parse HEAD)\" = \"${BISECT_E2E_BROKEN:-}\" ]; then echo 'work.cpp: error: no longer builds' >&2; exit 1; fi\n"
+    // SIGINT to the tool alone (not to the test): the commit's measurement finishes, then bisect stops.
+    "if [ \"$(git rev-parse HEAD)\" = \"${BISECT_E2E_INTERRUPT:-}\" ]; then\n"
+    "  p=$PPID; while [ \"$p\" -gt 1 ] && [ \"$(cat /proc/$p/comm)\" != cargo-bench-his ]; do p=$(cut -d' ' -f4 /proc/$p/stat); done\n"
+    "  kill -INT \"$p\"\n"
+    "fi\n"
     "sum=$(sha256sum work.cpp | cut -c1-16)\n"
     "bin=\"$BISECT_E2E_BINARIES/bench_$sum\"\n"
     "if [ ! -x \"$bin\" ]; then c++ -O1 -o \"$bin.$$\" work.cpp -lbenchmark -lpthread && mv \"$bin.$$\" \"$bin\"; fi\n"
@@ -400,6 +405,36 @@ TEST_CASE("a commit in the window that no longer builds ends the window, or with
   CHECK(stored.count(r.commits[46]) == 1);
   CHECK(stored.count(r.commits[44]) == 1);
   CHECK(stored.count(r.commits[45]) == 0);
+}
+
+TEST_CASE("an interrupted bisect says what it kept and leaves no worktree; running it again finishes", "[e2e][bisect]") {
+  const Repo& r = repo();
+  e2e::TempDir store("bhbis-store");
+  copy_template(store.path());
+  const std::string local = "--local=" + store.path().string();
+  const std::vector<std::string> args = {"bisect", local, "--bench-command", "./bench.sh", "--benchmark", "BM_Work",
+                                         "--metric", "processor_time", "--json", "bisect.json"};
+  auto env = bench_env();
+  env["BISECT_E2E_INTERRUPT"] = r.commits[45];  // the first middle commit, after the ends' confirmation
+  auto stopped = run_cli(args, r.dir, env);
+  INFO("stdout: " << stopped.out << "\nstderr: " << stopped.err);
+  CHECK(stopped.exit_code == 1);
+  CHECK(contains(stopped.err, "Error: bisect was interrupted while measuring " + short12(r.commits[45]) +
+                                  " make BM_Work four times slower: 1 new measurement was stored and is kept; no "
+                                  "report was written"));
+  CHECK(contains(stopped.err, "interrupted by SIGINT"));
+  CHECK(contains(stopped.err, "run the same bisect again"));
+  CHECK_FALSE(contains(stopped.err, "Backfill range"));
+  CHECK_FALSE(fs::exists(r.dir / "bisect.json"));
+  CHECK(stored_commits(store.path()).count(r.commits[45]) == 1);  // it finished before the stop
+  const auto worktrees = e2e::run({"git", "worktree", "list"}, r.dir).out;
+  CHECK(std::count(worktrees.begin(), worktrees.end(), '\n') == 1);  // the checkout alone
+
+  auto again = run_cli(args, r.dir, bench_env());
+  INFO("stdout: " << again.out << "\nstderr: " << again.err);
+  REQUIRE(again.exit_code == 0);
+  CHECK(contains(again.out, ": pinned to " + short12(r.commits[45]) + " make BM_Work four times slower ("));
+  fs::remove(r.dir / "bisect.json");
 }
 
 TEST_CASE("in a shallow clone a window inside the clone is bisected, and a step past its boundary is reported with "
