@@ -276,6 +276,44 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   return out;
 }
 
+namespace {
+
+// Why each named path yielded no result: what `import` says when none of them did.
+Error nothing_to_import(const std::vector<std::filesystem::path>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> why;
+  for (const auto& path : paths) {
+    const auto files = engines::list_report_files(path);
+    std::error_code ec;
+    if (!files.empty()) {
+      why.push_back(path.string() + ": " + (files.size() == 1 && files.front() == path
+                                                ? std::string("a report with no benchmark results")
+                                                : "its " + plural(files.size(), "report") +
+                                                      (files.size() == 1 ? " holds" : " hold") + " no benchmark results"));
+    } else if (fs::is_directory(path, ec)) {
+      std::size_t links = 0;
+      for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec))
+        if (it->is_symlink(ec)) ++links;
+      why.push_back(path.string() + ": no report file in it" +
+                    (links ? " (" + plural(links, "symbolic link") + " below it, not followed: name the reports themselves)"
+                           : std::string()));
+    } else {
+      why.push_back(path.string() + ": not a report file");
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& path : paths) names.push_back(path.string());
+  std::string cause;  // `; ` between them: a reason may hold a comma
+  for (const auto& w : why) cause += (cause.empty() ? "" : "; ") + w;
+  return Error(ErrorKind::not_found, "nothing to import: no benchmark results in " + joined(names),
+               paths.size() == 1 ? paths.front().string() : std::string(), cause,
+               "name the report files the benchmarks wrote (a directory is searched for them); a harness that "
+               "measured nothing wrote no results to import");
+}
+
+}  // namespace
+
 CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& store,
                               const std::function<void(std::string_view)>& note) {
   if (!req.target_dir && req.report_paths.empty())
@@ -313,6 +351,9 @@ CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& st
                 "pass the directory the benchmarks wrote into (CARGO_TARGET_DIR, the one that holds criterion/), "
                 "not one of its subdirectories, or name report files");
   }
+  // Named reports that hold no result (an empty directory, reports whose harness measured
+  // nothing) would store nothing and succeed: a CI step whose benchmarks wrote nothing would pass.
+  if (h.case_count() == 0) throw nothing_to_import(req.report_paths);
   CollectOutcome out;
   out.git = req.context.git;
   out.toolchain = req.context.toolchain;

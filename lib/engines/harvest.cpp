@@ -10,6 +10,7 @@
 #include "common.hpp"
 
 #include <map>
+#include <set>
 
 namespace benchhist::engines {
 namespace fs = std::filesystem;
@@ -152,6 +153,7 @@ std::vector<EngineHarvest> harvest_reports(const std::vector<fs::path>& paths, c
     throw Error(ErrorKind::internal, "no harvest slot for " + std::string(to_string(e)));
   };
   std::map<std::pair<Engine, BenchmarkId>, fs::path> seen;  // identity → the file it came from
+  std::set<fs::path> read;  // files already read, canonical: one named twice (itself and in its directory) counts once
   for (const fs::path& path : paths) {
     const auto files = list_report_files(path);
     if (files.empty()) {
@@ -163,6 +165,8 @@ std::vector<EngineHarvest> harvest_reports(const std::vector<fs::path>& paths, c
                              "no report was written here"));
     }
     for (const fs::path& file : files) {
+      std::error_code ec;
+      if (const auto canonical = fs::weakly_canonical(file, ec); !ec && !read.insert(canonical).second) continue;
       // Recognised before the gate: a file no engine reads fails even when stale, so nothing
       // in the directory goes unexplained.
       RecognisedReport rec = read_report_file(file);

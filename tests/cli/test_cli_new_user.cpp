@@ -446,7 +446,7 @@ TEST_CASE("bless warns about a prefix that matches no benchmark stored at the co
   CHECK(contains(usage.err, "for example `bless read_cell`"));
 }
 
-TEST_CASE("import refuses a target directory that holds no engine output", "[cli][new-user]") {
+TEST_CASE("import refuses a target directory, or named reports, that hold no result", "[cli][new-user]") {
   const auto stored_files = [](const fs::path& root) {
     std::vector<std::string> files;
     for (const auto& e : fs::recursive_directory_iterator(root))
@@ -463,6 +463,30 @@ TEST_CASE("import refuses a target directory that holds no engine output", "[cli
                  "criterion: no output (" + (h.repo / "target/criterion/criterion").string() + " does not exist)",
                  "not one of its subdirectories"});
   CHECK(stored_files(h.store) == store_before);
+
+  SECTION("named reports that hold no result are refused too, each with its reason") {
+    fs::create_directories(h.repo / "empty");
+    fs::create_directories(h.repo / "links");
+    bhtest::write_file(h.repo / "bmf.json", R"({"parse/large": {"latency": {"value": 12.5}}})");
+    fs::create_symlink(h.repo / "bmf.json", h.repo / "links" / "bmf.json");
+    bhtest::write_file(h.repo / "hyperfine.json", R"({"results": []})");
+    require_error(run_cli({"import", h.local(), "--target-triple", triple, "empty"}, h.repo),
+                  {"Error: nothing to import: no benchmark results in " + (h.repo / "empty").string(),
+                   (h.repo / "empty").string() + ": no report file in it", "name the report files the benchmarks wrote"});
+    require_error(run_cli({"import", h.local(), "--target-triple", triple, "links", "hyperfine.json"}, h.repo),
+                  {(h.repo / "links").string() + ": no report file in it (1 symbolic link below it, not followed: name "
+                                                 "the reports themselves); " +
+                       (h.repo / "hyperfine.json").string() + ": a report with no benchmark results"});
+    CHECK(stored_files(h.store) == store_before);
+
+    // A report named twice, itself and inside its directory, is read once.
+    fs::create_directories(h.repo / "reports");
+    fs::rename(h.repo / "bmf.json", h.repo / "reports" / "bmf.json");
+    const auto twice = run_cli({"import", h.local(), "--target-triple", triple, "reports", "reports/bmf.json"}, h.repo);
+    INFO(twice.err);
+    CHECK(twice.exit_code == 0);
+    CHECK(contains(twice.out, "Stored 1 result set covering 1 benchmark case."));
+  }
 }
 
 TEST_CASE("A report path that is a directory, an unborn HEAD and an empty project id are named for what they are",
