@@ -172,7 +172,16 @@ void store_results(const std::string& project, const std::vector<engines::Engine
         if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
         throw;
       }
-      if (note) note(std::string(to_string(engine)) + " stored at " + obj.key);
+      if (note) {
+        const std::string name(to_string(engine));
+        switch (*obj.outcome) {
+          case storage::PutOutcome::stored: note(name + " stored at " + obj.key); break;
+          case storage::PutOutcome::replaced: note(name + " replaced the object at " + obj.key); break;
+          case storage::PutOutcome::skipped_existing:
+            note(name + " kept the existing object at " + obj.key + " (--skip-existing); nothing written");
+            break;
+        }
+      }
     }
     out.objects.push_back(std::move(obj));
   }

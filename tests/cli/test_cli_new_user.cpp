@@ -486,6 +486,16 @@ TEST_CASE("import refuses a target directory, or named reports, that hold no res
     INFO(twice.err);
     CHECK(twice.exit_code == 0);
     CHECK(contains(twice.out, "Stored 1 result set covering 1 benchmark case."));
+    // --verbose says what each put did.
+    const auto kept = run_cli({"import", h.local(), "--target-triple", triple, "--skip-existing", "--verbose", "reports"},
+                              h.repo);
+    INFO(kept.err);
+    CHECK(kept.exit_code == 0);
+    CHECK(contains(kept.err, "[bench-history] bmf kept the existing object at v1/myproj/objects/bmf/"));
+    CHECK_FALSE(contains(kept.err, "bmf stored at"));
+    const auto replaced = run_cli({"import", h.local(), "--target-triple", triple, "--overwrite", "--verbose", "reports"},
+                                  h.repo);
+    CHECK(contains(replaced.err, "[bench-history] bmf replaced the object at v1/myproj/objects/bmf/"));
   }
 }
 
