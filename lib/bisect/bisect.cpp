@@ -12,6 +12,7 @@
 #include "benchhist/analysis/shallow.hpp"
 #include "benchhist/codec/key.hpp"
 #include "benchhist/codec/run_json.hpp"
+#include "benchhist/engines/output_locations.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "benchhist/report/closest.hpp"
@@ -294,7 +295,17 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
   };
   const auto result = run_bisection(targets, measurer, request.options, progress);
   store.flush();
-  for (std::size_t t = 0; t < targets.size(); ++t) out.entries[target_entry[t]].outcome = result.outcomes[t];
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    auto& outcome = out.entries[target_entry[t]].outcome = result.outcomes[t];
+    // History collected with a benchmark command, bisected without one: `cargo bench` ran and
+    // wrote nothing of the series' harness.
+    const Engine engine = targets[t].key.set.engine;
+    if (outcome->verdict == Verdict::failed && !request.measuring.bench_command && engine != Engine::libtest &&
+        std::find(engines::report_engines.begin(), engines::report_engines.end(), engine) != engines::report_engines.end())
+      outcome->reason += " (the series is " + std::string(to_string(engine)) +
+                         " output, which `cargo bench` does not write: pass the --bench-command that collected it, or "
+                         "set [collect] bench_command)";
+  }
   out.builds = result.builds;
   out.stored = measurer.stored_count();
   out.budget_exhausted = result.budget_exhausted;

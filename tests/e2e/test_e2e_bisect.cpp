@@ -405,6 +405,15 @@ TEST_CASE("a commit in the window that no longer builds ends the window, or with
   CHECK(stored.count(r.commits[46]) == 1);
   CHECK(stored.count(r.commits[44]) == 1);
   CHECK(stored.count(r.commits[45]) == 0);
+
+  // Without the --bench-command that collected the history, `cargo bench` runs and writes no
+  // Google Benchmark report: the reason says which option was forgotten.
+  auto no_command = run_cli({"bisect", local, "--benchmark", "BM_Work", "--metric", "processor_time"}, r.dir, bench_env());
+  INFO("stdout: " << no_command.out << "\nstderr: " << no_command.err);
+  CHECK(no_command.exit_code == 0);
+  CHECK(contains(no_command.out, ": could not measure " + short12(r.commits[44]) + " change 44: engine \"cargo bench\" "));
+  CHECK(contains(no_command.out, " (the series is google_benchmark output, which `cargo bench` does not write: pass the "
+                                 "--bench-command that collected it, or set [collect] bench_command); the window is still "));
 }
 
 TEST_CASE("an interrupted bisect says what it kept and leaves no worktree; running it again finishes", "[e2e][bisect]") {
