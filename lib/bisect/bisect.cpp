@@ -275,6 +275,24 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
     }
     out.entries.push_back(std::move(e));
   }
+  // Nothing to bisect: say why, as analyze would (no runs for this project, nothing selected),
+  // or which findings --benchmark/--metric left out.
+  if (out.entries.empty()) {
+    if (rep.hint) {
+      out.notes.push_back(*rep.hint);
+    } else if (!rep.findings.empty()) {
+      std::vector<std::string> others;  // in the report's order, each once, five at most
+      for (const auto& f : rep.findings) {
+        std::string name = f.benchmark.qualified() + " " + std::string(to_string(f.kind));
+        if (f.method == FindingMethod::change_point && others.size() < 5 &&
+            std::find(others.begin(), others.end(), name) == others.end())
+          others.push_back(std::move(name));
+      }
+      if (!others.empty())
+        out.notes.push_back("the analysis reports change points only for series --benchmark/--metric leave out: " +
+                            joined(others) + "; bisect one of them, or drop the filter");
+    }
+  }
   if (request.dry_run || targets.empty()) return out;
 
   auto svc = services;

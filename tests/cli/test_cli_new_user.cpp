@@ -43,14 +43,17 @@ struct History {
   std::string local() const { return "--local=" + store.string(); }
 };
 
-History make_history(const fs::path& dir) {
+History make_history(const fs::path& dir, std::size_t commits = 6,
+                     double (*value)(const char* id, std::size_t i) = [](const char*, std::size_t i) {
+                       return 100.0 + static_cast<double>(i % 3);
+                     }) {
   History h{dir / "myproj", dir / "store", {}};
   fs::create_directories(h.repo / "sub");
   git_out(h.repo, "init -q -b main");
   git_out(h.repo, "config user.email t@example.invalid");
   git_out(h.repo, "config user.name t");
   storage::LocalStore store(h.store);
-  for (int i = 0; i < 6; ++i) {
+  for (std::size_t i = 0; i < commits; ++i) {
     git_out(h.repo, "commit -q --allow-empty -m 'change " + std::to_string(i) + "'");
     h.commits.push_back(git_out(h.repo, "rev-parse HEAD"));
     Run run;
@@ -58,7 +61,7 @@ History make_history(const fs::path& dir) {
     run.context.toolchain = ToolchainInfo{triple, std::nullopt};
     run.context.tool_version = std::string(tool_version);
     for (const char* id : {"BM_X", "BM_Y"})
-      run.results.push_back(BenchmarkResult{BenchmarkId({id}), {MetricValue{MetricKind::wall_time, 100.0 + i % 3, {}, {}}}});
+      run.results.push_back(BenchmarkResult{BenchmarkId({id}), {MetricValue{MetricKind::wall_time, value(id, i), {}, {}}}});
     store.put(codec::clean_key("myproj", Engine::google_benchmark, triple, "mk-a", h.commits.back()),
               codec::encode_run(run), storage::CollisionPolicy::refuse);
   }
@@ -521,4 +524,26 @@ TEST_CASE("A report path that is a directory, an unborn HEAD and an empty projec
   bhtest::write_file(configured / ".cargo/bench_history.toml", "[project]\nid = \"\"\n");
   require_error(run_cli({"list", "runs", "--local=" + (dir.path() / "store").string()}, configured),
                 {"`project.id`", "must not be empty", "remove `id` to name the project after the repository"});
+}
+
+TEST_CASE("bisect with nothing to bisect says why: no runs for the project, or findings only in series left out",
+          "[cli][new-user][bisect]") {
+  bhtest::TempDir dir;
+  // BM_X steps from 100 to 150 at commit 12 of 20; BM_Y stays flat.
+  const auto h = make_history(dir.path(), 20, [](const char* id, std::size_t i) {
+    return (std::string_view(id) == "BM_X" && i >= 12 ? 150.0 : 100.0) + static_cast<double>(i % 3) * 0.2;
+  });
+  const auto only_y = run_cli(with_filters({"bisect", h.local(), "--dry-run", "--benchmark", "BM_Y"}), h.repo);
+  INFO(only_y.err);
+  REQUIRE(only_y.exit_code == 0);
+  CHECK(contains(only_y.out, "No findings to bisect: the analysis reported none in scope.\nNote: the analysis reports "
+                             "change points only for series --benchmark/--metric leave out: BM_X wall_time; bisect one "
+                             "of them, or drop the filter\n"));
+
+  fs::create_directories(dir.path() / "other-store");
+  const auto empty = run_cli(with_filters({"bisect", "--local=" + (dir.path() / "other-store").string(), "--dry-run"}),
+                             h.repo);
+  INFO(empty.err);
+  REQUIRE(empty.exit_code == 0);
+  CHECK(contains(empty.out, "Note: No runs are stored for project \"myproj\" yet."));
 }
