@@ -37,6 +37,23 @@ std::optional<Engine> json_shape(const detail::JsonValue& doc, std::string& why_
   return Engine::bmf;
 }
 
+// libtest output whose benchmarks all FAILED has no bench line; the run's `running N tests`
+// header and a `test <name> ... FAILED` line still make it libtest's, so the parser names them.
+bool looks_like_failed_libtest(std::string_view text) {
+  const bool header = text.starts_with("running ") || text.find("\nrunning ") != std::string_view::npos;
+  return header && text.find(" ... FAILED") != std::string_view::npos;
+}
+
+// The benchmark table Catch2's console reporter prints (`benchmark name  samples  iterations …`).
+bool looks_like_catch2_console(std::string_view text) {
+  for (std::size_t at = 0; (at = text.find("benchmark name", at)) != std::string_view::npos; ++at) {
+    const auto eol = text.find('\n', at);
+    const std::string_view line = text.substr(at, eol == std::string_view::npos ? std::string_view::npos : eol - at);
+    if (line.find("samples") != std::string_view::npos && line.find("iterations") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<Engine> recognise_report(std::string_view text, std::string* why_not) {
@@ -55,8 +72,11 @@ std::optional<Engine> recognise_report(std::string_view text, std::string* why_n
     } catch (const detail::JsonProblem& p) {
       reason = std::string("it is not complete JSON (") + p.what() + ")";
     }
-  } else if (looks_like_libtest(text)) {
-    e = Engine::libtest;
+  } else if (looks_like_libtest(text) || looks_like_failed_libtest(text)) {
+    e = Engine::libtest;  // a FAILED bench is named by the parser
+  } else if (looks_like_catch2_console(text)) {
+    reason = "it is Catch2's console output, not its XML report: run the test binary with -r xml -o <file> and "
+             "give that file";
   } else {
     reason = "it is neither JSON, XML nor libtest bench output";
   }
@@ -70,9 +90,10 @@ RecognisedReport parse_report_text(std::string_view text, const std::filesystem:
   if (!e)
     detail::throw_parse_error(
         file, "no engine recognises this file: " + why_not,
-        "write only benchmark reports there: Google Benchmark JSON (--benchmark_out_format=json), hyperfine "
-        "--export-json, Catch2 XML (-r xml), a Bencher Metric Format document or cargo bench's output of #[bench] "
-        "functions (docs/harnesses.md); if the file was cut short, re-run the benchmarks");
+        "a report is Google Benchmark JSON (--benchmark_out_format=json), hyperfine --export-json, Catch2 XML "
+        "(-r xml), a Bencher Metric Format document or cargo bench's output of #[bench] functions "
+        "(docs/harnesses.md), and a benchmark command writes only such files into $BENCHHIST_OUTPUT_DIR; if the "
+        "file was cut short, re-run the benchmarks");
   switch (*e) {
     case Engine::google_benchmark: return {*e, parse_google_benchmark(text, file)};
     case Engine::hyperfine: return {*e, parse_hyperfine(text, file)};

@@ -383,12 +383,23 @@ TEST_CASE("report files are recognised by content: one harvest per engine, a for
            {"empty.json", "", "it is empty"},
            {"config.json", R"({"threads": 4})", "it is a JSON object of none of the known shapes (its member \"threads\" is a number)"},
            {"notes.txt", "benchmarks ran fine\n", "it is neither JSON, XML nor libtest bench output"},
+           {"catch2.txt",
+            "benchmark name                       samples       iterations    est run time\n"
+            "                                     mean          low mean      high mean\n"
+            "sum                                          100             1     1.2 ms\n",
+            "it is Catch2's console output, not its XML report: run the test binary with -r xml -o <file>"},
            {"cut.json", R"({"results": [{"comm)", "it is not complete JSON"}}) {
     write_file(out / name, text);
     expect_parse_error([&](const fs::path&) { harvest_reports({out}, FreshnessGate::disabled(), notes); }, out / name,
                        "no engine recognises this file: " + why);
     fs::remove(out / name);
   }
+  // libtest output whose only benchmark FAILED has no bench line: still libtest's, and the
+  // failure is named rather than the file called foreign.
+  write_file(out / "failed.txt", "\nrunning 1 test\ntest tests::bench_x ... FAILED\n");
+  expect_parse_error([&](const fs::path&) { harvest_reports({out}, FreshnessGate::disabled(), notes); },
+                     out / "failed.txt", "benchmark \"tests::bench_x\" FAILED");
+  fs::remove(out / "failed.txt");
 }
 
 TEST_CASE("libtest: plain cargo bench's captured stdout is harvested when it has bench lines", "[engines][libtest][harvest]") {
