@@ -4,6 +4,7 @@
 #include "app/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <type_traits>
 
 #include "benchhist/error.hpp"
@@ -237,6 +238,13 @@ void check(const PruneOptions& o) {
     usage("prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), "
           "--all (both), and/or --include-blessings (blessing sidecars)",
           "--clean|--dirty|--all|--include-blessings");
+  // [COMMIT] is a prefix of full commit ids (docs/prune.md): a ref or a tag could never match,
+  // and would prune nothing without a word.
+  for (const auto& c : o.commits)
+    if (c.empty() || !std::all_of(c.begin(), c.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); }))
+      usage("invalid commit \"" + c + "\": prune takes commit ids or their prefixes (hexadecimal), not refs; pass "
+            "the id, e.g. $(git rev-parse " + (c.empty() ? std::string("HEAD") : c) + ")",
+            "[COMMIT]");
 }
 void check(const BlessOptions& o) {
   validate_env(o.env);

@@ -132,13 +132,22 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
           break;
         }
     if (!protected_commits.empty()) {
-      std::string names;
-      for (const auto& c : protected_commits) names += (names.empty() ? "" : ", ") + c;
-      out.plan.hint = "Kept " + names + ": " + (protected_commits.size() == 1 ? "it is" : "they are") +
+      out.plan.hint = "Kept " + joined(protected_commits) + ": " + (protected_commits.size() == 1 ? "it is" : "they are") +
                       " base history of " + base.name + " (at or before the fork point " +
                       merge_base.substr(0, 12) + "), which prune keeps when run from a branch. To delete it, run "
                       "prune with --context " + base.name + " --prune-base and the same commit and scope.";
     }
+  }
+  // A prefix that names no commit of the line at all: a typo, or a commit of another branch.
+  if (out.keys.empty() && !out.plan.hint) {
+    std::vector<std::string> unknown;
+    for (const auto& w : wanted)
+      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
+        unknown.push_back(w);
+    if (!unknown.empty())
+      out.plan.hint = "No commit on the first-parent line of " + context_ref + " starts with " + joined(unknown) +
+                      ": check the id (`git log --first-parent --format=%H " + context_ref +
+                      "`), or pass --context with the branch that holds it.";
   }
 
   out.plan.project = req.selection.project;

@@ -283,7 +283,7 @@ TEST_CASE("bless twice stores one record, unbless leaves no empty directory", "[
   CHECK(fs::is_directory(h.store));
 }
 
-TEST_CASE("prune from a branch says why a named base commit is kept", "[cli][new-user]") {
+TEST_CASE("prune says why a named commit matched nothing: base history, no such commit, a ref", "[cli][new-user]") {
   bhtest::TempDir dir;
   const auto h = make_history(dir.path());
   git_out(h.repo, "checkout -q -b feature");
@@ -294,6 +294,18 @@ TEST_CASE("prune from a branch says why a named base commit is kept", "[cli][new
   CHECK(contains(r.out, "No run matches the selection."));
   CHECK(contains(r.out, "Kept " + h.commits[2].substr(0, 10) + ": it is base history of main"));
   CHECK(contains(r.out, "--context main --prune-base"));
+
+  // A prefix of no commit on the line, and a ref where an id belongs.
+  const auto typo = run_cli(with_filters({"prune", h.local(), "--clean", "--dry-run", "deadbeef"}), h.repo);
+  INFO(typo.err);
+  REQUIRE(typo.exit_code == 0);
+  CHECK(contains(typo.out, "No run matches the selection.\n\nNo commit on the first-parent line of HEAD starts with "
+                           "deadbeef: check the id (`git log --first-parent --format=%H HEAD`), or pass --context with "
+                           "the branch that holds it.\n"));
+  const auto ref = run_cli(with_filters({"prune", h.local(), "--clean", "--dry-run", "HEAD"}), h.repo);
+  CHECK(ref.exit_code == 1);
+  CHECK(contains(ref.err, "error: invalid commit \"HEAD\": prune takes commit ids or their prefixes (hexadecimal), not "
+                          "refs; pass the id, e.g. $(git rev-parse HEAD)"));
 }
 
 namespace {
