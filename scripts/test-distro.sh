@@ -37,7 +37,7 @@ candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: \([^(]
 # then what the tests need.
 .github/scripts/install-build-deps.sh || fail ".github/scripts/install-build-deps.sh failed (output above)"
 # clang whatever the compiler: the C++ target probe's test asks clang++ for its triple.
-packages=(build-essential clang catch2 libbenchmark-dev python3 nodejs npm cargo shellcheck valgrind)
+packages=(build-essential clang catch2 libbenchmark-dev python3 nodejs npm cargo shellcheck valgrind hyperfine)
 with_cargo_suites=0
 case "$(candidate librust-criterion-dev)" in
   0.3.*) with_cargo_suites=1; packages+=(librust-criterion-dev) ;;
