@@ -221,8 +221,8 @@ BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& g
         hint = "the analysis holds no series: check the filters, --context and --since";
       }
       throw Error(ErrorKind::not_found,
-                  "no analysed series matches " +
-                      (request.benchmark ? "--benchmark " + *request.benchmark : std::string("every benchmark")) +
+                  "no analysed series matches" +
+                      (request.benchmark ? " --benchmark " + *request.benchmark : std::string()) +
                       (request.metric ? " --metric " + std::string(to_string(*request.metric)) : std::string()),
                   request.benchmark.value_or(""), {}, hint);
     }

@@ -126,9 +126,14 @@ std::string render_text(const BisectReport& r) {
   if (r.entries.empty()) s += std::string(no_findings) + "\n";
   for (const auto& e : r.entries) {
     const auto& f = e.finding;
+    // A drift names its window, as analyze does (`accumulated <oldest> → <newest>`), not a commit.
+    std::string where;
+    if (f.method == FindingMethod::drift && f.window_start && f.commit)
+      where = " accumulated " + short_id(*f.window_start) + " → " + short_id(*f.commit);
+    else if (f.commit)
+      where = " at " + short_id(*f.commit);
     s += f.benchmark.qualified() + " " + std::string(to_string(f.kind)) + " [" + std::string(to_string(f.set.engine)) +
-         "] " + report::format_percent(f.relative_delta) + (f.commit ? " at " + short_id(*f.commit) : "") + ": " +
-         verdict_text(r, e) + "\n";
+         "] " + report::format_percent(f.relative_delta) + where + ": " + verdict_text(r, e) + "\n";
   }
   for (const auto& n : r.notes) s += "Note: " + n + "\n";
   return s + closing_line(r);

@@ -46,6 +46,7 @@ BisectReport sample() {
   FindingEntry drift;
   drift.finding = finding("BM_Drift", FindingMethod::drift, 9);
   drift.kind = EntryKind::drift;
+  drift.finding.window_start = id(0);
   r.entries = {pinned, drift};
   r.builds = 7;
   r.stored = 3;
@@ -61,8 +62,8 @@ TEST_CASE("the Markdown report is the text report's lines as one table, escaped"
   const auto text = render_text(r);
   CHECK(contains(text, "BM_Work processor_time [google_benchmark] +300.00% at c80000000000: pinned to c50000000000 "
                        "make a|b slower (7 measurements)\n"));
-  CHECK(contains(text, "BM_Drift processor_time [google_benchmark] +300.00% at c90000000000: nothing to pin: a drift "
-                       "has no single commit\n"));
+  CHECK(contains(text, "BM_Drift processor_time [google_benchmark] +300.00% accumulated c00000000000 → c90000000000: "
+                       "nothing to pin: a drift has no single commit\n"));
   CHECK(contains(text, "7 builds of the 16 allowed; 3 new measurements stored."));
 
   const auto md = render_markdown(r);
