@@ -64,9 +64,15 @@ ParsedReport read_export(const JsonValue& doc) {
     if (name.empty()) throw JsonProblem(where + "/command is empty; give the command a --command-name");
     BenchmarkResult result;
     result.id = detail::split_identity(name, "/");
-    if (!seen.insert(result.id).second)
-      throw JsonProblem("command \"" + name + "\" is reported twice (" + where +
-                        "); give each command its own --command-name");
+    if (!seen.insert(result.id).second) {
+      // A parameter scan (-P/-L) runs one command name once per value.
+      const JsonValue* parameters = r.find("parameters");
+      const bool scan = parameters && parameters->is_object() && !parameters->members().empty();
+      throw JsonProblem("command \"" + name + "\" is reported twice (" + where + "); give each command its own " +
+                        (scan ? "--command-name: in a parameter scan, name the parameter in it (--command-name '" +
+                                    name + " {" + parameters->members().front().first + "}')"
+                              : std::string("--command-name")));
+    }
 
     MetricValue wall;
     wall.kind = MetricKind::wall_time;

@@ -156,6 +156,11 @@ TEST_CASE("hyperfine: truncated, empty, foreign, mistyped, negative and NaN expo
   expect_parse_error(read_hyperfine, t.path() / "nan.json", "line 1");
   write_file(t.path() / "twice.json", R"({"results": [{"command": "a  b", "times": [0.1]}, {"command": "a b", "times": [0.2]}]})");
   expect_parse_error(read_hyperfine, t.path() / "twice.json", "command \"a b\" is reported twice");
+  // A real parameter scan under one --command-name: the fix names the parameter.
+  hyperfine(t.path() / "scan.json", {"-P", "n", "1", "2", "--command-name", "nap", "sleep 0.00{n}"});
+  expect_parse_error(read_hyperfine, t.path() / "scan.json",
+                     "command \"nap\" is reported twice (/results/1); give each command its own --command-name: in a "
+                     "parameter scan, name the parameter in it (--command-name 'nap {n}')");
 }
 
 // ---------------------------------------------------------------------------------------------
