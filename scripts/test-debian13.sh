@@ -74,7 +74,8 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null &&
 fi
 
 # 3. The checkout: tracked and untracked files, not ignored ones (no build trees, no
-# node_modules), with their mtimes, so the cached build tree rebuilds only what changed.
+# node_modules); a file whose content changed since the last copy is stamped now, an unchanged
+# one keeps its stamp, so the cached build tree rebuilds exactly what changed.
 # The npm packages installed by the last run are kept while their lock file is unchanged
 # (npm ci takes minutes on a busy machine).
 step "copying the checkout to $root/src"
@@ -85,10 +86,23 @@ for d in "${npm_dirs[@]}"; do
     mkdir -p "$cache/node_modules/$d" && mv "$root/src/$d/node_modules" "$cache/node_modules/$d/"
   fi
 done
-if ! { rm -rf "$root/src" && mkdir -p "$root/src"; }; then fail "cannot recreate $root/src"; fi
+if ! { rm -rf "$root/src.new" && mkdir -p "$root/src.new"; }; then fail "cannot create $root/src.new"; fi
 git ls-files -z --cached --others --exclude-standard |
-  tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$root/src" ||
-  fail "could not copy the checkout into $root/src"
+  tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$root/src.new" ||
+  fail "could not copy the checkout into $root/src.new"
+# The cached build tree rebuilds by mtime. A file edited after the last copy can still be older
+# than that build's outputs (edited while it ran), so a changed file is stamped now, and an
+# unchanged one keeps the stamp of the copy the build tree last saw.
+if [ -d "$root/src" ]; then
+  (cd "$root/src.new" && find . -type f -print0) | while IFS= read -r -d '' f; do
+    if cmp -s "$root/src.new/$f" "$root/src/$f"; then
+      touch -r "$root/src/$f" "$root/src.new/$f"
+    else
+      touch "$root/src.new/$f"
+    fi
+  done
+fi
+if ! { rm -rf "$root/src" && mv "$root/src.new" "$root/src"; }; then fail "cannot replace $root/src"; fi
 for d in "${npm_dirs[@]}"; do
   if [ -d "$cache/node_modules/$d/node_modules" ]; then mv "$cache/node_modules/$d/node_modules" "$root/src/$d/"; fi
 done
