@@ -68,7 +68,7 @@ std::string outcome_text(const BisectReport& r, const FindingEntry& e, const Tar
       if (!o.confirmed)
         return "pinned to " + commit_text(r, o.window.new_end) +
                " by the stored history (its window has no unmeasured commit); not measured again: the budget of " +
-               plural(r.max_builds, "build") + " went to the windows with unmeasured commits first";
+               plural(r.max_builds, "build") + " ran out (windows with unmeasured commits come first)";
       return "pinned to " + commit_text(r, o.window.new_end) + " (" + plural(o.measurements, "measurement") + ")";
     case Verdict::narrowed: {
       const std::string budget = "the budget of " + plural(r.max_builds, "build") + " ran out";

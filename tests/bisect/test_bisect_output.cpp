@@ -115,8 +115,8 @@ TEST_CASE("an outcome says whether its window moved, and a window the history al
   o.verdict = Verdict::pinned;
   o.window = Window{7, 8};
   CHECK(contains(line(e), ": pinned to c80000000000 change 8 by the stored history (its window has no unmeasured "
-                          "commit); not measured again: the budget of 16 builds went to the windows with unmeasured "
-                          "commits first\n"));
+                          "commit); not measured again: the budget of 16 builds ran out (windows with unmeasured "
+                          "commits come first)\n"));
   CHECK(contains(render_json(r), "\"confirmed\": false"));
 
   // The budget ran out during confirmation: nothing moved, and the text says so and what to do.
