@@ -55,7 +55,9 @@ std::vector<std::string> ids(const ParsedReport& r) {
   return out;
 }
 
-const BenchmarkResult& find(const ParsedReport& r, const std::string& id) {
+// `id` by pointer: a std::string parameter built from a literal is a temporary, and gcc 14's
+// -Wdangling-reference then flags every `const BenchmarkResult& x = find(rep, "…")`.
+const BenchmarkResult& find(const ParsedReport& r, const char* id) {
   for (const auto& b : r.results)
     if (b.id.qualified() == id) return b;
   FAIL("no benchmark " << id);
