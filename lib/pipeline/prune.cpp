@@ -67,10 +67,12 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
       continue;
     eligible.emplace(codec::sanitize_segment(line[i].id), i);
   }
+  std::vector<std::string> unknown;  // prefixes of no commit on the line at all (a typo, another branch)
+  for (const auto& w : wanted)
+    if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
+      unknown.push_back(w);
   if (hooks.note)
-    for (const auto& w : wanted)
-      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
-        hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + context_ref);
+    for (const auto& w : unknown) hooks.note("commit prefix " + w + " matches no commit on the first-parent line of " + context_ref);
 
   // docs/prune.md --dirty: only where analysis would admit the snapshot — branch-side commits, and
   // the base tip unconditionally. --all: wherever it sits on an eligible commit.
@@ -138,17 +140,10 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
                       "prune with --context " + base.name + " --prune-base and the same commit and scope.";
     }
   }
-  // A prefix that names no commit of the line at all: a typo, or a commit of another branch.
-  if (out.keys.empty() && !out.plan.hint) {
-    std::vector<std::string> unknown;
-    for (const auto& w : wanted)
-      if (std::none_of(line.begin(), line.end(), [&](const analysis::CommitInfo& c) { return ascii::to_lower(c.id).starts_with(w); }))
-        unknown.push_back(w);
-    if (!unknown.empty())
-      out.plan.hint = "No commit on the first-parent line of " + context_ref + " starts with " + joined(unknown) +
-                      ": check the id (`git log --first-parent --format=%H " + context_ref +
-                      "`), or pass --context with the branch that holds it.";
-  }
+  if (out.keys.empty() && !out.plan.hint && !unknown.empty())
+    out.plan.hint = "No commit on the first-parent line of " + context_ref + " starts with " + joined(unknown) +
+                    ": check the id (`git log --first-parent --format=%H " + context_ref +
+                    "`), or pass --context with the branch that holds it.";
 
   out.plan.project = req.selection.project;
   out.plan.target_ref = context_ref;
