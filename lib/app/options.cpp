@@ -7,6 +7,7 @@
 #include <cctype>
 #include <type_traits>
 
+#include "benchhist/bisect/bisection.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
 
@@ -270,15 +271,7 @@ void check(const BisectOptions& o) {
   require_positive(o.max_builds, "--max-builds <N>");
   require_positive(o.repeat, "--repeat <N>");
   require_positive(o.best_of, "--best-of <N>");
-  // Every finding is confirmed before anything else is built (docs/bisect.md#confirmation-first):
-  // a smaller budget could only build and discard.
-  if (!o.dry_run && o.max_builds < 2 * std::uint64_t{o.repeat}) {
-    const std::string confirmation = std::to_string(2 * std::uint64_t{o.repeat});
-    usage("--max-builds " + std::to_string(o.max_builds) + " cannot confirm a finding: both ends are measured again " +
-              "--repeat (" + std::to_string(o.repeat) + ") times each first, " + confirmation +
-              " builds; pass --max-builds " + confirmation + " or more (16 by default), or a smaller --repeat",
-          "--max-builds");
-  }
+  bisect::check_options(bisect::Options{o.max_builds, o.repeat, o.ignore_errors}, o.dry_run);
   if (o.output.no_text && !o.output.markdown && !o.output.json)
     usage("no output selected: --no-text suppresses the text report, so request at least one of "
           "--markdown <path> or --json <path>",

@@ -161,21 +161,7 @@ bool wanted(const BisectRequest& r, const BenchmarkId& id, MetricKind kind) {
 BisectReport bisect(const BisectRequest& request, const analysis::GitTopology& git, storage::ObjectStore& store,
                     const probe::Environment& env, const collect::BackfillServices& services,
                     const BisectHooks& hooks) {
-  if (request.options.max_builds < 1)
-    throw Error(ErrorKind::usage, "--max-builds must be at least 1", "--max-builds", {},
-                "pass --max-builds 16 (the default) or another positive budget; --dry-run measures nothing");
-  if (request.options.repeat < 1)
-    throw Error(ErrorKind::usage, "--repeat must be at least 1", "--repeat", {},
-                "pass --repeat 2 (the default) or more");
-  if (!request.dry_run && request.options.max_builds < 2 * request.options.repeat)
-    throw Error(ErrorKind::usage,
-                "--max-builds " + std::to_string(request.options.max_builds) +
-                    " cannot confirm a finding: both ends are measured again --repeat (" +
-                    std::to_string(request.options.repeat) + ") times each first, " +
-                    std::to_string(2 * request.options.repeat) + " builds",
-                "--max-builds", {},
-                "pass --max-builds " + std::to_string(2 * request.options.repeat) +
-                    " or more (16 by default), or a smaller --repeat");
+  check_options(request.options, request.dry_run);
 
   const auto analysed = pipeline::analyze(request.analysis, git, store, hooks.analysis);
   const auto& rep = analysed.report;

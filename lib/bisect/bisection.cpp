@@ -174,6 +174,26 @@ bool halve(std::size_t t, const Target& target, State& s, Measurements& m, const
 
 }  // namespace
 
+void check_options(const Options& options, bool dry_run) {
+  if (options.max_builds < 1)
+    throw Error(ErrorKind::usage, "--max-builds must be at least 1", "--max-builds", {},
+                "pass --max-builds 16 (the default) or another positive budget; --dry-run measures nothing");
+  if (options.repeat < 1)
+    throw Error(ErrorKind::usage, "--repeat must be at least 1", "--repeat", {},
+                "pass --repeat 2 (the default) or more");
+  // Every finding is confirmed before anything else is built (docs/bisect.md#confirmation-first):
+  // a smaller budget could only build and discard.
+  const std::size_t confirmation = 2 * options.repeat;
+  if (!dry_run && options.max_builds < confirmation)
+    throw Error(ErrorKind::usage,
+                "--max-builds " + std::to_string(options.max_builds) +
+                    " cannot confirm a finding: both ends are measured again --repeat (" +
+                    std::to_string(options.repeat) + ") times each first, " + std::to_string(confirmation) +
+                    " builds; pass --max-builds " + std::to_string(confirmation) +
+                    " or more (16 by default), or a smaller --repeat",
+                "--max-builds", {}, "the budget counts every build of the invocation (docs/bisect.md#the-loop)");
+}
+
 BisectionResult run_bisection(std::span<const Target> targets, Measurer& measurer, const Options& options,
                               const std::function<void(const Progress&)>& progress) {
   if (options.repeat < 1)

@@ -290,6 +290,22 @@ TEST_CASE("an ambiguous value is re-measured up to --repeat times, then reported
   }
 }
 
+TEST_CASE("the options must cover one confirmation, except for a dry run", "[bisect][loop]") {
+  CHECK_NOTHROW(check_options(Options{.max_builds = 4, .repeat = 2}, false));
+  CHECK_NOTHROW(check_options(Options{.max_builds = 1, .repeat = 2}, true));
+  try {
+    check_options(Options{.max_builds = 3, .repeat = 2}, false);
+    FAIL("a budget of 3 was accepted with --repeat 2");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(e.subject() == "--max-builds");
+    CHECK(e.message() == "--max-builds 3 cannot confirm a finding: both ends are measured again --repeat (2) times "
+                         "each first, 4 builds; pass --max-builds 4 or more (16 by default), or a smaller --repeat");
+  }
+  CHECK_THROWS_AS(check_options(Options{.max_builds = 0, .repeat = 1}, true), Error);
+  CHECK_THROWS_AS(check_options(Options{.max_builds = 4, .repeat = 0}, false), Error);
+}
+
 TEST_CASE("the build budget stops bisection with the window narrowed so far", "[bisect][loop]") {
   History h;
   h.steps = {{"BM_Work", 45}};

@@ -97,6 +97,11 @@ struct BisectionResult {
   bool budget_exhausted = false;        // some target stopped because no build was left
 };
 
+// Throws Error{usage} (subject `--max-builds` or `--repeat`) unless `options` can do the work:
+// both at least 1 and, unless `dry_run`, a budget that covers one confirmation (2 × repeat
+// builds: every finding's ends are measured again before anything else is built).
+void check_options(const Options& options, bool dry_run);
+
 // Runs the loop. Targets whose window has unmeasured commits advance round-robin, one decision
 // each per round, so a budget is shared rather than spent on the first window; targets whose
 // window is already pinned (the stored history measured both neighbours) are only confirmed, with
