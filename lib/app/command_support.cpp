@@ -114,10 +114,16 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
   ctx.config = config::load_config(loc.path, loc.explicitly_named);
   if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
-  for (const auto& table : ctx.config.ignored_tables)
-    announce(inv, "warning: the configuration " + loc.path.string() + " has a table [" + table +
-                      "] that this version does not read, so it is ignored (it reads [project], [storage], "
-                      "[analysis] and [collect]): correct the table's name, or remove it");
+  if (!ctx.config.ignored_tables.empty()) {
+    std::string read;  // "[project], [storage], [analysis] and [collect]"
+    for (std::size_t i = 0; i < config::read_tables.size(); ++i)
+      read += std::string(i == 0 ? "" : i + 1 == config::read_tables.size() ? " and " : ", ") + "[" +
+              std::string(config::read_tables[i]) + "]";
+    for (const auto& table : ctx.config.ignored_tables)
+      announce(inv, "warning: the configuration " + loc.path.string() + " has a table [" + table +
+                        "] that this version does not read, so it is ignored (it reads " + read +
+                        "): correct the table's name, or remove it");
+  }
   ctx.project = config::resolve_project_id(ctx.config, root.value_or(base));
   note(inv, v, "project id: " + ctx.project);
   if (access == StoreAccess::none) return ctx;

@@ -3,6 +3,7 @@
 
 #include "benchhist/config/config.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -214,7 +215,7 @@ Config parse_config(std::string_view text, const fs::path& origin) {
   // name (docs/configuration.md).
   for (const auto& [key, node] : root) {
     const std::string_view name = key.str();
-    if (name != "project" && name != "storage" && name != "analysis" && name != "collect")
+    if (std::find(read_tables.begin(), read_tables.end(), name) == read_tables.end())
       out.ignored_tables.emplace_back(name);
   }
   if (const auto* project = root.get("project")) parse_project(origin, require_table(origin, "project", *project), out);

@@ -118,7 +118,8 @@ TEST_CASE("A command run in a subdirectory reads the project named after the rep
     CHECK(contains(r.out, "Data set for project myproj\n"));
     CHECK(contains(r.err, "[bench-history] warning: the configuration " + config.string() +
                               " has a table [analyis] that this version does not read, so it is ignored"));
-    CHECK(contains(r.err, "correct the table's name, or remove it"));
+    CHECK(contains(r.err, "(it reads [project], [storage], [analysis] and [collect]): correct the table's name, or "
+                          "remove it"));
     bhtest::write_file(config, "[analysis]\nignore = [\"BM_X\"]\n");
     const auto fixed = run_cli(with_filters({"list", "runs", h.local()}), sub);
     CHECK(fixed.exit_code == 0);

@@ -3,6 +3,7 @@
 // (docs/configuration.md, docs/configuration.md). Local storage is never configured here: it is a
 // run-time choice (`--local`), because a local path is machine-dependent.
 
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -10,6 +11,10 @@
 #include <vector>
 
 namespace benchhist::config {
+
+// The top-level tables this version reads; any other is ignored and listed in
+// Config::ignored_tables.
+inline constexpr std::array<std::string_view, 4> read_tables{"project", "storage", "analysis", "collect"};
 
 // The default location relative to the command's base directory
 // (docs/formats.md#storage-selection).
