@@ -72,6 +72,12 @@ std::string dirty_base_warning() {
          "switch to a new branch before collecting.";
 }
 
+std::string dirty_context_note(std::string_view context_commit, std::string_view observed) {
+  return "Note: commit " + std::string(context_commit) + " was judged by its newest dirty snapshot (uncommitted changes "
+         "measured at " + std::string(observed) + "), not by its clean run. Pass --no-dirty to judge the committed "
+         "state, or collect again to measure the working tree as it is now.";
+}
+
 std::string hint_nothing_stored(std::string_view project) {
   // The project id defaults to the repository directory's name, so a clone under another name
   // looks at an empty project: say which one, and how to point it at the stored history.

@@ -122,10 +122,12 @@ Geometry layout(const ChartSpec& spec, const Frame& frame) {
 
   for (const auto& m : spec.marks) g.marks.push_back({g.x_of(m.index), g.y_of(m.value)});
 
-  // The line: the mean of each index's marks; consecutive indices join, a missing index is a gap.
+  // The line: the mean of each index's clean marks; consecutive indices join, a missing index is a
+  // gap. The judged value and dirty snapshots stand apart as points: a mean of a commit's clean run
+  // and an uncommitted experiment on top of it is a value nobody measured.
   std::vector<const Mark*> sorted;
   for (const auto& m : spec.marks)
-    if (std::isfinite(m.value) && !m.emphasis) sorted.push_back(&m);  // the judged value stands apart
+    if (std::isfinite(m.value) && !m.emphasis && !m.dirty) sorted.push_back(&m);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Mark* a, const Mark* b) { return a->index < b->index; });
   std::optional<std::size_t> prev;
   Pt prev_pt;

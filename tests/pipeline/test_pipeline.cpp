@@ -487,6 +487,43 @@ TEST_CASE("a dirty snapshot on the base tip with a dirty working tree switches t
   CHECK(r.findings[0].benchmark.qualified() == "a/x");
 }
 
+TEST_CASE("a branch judged by a dirty snapshot says so even when the working tree is clean now", "[pipeline][branch]") {
+  BranchHistory h;
+  storage::LocalStore store(h.dir / "store");
+  write_branch_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.selection.context_ref = "feature";
+  const auto clean = pipeline::analyze(req, *git, store).report;
+  CHECK_FALSE(clean.warning);
+  const auto clean_findings = clean.findings.size();
+
+  // An experiment measured on top of the branch tip, then discarded: the checkout is clean.
+  store.put(codec::dirty_key("demo", Engine::criterion, triple, "mk-a", h.tip, 1790000000),
+            codec::encode_run(make_run(h.tip, true, {result({"a", "x"}, MetricKind::wall_time, 100.0)}, triple)),
+            storage::CollisionPolicy::refuse);
+  store.put(codec::dirty_key("demo", Engine::criterion, triple, "mk-a", h.tip, 1790000600),
+            codec::encode_run(make_run(h.tip, true, {result({"a", "x"}, MetricKind::wall_time, 100.0)}, triple)),
+            storage::CollisionPolicy::refuse);
+  const auto dirty = pipeline::analyze(req, *git, store).report;
+  CHECK_FALSE(dirty.context_dirty);
+  REQUIRE(dirty.warning);
+  CHECK(*dirty.warning == "Note: commit " + h.tip.substr(0, 12) +
+                              " was judged by its newest dirty snapshot (uncommitted changes measured at "
+                              "2026-09-21T14:23:20Z), not by its clean run. Pass --no-dirty to judge the committed "
+                              "state, or collect again to measure the working tree as it is now.");
+  // Every format carries it.
+  CHECK(report::TextReporter().render(dirty).find(*dirty.warning) != std::string::npos);
+  CHECK(report::MarkdownReporter().render(dirty).find(*dirty.warning) != std::string::npos);
+  CHECK(report::JsonReporter().render(dirty).find("\"warning\": \"Note: commit ") != std::string::npos);
+
+  req.selection.allow_dirty = false;  // --no-dirty: the clean run is judged, and nothing is noted
+  const auto no_dirty = pipeline::analyze(req, *git, store).report;
+  CHECK_FALSE(no_dirty.warning);
+  CHECK(no_dirty.findings.size() == clean_findings);
+}
+
 namespace {
 
 const report::SeriesSketch* sketch_of(const report::ChartData& d, const std::string& bench) {

@@ -116,6 +116,21 @@ TEST_CASE("several observations at one commit share its x and the line passes th
   CHECK(g.line[0][1].y == Approx(g.y_of(15)));
 }
 
+TEST_CASE("a dirty snapshot stands apart: the line passes through the commit's clean run, not a mean with it",
+          "[report][svg]") {
+  auto spec = marks_at({{0, 10}, {1, 10}, {1, 20}, {2, 10}}, 2);
+  spec.marks[2].dirty = true;
+  const auto g = layout(spec);
+  REQUIRE(g.marks.size() == 4);  // the dirty point is still drawn
+  REQUIRE(g.line.size() == 1);
+  REQUIRE(g.line[0].size() == 3);
+  CHECK(g.line[0][1].y == Approx(g.y_of(10)));
+  // A commit with only a dirty snapshot is a gap in the line.
+  auto only_dirty = marks_at({{0, 10}, {1, 20}, {2, 10}}, 2);
+  only_dirty.marks[1].dirty = true;
+  CHECK(layout(only_dirty).line.size() == 2);
+}
+
 TEST_CASE("levels, bands and excesses widen the value axis so they are never clipped", "[report][svg]") {
   auto spec = marks_at({{0, 100}, {1, 101}, {2, 99}}, 3);
   spec.band = Band{0, 3, 90, 103, "range"};
