@@ -53,13 +53,22 @@ std::vector<std::string> qualification_sentences(const Census& census) {
                     " in-scope series, so nothing was tested: this silence is not evidence that nothing moved.");
       break;
     case Coverage::nothing_in_scope: {
-      // Reference wording; the ignored count is appended as its own clause
-      // (docs/reports.md#choices-on-open-items).
-      std::string s = "None of the " + std::to_string(census.total()) +
-                      " series accounted for is measured at the analyzed context commit, so nothing was tested";
-      if (const auto ignored = census.count(UnjudgedReason::ignored); ignored > 0)
-        s += "; " + plural(ignored, "series") + " " + std::string(reason_phrase(UnjudgedReason::ignored));
-      out.push_back(s + ".");
+      // Reference wording when nothing is ignored; ignored series are measured, so they are named
+      // apart from the ones that are not (docs/reports.md#choices-on-open-items).
+      const auto total = census.total();
+      const auto ignored = census.count(UnjudgedReason::ignored);
+      if (ignored == 0)
+        out.push_back("None of the " + std::to_string(total) +
+                      " series accounted for is measured at the analyzed context commit, so nothing was tested.");
+      else if (ignored >= total)
+        out.push_back(std::string(total == 1 ? "The 1 series accounted for is " : "All " + std::to_string(total) +
+                                                                                     " series accounted for are ") +
+                      std::string(reason_phrase(UnjudgedReason::ignored)) + ", so nothing was tested.");
+      else
+        out.push_back("Of the " + std::to_string(total) + " series accounted for, " + std::to_string(ignored) + " " +
+                      (ignored == 1 ? "is " : "are ") + std::string(reason_phrase(UnjudgedReason::ignored)) +
+                      " and none of the other " + std::to_string(total - ignored) +
+                      " is measured at the analyzed context commit, so nothing was tested.");
       break;
     }
     case Coverage::no_series: break;

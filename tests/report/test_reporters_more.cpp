@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "benchhist/report/closest.hpp"
 #include "benchhist/report/hints.hpp"
 #include "benchhist/report/json_reporter.hpp"
 #include "benchhist/report/markdown_reporter.hpp"
@@ -162,8 +163,8 @@ TEST_CASE("a report with nothing in scope says so and names the ignored series",
         "  commit: 9f2c4a1d3b5e708aab12cd34ef5678901234567a\n"
         "  runs: 128 (4d17b0c93ea2 \u2192 9f2c4a1d3b5e)  regressions: 0\n"
         "Nothing was in scope at the analyzed context commit, so nothing was judged.\n"
-        "  None of the 5 series accounted for is measured at the analyzed context commit, so nothing was tested; "
-        "2 series ignored by configuration.\n"
+        "  Of the 5 series accounted for, 2 are ignored by configuration and none of the other 3 is measured at "
+        "the analyzed context commit, so nothing was tested.\n"
         "  Not judged: 3 series not measured at the analyzed context commit; 2 series ignored by configuration.\n"
         "\n" + hint_all_ghosts(tip) + "\n");
   const auto md = MarkdownReporter().render(r);
@@ -171,6 +172,17 @@ TEST_CASE("a report with nothing in scope says so and names the ignored series",
   CHECK(contains(md, "- State: `nothing_in_scope`\n- Metric series accounted for: 5\n- In scope: 0\n- Judged: 0\n"));
   CHECK(contains(JsonReporter().render(r), "\"outcome\": \"nothing_in_scope\",\n  \"notable\": false,"));
   CHECK(OutcomeReporter().render(r) == "nothing_in_scope\n");
+}
+
+TEST_CASE("a report whose every series is ignored does not call them unmeasured", "[text]") {
+  auto r = history_base();
+  r.census = census(0, 0, 4, 0);
+  r.sets.push_back({criterion_set(), 128, 0, {}, std::nullopt});
+  const auto text = TextReporter().render(r);
+  CHECK(contains(text, "  All 4 series accounted for are ignored by configuration, so nothing was tested.\n"));
+  CHECK_FALSE(contains(text, "is measured at the analyzed context commit"));
+  r.census = census(0, 0, 1, 0);
+  CHECK(contains(TextReporter().render(r), "  The 1 series accounted for is ignored by configuration, so nothing was tested.\n"));
 }
 
 TEST_CASE("a report with no series names the verdict, no qualification and the hint", "[text][markdown]") {
@@ -467,4 +479,11 @@ TEST_CASE("Markdown headings keep benchmark ids with backticks intact", "[markdo
   const auto md = MarkdownReporter().render(r);
   CHECK(contains(md, "\n### `` parse`raw`/case ``\n"));
   CHECK(contains(md, "\n### `index_build/case`\n"));
+}
+
+TEST_CASE("the closest names ignore case in the ranking and keep it in the names", "[hints]") {
+  const std::vector<std::string> ids{"alloc/vec", "encode/json", "parse/small", "render/page"};
+  CHECK(benchhist::report::closest_names("PARSE", ids, 2) == std::vector<std::string>{"parse/small", "alloc/vec"});
+  CHECK(benchhist::report::closest_names("Render/Pgae", ids, 1) == std::vector<std::string>{"render/page"});
+  CHECK(benchhist::report::closest_names("encode", ids, 1) == std::vector<std::string>{"encode/json"});
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchhist/model/ascii.hpp"
 #include "benchhist/model/engine.hpp"
 
 namespace benchhist::report {
@@ -33,16 +34,19 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 // Up to `count` of `names`, closest to `query` first: a name that contains the query or is
 // contained in it comes before any other (an engine-qualified id, a prefix one level too deep),
-// then by edit distance, ties in name order. `names` need not be sorted or distinct.
+// then by edit distance, ties in name order. Case is ignored in the ranking (`PARSE` finds
+// `parse/small` first), never in the names returned. `names` need not be sorted or distinct.
 inline std::vector<std::string> closest_names(std::string_view query, std::vector<std::string> names,
                                               std::size_t count = 5) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
+  const std::string q = ascii::to_lower(query);
   std::vector<std::pair<std::size_t, std::string>> ranked;
   ranked.reserve(names.size());
   for (auto& n : names) {
-    const bool related = n.find(query) != std::string::npos || query.find(n) != std::string_view::npos;
-    ranked.emplace_back(related ? 0 : edit_distance(query, n), std::move(n));
+    const std::string lower = ascii::to_lower(n);
+    const bool related = lower.find(q) != std::string::npos || q.find(lower) != std::string::npos;
+    ranked.emplace_back(related ? 0 : edit_distance(q, lower), std::move(n));
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
