@@ -20,13 +20,6 @@ using namespace detail;
 
 
 
-void require_output(const OutputOptions& out) {
-  if (out.no_text && !out.markdown && !out.json)
-    throw Error(ErrorKind::usage,
-                "no output selected: --no-text suppresses the text report, so request at least one of "
-                "--markdown <path> or --json <path>",
-                "--no-text");
-}
 
 // Writes the requested renderings: files first (preflighted), then the text on stdout.
 template <typename Rendered>
@@ -55,7 +48,9 @@ void run_bless(const BlessOptions& o, const Invocation& inv) {
   req.prefixes = o.prefixes;
   req.all = o.all;
   pipeline::validate_bless_prefixes(req);  // a usage error before any storage is touched
-  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, true);
+  // A blessing accepts stored results: a store that does not exist (a mistyped --local) is refused
+  // as the read commands refuse it, instead of being created around one blessing.
+  auto ctx = open_context(o.env, nullptr, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
   req.project = ctx.project;
   req.context_ref = o.context;  // only when given: it decides "defaulted to HEAD" and the dirty warning
@@ -80,7 +75,6 @@ void run_unbless(const UnblessOptions& o, const Invocation& inv) {
 }
 
 void run_list_blessings(const ListOptions& o, const Invocation& inv) {
-  require_output(o.output);
   preflight(planned_files(o.output, inv));
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);
@@ -99,7 +93,6 @@ void run_prune(const PruneOptions& o, const Invocation& inv) {
                 "prune requires a deletion scope: --clean (clean runs), --dirty (dirty snapshots), --all (both), "
                 "and/or --include-blessings (blessing sidecars)",
                 "--clean");
-  require_output(o.output);
   preflight(planned_files(o.output, inv));
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);
   auto git = open_repository(o.env, inv);

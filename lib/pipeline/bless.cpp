@@ -71,8 +71,9 @@ void warn_unmatched_prefixes(storage::ObjectStore& store, const std::vector<std:
     if (std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return id.starts_with(prefix); })) continue;
     warnings.push_back("Warning: the prefix \"" + prefix + "\" matches none of the benchmarks stored at " + short_ctx +
                        " (closest: " + joined(report::closest_names(prefix, ids, 3)) +
-                       "); blessing anyway — prefixes match the id without its engine, and `cargo bench-history "
-                       "unbless --context " + short_ctx + "` revokes the record.");
+                       "); blessing anyway — prefixes match the id without its engine. `cargo bench-history "
+                       "unbless --context " + short_ctx + "` revokes every blessing at that commit, so bless the "
+                       "prefixes you meant again after it.");
   }
 }
 
@@ -115,7 +116,7 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
   out.base = resolve_bless_base(git, req, context_ref);
   const std::string short_ctx = short_id(out.context_commit);
   announce(hooks, analysis::selection_announcement(req.filters,
-                                                   analysis::AnnouncedBase{out.base.name, out.base.auto_detected()},
+                                                   out.base.announced(),
                                                    analysis::AnnouncedContext{short_ctx, !req.context_ref}));
 
   // Warnings in the order of docs/blessings.md#bless.
@@ -168,7 +169,8 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
   if (earlier > 0)
     out.warnings.push_back("Note: commit " + short_ctx + " already has " + plural(earlier, "blessing record") +
                            " with other prefixes or scope; this one is stored beside " +
-                           (earlier == 1 ? "it" : "them") + " (`list blessings` shows them, `unbless` removes them all).");
+                           (earlier == 1 ? "it" : "them") + " (`cargo bench-history list blessings --context " + short_ctx +
+                           "` shows them; `unbless --context " + short_ctx + "` removes them all).");
 
   // Write-once (docs/formats.md#blessing-records): a colliding nanosecond must never overwrite
   // another acceptance, so the issue time moves on by one nanosecond and the put is retried.
@@ -187,7 +189,9 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
   if (hooks.note) hooks.note("stored project-level blessing " + out.key + " with scope " + b.scope->label());
 
   for (const auto& w : out.warnings) out.message += w + "\n";
-  out.message += "Blessed " + (b.prefixes.empty() ? std::string("all benchmarks") : plural(b.prefixes.size(), "prefix filter")) +
+  out.message += "Blessed " +
+                 (b.prefixes.empty() ? std::string("all benchmarks")
+                                     : plural(b.prefixes.size(), "prefix filter") + " (" + joined(b.prefixes) + ")") +
                  " in blessing scope " + b.scope->label() + " at commit " + short_ctx + ".\n";
   return out;
 }
@@ -212,6 +216,7 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
   // Project-level records: only those the request's scope contains entirely
   // (docs/formats.md#blessing-scope, docs/blessings.md#unbless).
   const BlessingScope request_scope = scope_of(req.filters);
+  std::vector<std::string> kept_scopes;
   const std::string prefix = codec::project_blessings_prefix(req.project) + segment + "/";
   for (const auto& key : store.list(prefix)) {
     const auto commit = codec::parse_project_blessing_key(key);
@@ -221,9 +226,13 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
     const Blessing record = codec::decode_blessing(*body, key);
     if (record.scope && contains(request_scope, *record.scope)) {
       out.removed.push_back(key);
-    } else if (hooks.note) {
-      hooks.note("kept " + key + ": its scope " + (record.scope ? record.scope->label() : std::string("?")) +
-                 " is not contained in the request's scope " + request_scope.label());
+    } else {
+      const std::string label = record.scope ? record.scope->label() : std::string("?");
+      out.kept.push_back(key);
+      if (std::find(kept_scopes.begin(), kept_scopes.end(), label) == kept_scopes.end()) kept_scopes.push_back(label);
+      if (hooks.note)
+        hooks.note("kept " + key + ": its scope " + label + " is not contained in the request's scope " +
+                   request_scope.label());
     }
   }
   std::sort(out.removed.begin(), out.removed.end());
@@ -239,8 +248,19 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
   }
   out.removed = std::move(gone);
   if (!out.removed.empty()) store.flush();
-  out.message = out.removed.empty() ? "No blessings recorded at commit " + short_ctx + ".\n"
-                                    : "Removed " + plural(out.removed.size(), "blessing") + " at commit " + short_ctx + ".\n";
+  // A narrower request keeps a wider acceptance (docs/blessings.md#unbless); saying only "no
+  // blessings" would hide the record that still re-baselines the series.
+  if (out.removed.empty() && !out.kept.empty())
+    out.message = "No blessing at commit " + short_ctx + " lies within this request's scope " + request_scope.label() + ".\n";
+  else
+    out.message = out.removed.empty() ? "No blessings recorded at commit " + short_ctx + ".\n"
+                                      : "Removed " + plural(out.removed.size(), "blessing") + " at commit " + short_ctx + ".\n";
+  if (!out.kept.empty())
+    out.message += "Kept " + plural(out.kept.size(), "blessing") + " whose scope (" + joined(kept_scopes) +
+                   ") is wider than this request's: a narrower unbless never revokes a wider acceptance. To revoke " +
+                   (out.kept.size() == 1 ? "it" : "them") + ", run `cargo bench-history unbless --context " + short_ctx +
+                   "` with filters at least as wide as that scope (the --engine, --target-triple and --machine-key the "
+                   "blessing was given, or `all`).\n";
   return out;
 }
 

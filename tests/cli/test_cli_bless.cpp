@@ -102,3 +102,16 @@ TEST_CASE("bless through the CLI re-baselines the step, a foreign scope does not
   CHECK(none.exit_code == 1);
   CHECK(contains(none.err, "bless requires at least one benchmark-id prefix"));
 }
+
+TEST_CASE("bless refuses a local store that does not exist instead of creating one around the blessing",
+          "[cli][bless]") {
+  bhtest::TempDir dir;
+  const auto repo = dir.path() / "repo";
+  make_history(repo, dir.path() / "store");
+  const auto typo = dir.path() / "stroe";
+  const auto r = run_cli({"bless", "--all", "--local=" + typo.string()}, repo);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "no local store at " + typo.string() + ": the directory does not exist"));
+  CHECK(contains(r.err, "a new store is created by `collect`, `backfill` or `import`"));
+  CHECK_FALSE(std::filesystem::exists(typo));
+}

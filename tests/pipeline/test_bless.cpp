@@ -135,7 +135,7 @@ TEST_CASE("blessing the planted step hides it from analyze and unblessing brings
                                        *fx.git, *fx.store, hooks);
   CHECK(blessed.warnings.empty());
   CHECK(blessed.key == codec::project_blessing_key("demo", fx.commits[step_at], 1796119200123456789LL));
-  CHECK(blessed.message == "Blessed 1 prefix filter in blessing scope all/all/all at commit " +
+  CHECK(blessed.message == "Blessed 1 prefix filter (parse/small) in blessing scope all/all/all at commit " +
                                fx.commits[step_at].substr(0, 12) + ".\n");
   REQUIRE(announced.size() == 1);
   CHECK(announced[0] == "selection: engine=all, target-triple=all, machine-key=all; base=main (auto-detected); context=" +
@@ -201,8 +201,17 @@ TEST_CASE("a narrowed unbless never revokes acceptance outside its selection", "
   un.filters = filters({}, {}, {"mk-a"});  // narrower than the record's all/all/all
   const auto kept = pipeline::unbless(un, *fx.git, *fx.store);
   CHECK(kept.removed.empty());
+  CHECK(kept.kept.size() == 1);
   CHECK(project_records(*fx.store).size() == 1);
   CHECK(fx.findings().empty());
+  // The message must not say there is nothing: the kept record still re-baselines the series.
+  const std::string c = fx.commits[step_at].substr(0, 12);
+  CHECK(kept.message == "No blessing at commit " + c + " lies within this request's scope " +
+                            pipeline::scope_of(un.filters).label() + ".\n"
+                            "Kept 1 blessing whose scope (all/all/all) is wider than this request's: a narrower "
+                            "unbless never revokes a wider acceptance. To revoke it, run `cargo bench-history unbless "
+                            "--context " + c + "` with filters at least as wide as that scope (the --engine, "
+                            "--target-triple and --machine-key the blessing was given, or `all`).\n");
 
   // A legacy sidecar at that commit in a selected partition is removed by the narrow request.
   const auto sidecar = codec::partition_blessing_key("demo", Engine::criterion, triple, "mk-a", fx.commits[step_at], 1790000000);
@@ -214,6 +223,7 @@ TEST_CASE("a narrowed unbless never revokes acceptance outside its selection", "
   const auto removed = pipeline::unbless(un, *fx.git, *fx.store);
   CHECK(removed.removed == std::vector<std::string>{sidecar});
   CHECK(project_records(*fx.store).size() == 1);
+  CHECK(removed.message.starts_with("Removed 1 blessing at commit " + c + ".\nKept 1 blessing whose scope (all/all/all)"));
 }
 
 TEST_CASE("bless warns about a commit off the base line, a commit without results and a dirty tree, in that order",
