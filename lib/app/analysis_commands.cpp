@@ -30,18 +30,6 @@ using namespace detail;
 
 unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
-enum class Extras { none, html, analyze };  // the file outputs a command has beyond the shared group
-
-void check_outputs(const OutputOptions& out, Extras extras, bool has_extra) {
-  if (out.no_text && !out.markdown && !out.json && !has_extra)
-    throw Error(ErrorKind::usage,
-                std::string("no output selected: --no-text suppresses the text report, so request at least one of "
-                            "--markdown <path> or --json <path>") +
-                    (extras == Extras::analyze ? ", --markdown-summary <path>, --outcome <path> or --html <path>"
-                     : extras == Extras::html  ? " or --html <path>"
-                                               : ""),
-                "--no-text");
-}
 
 template <class Data>
 Outputs<Data> output_files(const OutputOptions& out, const Invocation& inv, std::string (*markdown)(const Data&),
@@ -73,7 +61,6 @@ void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbo
 
 int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_outputs(o.output, Extras::analyze, o.markdown_summary || o.outcome || o.html);
   auto files = analyze_files(o, inv);
   preflight(files.files);
 
@@ -115,7 +102,6 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
 void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   if (o.benchmark.empty()) throw Error(ErrorKind::usage, "--benchmark must not be empty", "--benchmark");
-  check_outputs(o.output, Extras::html, o.html.has_value());
   auto files = output_files(o.output, inv, &report::render_examine_markdown, &report::render_examine_json);
   if (o.html) files.add("HTML", inv.cwd / *o.html, &report::render_examine_html);
   preflight(files.files);
@@ -137,7 +123,6 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
 
 void run_list_runs(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_outputs(o.output, Extras::none, false);
   auto files = output_files(o.output, inv, &report::render_runs_markdown, &report::render_runs_json);
   preflight(files.files);
   auto ctx = open_context(o.env, &o.cache.cache, inv, inv.cwd, StoreAccess::read);

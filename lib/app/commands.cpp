@@ -32,15 +32,6 @@ namespace {
 
 using namespace detail;
 
-std::string no_output_message() {
-  return "no output selected: --no-text suppresses the text report, so request at least one of "
-         "--markdown <path> or --json <path>";
-}
-
-void check_output(const OutputOptions& out) {
-  if (out.no_text && !out.markdown && !out.json)
-    throw Error(ErrorKind::usage, no_output_message(), "--no-text");
-}
 
 // Why each component of the machine key is hashed and what is left out (the guide: "machine-key
 // --verbose prints exactly what was hashed and why"; docs/formats.md#machine-key).
@@ -59,7 +50,6 @@ constexpr const char* machine_key_reasons[] = {
 
 void list_discriminants(const ListOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
-  check_output(o.output);
   const std::filesystem::path base = inv.cwd;  // query commands: the working directory (docs/formats.md#storage-selection)
   Outputs<std::vector<DiscriminantSet>> files;
   if (o.output.markdown) files.add("Markdown", base / *o.output.markdown, &report::render_discriminants_markdown);

@@ -25,6 +25,26 @@ namespace {
         std::string(a));
 }
 
+// `--no-text` with no file output leaves the command nothing to show; the message names every
+// file output the command has (`extras`: those beyond --markdown and --json, and whether one was
+// given).
+struct ExtraOutput {
+  std::string_view flag;
+  bool given = false;
+};
+void require_output(const OutputOptions& out, std::initializer_list<ExtraOutput> extras = {}) {
+  if (!out.no_text || out.markdown || out.json) return;
+  std::vector<std::string> flags{"--markdown <path>", "--json <path>"};
+  for (const auto& e : extras) {
+    if (e.given) return;
+    flags.push_back(std::string(e.flag) + " <path>");
+  }
+  std::string list;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == flags.size() ? " or " : ", ") + flags[i];
+  usage("no output selected: --no-text suppresses the text report, so request at least one of " + list, "--no-text");
+}
+
 void require_positive(std::uint32_t value, std::string_view name) {
   if (value == 0)
     usage("invalid value '0' for '" + std::string(name) + "': the value must be at least 1",
@@ -219,17 +239,22 @@ void check(const AnalyzeOptions& o) {
   validate_local_cache(o.env, o.cache);
   validate_path_flag(o.cache.cache, "--cache");
   validate_prefixes(o.prefixes);
+  require_output(o.output, {{"--markdown-summary", o.markdown_summary.has_value()},
+                            {"--outcome", o.outcome.has_value()},
+                            {"--html", o.html.has_value()}});
 }
 void check(const ExamineOptions& o) {
   validate_env(o.env);
   validate_local_cache(o.env, o.cache);
   validate_path_flag(o.cache.cache, "--cache");
+  require_output(o.output, {{"--html", o.html.has_value()}});
 }
 void check(const ListOptions& o) {
   validate_env(o.env);
   validate_local_cache(o.env, o.cache);
   validate_path_flag(o.cache.cache, "--cache");
   validate_list(o);
+  require_output(o.output);
 }
 void check(const PruneOptions& o) {
   validate_env(o.env);
@@ -246,6 +271,7 @@ void check(const PruneOptions& o) {
       usage("invalid commit \"" + c + "\": prune takes commit ids or their prefixes (hexadecimal), not refs; pass "
             "the id, e.g. $(git rev-parse " + (c.empty() ? std::string("HEAD") : c) + ")",
             "[COMMIT]");
+  require_output(o.output);
 }
 void check(const BlessOptions& o) {
   validate_env(o.env);
@@ -272,10 +298,7 @@ void check(const BisectOptions& o) {
   require_positive(o.repeat, "--repeat <N>");
   require_positive(o.best_of, "--best-of <N>");
   bisect::check_options(bisect::Options{o.max_builds, o.repeat, o.ignore_errors}, o.dry_run);
-  if (o.output.no_text && !o.output.markdown && !o.output.json)
-    usage("no output selected: --no-text suppresses the text report, so request at least one of "
-          "--markdown <path> or --json <path>",
-          "--no-text");
+  require_output(o.output);
   if (o.benchmark && o.benchmark->empty()) usage("a value is required for '--benchmark <ID>'", "--benchmark");
 }
 void check(const ImportOptions& o) {

@@ -87,12 +87,16 @@ TEST_CASE("Every command prints its own help with its full flag set on stdout", 
       {"collect", {"--local[=<PATH>]", "--repo <PATH>", "--no-store", "--skip-existing", "--overwrite",
                    "--best-of <N>", "-p, --package <NAME>", "--exclude <NAME>", "--bench <NAME>",
                    "--workspace", "--features <FEATURES>", "--all-features", "--no-default-features",
-                   "[-- <ARGS>...]"}},
+                   "[-- <ARGS>...]",
+                   "Repository (project) directory; the configuration file and relative paths are found there too"}},
       {"backfill", {"<FROM>", "<TO>", "--ignore-errors", "--max-commits <N>", "--best-of <N>"}},
       {"analyze", {"[PREFIX]...", "--cache[=<PATH>]", "--engine <NAME>", "--target-triple <TRIPLE>",
                    "--machine-key <KEY>", "--context <REF>", "--base <REF>", "--since <WHEN>",
                    "--no-text", "--markdown <PATH>", "--json <PATH>", "--no-dirty",
-                   "--markdown-summary <PATH>", "--outcome <PATH>", "--html <PATH>"}},
+                   "--markdown-summary <PATH>", "--outcome <PATH>", "--html <PATH>",
+                   // --repo does not move the configuration file or relative paths for a query command
+                   "Repository whose git history is read [default: the working directory]; the configuration file "
+                   "and relative paths still resolve against the working directory"}},
       {"examine", {"--benchmark <ID>", "--metric <NAME>", "--no-dirty", "--html <PATH>"}},
       {"list", {"<SUBJECT>", "runs, discriminants or blessings", "--all"}},
       {"prune", {"[COMMIT]...", "--dry-run", "--prune-base", "--clean", "--dirty", "--all",
@@ -344,10 +348,18 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
           "# Discriminant sets\n\n| Engine | Target triple | Machine key |\n| --- | --- | --- |\n"
           "| callgrind | x86_64-pc-windows-msvc | ffff000011112222 |\n");
   }
-  SECTION("--no-text without a file output is refused") {
-    require_runtime_error(run_cli({"list", "discriminants", "--local=store", "--no-text"}, dir.path()),
-                          "no output selected: --no-text suppresses the text report, so request at least one of "
-                          "--markdown <path> or --json <path>");
+  SECTION("--no-text without a file output is refused at the edge, naming every file output the command has") {
+    require_usage_error(run_cli({"list", "discriminants", "--local=store", "--no-text"}, dir.path()),
+                        {"error: no output selected: --no-text suppresses the text report, so request at least one of "
+                         "--markdown <path> or --json <path>\n"});
+    require_usage_error(run_cli({"examine", "--local=store", "--benchmark", "b", "--metric", "wall_time", "--no-text"},
+                                dir.path()),
+                        {"request at least one of --markdown <path>, --json <path> or --html <path>\n"});
+    require_usage_error(run_cli({"analyze", "--local=store", "--no-text"}, dir.path()),
+                        {"request at least one of --markdown <path>, --json <path>, --markdown-summary <path>, "
+                         "--outcome <path> or --html <path>\n"});
+    CHECK(run_cli({"analyze", "--local=nowhere", "--no-text", "--outcome", "o.txt"}, dir.path()).err.find(
+              "no output selected") == std::string::npos);
   }
   SECTION("two outputs aimed at one file are refused before anything is written") {
     auto c = run_cli({"list", "discriminants", "--local=store", "--json", "x.out", "--markdown", "./x.out"}, dir.path());
