@@ -93,6 +93,9 @@ std::string selection_announcement(const DiscriminantFilters& filters,
   if (base) {
     line += "; base=" + base->name;
     if (base->auto_detected) line += " (auto-detected)";
+    if (base->unresolved_default_branch)
+      line += " [warning: the configured project.default_branch \"" + *base->unresolved_default_branch +
+              "\" does not resolve in this repository; fix it in the [project] table of the configuration file]";
   }
   if (context) {
     line += "; context=" + context->short_commit.substr(0, 12);

@@ -148,7 +148,7 @@ ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::strin
                           const std::optional<std::string>& configured_default_branch,
                           std::string_view context_ref) {
   if (explicit_base) {
-    if (auto id = git.resolve(*explicit_base)) return {*explicit_base, *id, ResolvedBase::Origin::explicit_option};
+    if (auto id = git.resolve(*explicit_base)) return {*explicit_base, *id, ResolvedBase::Origin::explicit_option, std::nullopt};
     throw Error(ErrorKind::git,
                 "could not resolve \"" + *explicit_base +
                     "\" while resolving the comparison base. Check that the --base ref exists or is fetched.",
@@ -156,9 +156,9 @@ ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::strin
   }
   if (configured_default_branch)
     if (auto id = git.resolve(*configured_default_branch))
-      return {*configured_default_branch, *id, ResolvedBase::Origin::configured};
+      return {*configured_default_branch, *id, ResolvedBase::Origin::configured, std::nullopt};
   if (auto name = git.default_branch())
-    if (auto id = git.resolve(*name)) return {*name, *id, ResolvedBase::Origin::detected};
+    if (auto id = git.resolve(*name)) return {*name, *id, ResolvedBase::Origin::detected, configured_default_branch};
   throw Error(ErrorKind::git,
               "could not determine the base branch to compare " + std::string(context_ref) +
                   " against: no --base was given, project.default_branch is unset or does not resolve, and the "

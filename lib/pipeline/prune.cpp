@@ -42,7 +42,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
   const auto since = analysis::resolve_prune_since(sel.since, sel.now);
 
   if (hooks.announce) {
-    std::string text = analysis::selection_announcement(req.selection.filters, analysis::AnnouncedBase{base.name, base.auto_detected()},
+    std::string text = analysis::selection_announcement(req.selection.filters, base.announced(),
                                                         std::nullopt, analysis::AnnouncedSince{since.cutoff, since.reason});
     if (text.starts_with("[bench-history] ")) text.erase(0, 16);
     hooks.announce(text);

@@ -48,13 +48,13 @@ TEST_CASE("engine filters must name known engines", "[analysis][filters]") {
 
 TEST_CASE("the effective-selection announcement is spelled exactly", "[analysis][filters]") {
   const auto filters = resolve_filters({}, {}, {}, std::string("x86_64-pc-windows-msvc"), std::string("abcd"));
-  CHECK(selection_announcement(filters, AnnouncedBase{"main", true}, std::nullopt,
+  CHECK(selection_announcement(filters, AnnouncedBase{"main", true, std::nullopt}, std::nullopt,
                                AnnouncedSince{parse_rfc3339("2026-02-20T12:00:00.25Z"), SinceReason::history_default}) ==
         "[bench-history] selection: engine=all, target-triple=x86_64-pc-windows-msvc (auto-detected), "
         "machine-key=abcd (auto-detected); base=main (auto-detected); since=2026-02-20T12:00:00Z "
         "(history-mode default six-month look-back)");
   const auto explicit_filters = resolve_filters({"criterion", "callgrind"}, {"all"}, {"k1"}, std::string("t"), std::string("m"));
-  CHECK(selection_announcement(explicit_filters, AnnouncedBase{"develop", false},
+  CHECK(selection_announcement(explicit_filters, AnnouncedBase{"develop", false, std::nullopt},
                                AnnouncedContext{"0123456789abcdef0123", true}, std::nullopt) ==
         "[bench-history] selection: engine=criterion|callgrind, target-triple=all, machine-key=k1; base=develop; "
         "context=0123456789ab (defaulted to HEAD)");
@@ -62,4 +62,12 @@ TEST_CASE("the effective-selection announcement is spelled exactly", "[analysis]
                                AnnouncedSince{std::nullopt, SinceReason::no_default_outside_history}) ==
         "[bench-history] selection: engine=criterion|callgrind, target-triple=all, machine-key=k1; since=none (no "
         "default look-back window outside history mode)");
+}
+
+TEST_CASE("a configured default branch that does not resolve is named in the announcement", "[analysis][filters]") {
+  const auto filters = resolve_filters({}, {"all"}, {"all"}, std::string("t"), std::string("m"));
+  CHECK(selection_announcement(filters, AnnouncedBase{"main", true, std::string("mian")}) ==
+        "[bench-history] selection: engine=all, target-triple=all, machine-key=all; base=main (auto-detected) "
+        "[warning: the configured project.default_branch \"mian\" does not resolve in this repository; fix it in the "
+        "[project] table of the configuration file]");
 }

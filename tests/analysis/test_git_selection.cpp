@@ -501,6 +501,9 @@ TEST_CASE("unresolvable refs fail with the exact messages", "[analysis][git]") {
   }
   // A configured default branch that does not resolve falls through to git's default.
   CHECK(resolve_base(*git, std::nullopt, std::string("gone"), "HEAD").name == "main");
+  CHECK(resolve_base(*git, std::nullopt, std::string("gone"), "HEAD").unresolved_default_branch == "gone");
+  CHECK(resolve_base(*git, std::nullopt, std::string("gone"), "HEAD").announced().unresolved_default_branch == "gone");
+  CHECK_FALSE(resolve_base(*git, std::nullopt, std::string("feature"), "HEAD").unresolved_default_branch);
   CHECK(resolve_base(*git, std::nullopt, std::string("feature"), "HEAD").origin == ResolvedBase::Origin::configured);
   auto req = request();
   req.base_ref = "nope";

@@ -72,6 +72,9 @@ DiscriminantFilters resolve_filters(const std::vector<std::string>& engines,
 struct AnnouncedBase {
   std::string name;
   bool auto_detected = false;
+  // project.default_branch when it was configured but did not resolve, so another base was used:
+  // the announcement says so instead of silently dropping the setting.
+  std::optional<std::string> unresolved_default_branch;
 };
 struct AnnouncedContext {
   std::string short_commit;  // first 12 characters of the commit id

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchhist/analysis/filters.hpp"
 #include "benchhist/model/timestamp.hpp"
 
 namespace benchhist::analysis {
@@ -68,8 +69,12 @@ struct ResolvedBase {
   std::string name;    // the ref as given / configured / detected (e.g. `main`)
   std::string commit;  // its commit id
   Origin origin = Origin::detected;
+  // project.default_branch when it was configured but did not resolve (the base was detected).
+  std::optional<std::string> unresolved_default_branch;
   // The announcement's `(auto-detected)` marker: only git's own default-branch detection.
   bool auto_detected() const noexcept { return origin == Origin::detected; }
+  // The announcement's base segment.
+  AnnouncedBase announced() const { return AnnouncedBase{name, auto_detected(), unresolved_default_branch}; }
 };
 
 // Base resolution order of docs/formats.md#option-groups: explicit --base (must resolve); else the

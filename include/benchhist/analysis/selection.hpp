@@ -169,7 +169,7 @@ struct Selection {
 // The analyze/list/examine announcement for a finished selection: filters, base and since
 // (docs/formats.md#streams).
 inline std::string selection_announcement(const DiscriminantFilters& filters, const Selection& selection) {
-  return selection_announcement(filters, AnnouncedBase{selection.base.name, selection.base.auto_detected()},
+  return selection_announcement(filters, selection.base.announced(),
                                 std::nullopt, AnnouncedSince{selection.since.cutoff, selection.since.reason});
 }
 
