@@ -81,9 +81,14 @@ std::uint32_t Parsed::number(const std::string& n, std::uint32_t fallback) const
 
 // ---- option groups --------------------------------------------------------------------------------
 
-void add_environment(std::vector<Opt>& o) {
+void add_environment(std::vector<Opt>& o, RepoRole role) {
   o.push_back({"config", 0, Kind::value, "PATH", "Configuration file [default: .cargo/bench_history.toml]"});
-  o.push_back({"repo", 0, Kind::value, "PATH", "Repository (project) directory [default: the working directory]"});
+  o.push_back({"repo", 0, Kind::value, "PATH",
+               role == RepoRole::measured
+                   ? "Repository (project) directory; the configuration file and relative paths are found there too "
+                     "[default: the working directory]"
+                   : "Repository whose git history is read [default: the working directory]; the configuration file "
+                     "and relative paths still resolve against the working directory"});
   o.push_back({"local", 0, Kind::path_flag, "PATH",
                "Use local storage at PATH; a bare --local reads CARGO_BENCH_HISTORY_STORAGE (the value is taken only with '=')"});
   o.push_back({"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"});
@@ -112,8 +117,9 @@ void add_output(std::vector<Opt>& o) {
   o.push_back({"markdown", 0, Kind::value, "PATH", "Write a Markdown report to PATH"});
   o.push_back({"json", 0, Kind::value, "PATH", "Write a JSON report to PATH"});
 }
-void add_query_groups(std::vector<Opt>& o, const std::string& since_help, const std::string& context_help) {
-  add_environment(o);
+void add_query_groups(std::vector<Opt>& o, const std::string& since_help, const std::string& context_help,
+                      RepoRole role) {
+  add_environment(o, role);
   add_cache(o);
   add_filters(o);
   add_context_base(o, context_help);

@@ -96,7 +96,11 @@ struct CommandDef {
 
 // ---- option groups (docs/formats.md#option-groups) ----------------------------------------------
 
-void add_environment(std::vector<Opt>& o);
+// What `--repo` decides (docs/cli.md#commands): for the commands that measure a repository it is
+// also where the configuration file and relative paths are found; for the others only where git
+// runs. Its help says which.
+enum class RepoRole { measured, queried };
+void add_environment(std::vector<Opt>& o, RepoRole role);
 void add_cache(std::vector<Opt>& o);
 void add_filters(std::vector<Opt>& o);
 // `--context`'s help names what the commit is for in this command (analyzed, blessed, ...).
@@ -107,7 +111,7 @@ void add_output(std::vector<Opt>& o);
 // The shared groups of the read commands (analyze, examine, list, prune, bisect); their values
 // are read back by read_query_groups.
 void add_query_groups(std::vector<Opt>& o, const std::string& since_help,
-                      const std::string& context_help = analyzed_context_help);
+                      const std::string& context_help = analyzed_context_help, RepoRole role = RepoRole::queried);
 void add_scope(std::vector<Opt>& o);
 void add_features(std::vector<Opt>& o);
 void add_bench_command(std::vector<Opt>& o);

@@ -7,7 +7,7 @@ namespace {
 
 CommandSpec spec() {
   CommandSpec c{"backfill", "Measure a first-parent range of past commits in isolated worktrees", {}, {}, true, false};
-  add_environment(c.opts);
+  add_environment(c.opts, RepoRole::measured);
   add_scope(c.opts);
   add_features(c.opts);
   c.opts.push_back({"overwrite", 0, Kind::flag, "", "Replace existing stored results"});

@@ -8,7 +8,7 @@ namespace {
 CommandSpec spec() {
   CommandSpec c{"bisect", "Pin each change-point finding to the commit that caused it, measuring unmeasured commits",
                 {}, {}, true, false};
-  add_query_groups(c.opts, since_help);
+  add_query_groups(c.opts, since_help, analyzed_context_help, RepoRole::measured);
   c.opts.push_back({"benchmark", 0, Kind::value, "ID", "Only the findings of this qualified benchmark id"});
   c.opts.push_back({"metric", 0, Kind::value, "NAME", "Only the findings of this metric, e.g. wall_time"});
   c.opts.push_back({"max-builds", 0, Kind::value, "N", "Measure at most N times in this invocation [default: 16]"});

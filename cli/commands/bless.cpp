@@ -7,7 +7,7 @@ namespace {
 
 CommandSpec spec() {
   CommandSpec c{"bless", "Accept a level shift at a commit (re-baseline benchmarks)", {}, {}, false, false};
-  add_environment(c.opts);
+  add_environment(c.opts, RepoRole::queried);
   add_filters(c.opts);
   add_context_base(c.opts, "Commit to bless: the new baseline starts there [default: HEAD]");
   c.opts.push_back({"all", 0, Kind::flag, "", "Bless every benchmark (conflicts with prefixes)"});

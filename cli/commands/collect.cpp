@@ -7,7 +7,7 @@ namespace {
 
 CommandSpec spec() {
   CommandSpec c{"collect", "Run the benchmarks at the current commit and store their results", {}, {}, true, false};
-  add_environment(c.opts);
+  add_environment(c.opts, RepoRole::measured);
   add_scope(c.opts);
   add_features(c.opts);
   c.opts.push_back({"no-store", 0, Kind::flag, "", "Run and harvest, store nothing (skips storage selection)"});

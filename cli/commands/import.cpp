@@ -8,7 +8,7 @@ namespace {
 CommandSpec spec() {
   CommandSpec c{"import", "Store results produced elsewhere: a target directory or benchmark report files",
                 {}, {}, false, false};
-  add_environment(c.opts);
+  add_environment(c.opts, RepoRole::measured);
   c.opts.push_back({"target-dir", 0, Kind::value, "PATH", "Target directory whose engine output to store (criterion, callgrind, alloc_tracker, all_the_time)"});
   c.opts.push_back({"target-triple", 0, Kind::value, "TRIPLE",
                     "Target triple to record and partition by [default: as collect would probe it]"});

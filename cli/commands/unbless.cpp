@@ -7,7 +7,7 @@ namespace {
 
 CommandSpec spec() {
   CommandSpec c{"unbless", "Remove the blessings recorded at a commit", {}, {}, false, false};
-  add_environment(c.opts);
+  add_environment(c.opts, RepoRole::queried);
   add_filters(c.opts);
   add_context_base(c.opts, "Commit whose blessings to revoke [default: HEAD]");
   return c;

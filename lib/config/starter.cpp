@@ -33,8 +33,8 @@ constexpr std::string_view kStarter =
 # --local always overrides a cloud backend configured below.
 
 # [project]
-# Identity of this workspace's benchmark history. Defaults to the name of the directory
-# the command runs in.
+# Identity of this workspace's benchmark history. Defaults to the name of the repository's
+# root directory (the top of the git working tree, also from a subdirectory).
 # id = "my-workspace"
 # Base branch for analysis when --base is not given. Defaults to the branch detected from
 # git (origin's HEAD, else main or master).
