@@ -99,6 +99,38 @@ Error collision(const std::string& key) {
                key);
 }
 
+// The benchmarks the object stored at `key` holds that `results` lacks (one package of a
+// workspace collected after another, say): --overwrite would delete them. None when unreadable.
+std::vector<std::string> unmeasured_stored(const std::string& key, storage::ObjectStore& store,
+                                           const std::vector<BenchmarkResult>& results) {
+  std::vector<std::string> lost;
+  try {
+    if (const auto body = store.get(key)) {
+      std::set<std::string> measured;
+      for (const auto& r : results) measured.insert(r.id.qualified());
+      for (const auto& r : codec::decode_run(*body, key).results)
+        if (!measured.contains(r.id.qualified())) lost.push_back(r.id.qualified());
+    }
+  } catch (const Error&) {
+    return {};
+  }
+  return lost;
+}
+
+// The refusal that does not offer --overwrite plainly: it would delete `lost`.
+Error collision(const std::string& key, const std::vector<std::string>& lost) {
+  const std::size_t shown = std::min<std::size_t>(lost.size(), 5);
+  std::vector<std::string> names(lost.begin(), lost.begin() + static_cast<std::ptrdiff_t>(shown));
+  if (lost.size() > shown) names.push_back("…");
+  return Error(ErrorKind::already_exists,
+               "a result is already stored for this run at " + key + ", and it holds " +
+                   plural(lost.size(), "benchmark") + " this run did not measure (" + joined(names) +
+                   "): --overwrite would delete them. Store everything this commit should hold in one run (for "
+                   "collect: --workspace, or every -p at once; for import: every report at once) and pass "
+                   "--overwrite, or pass --skip-existing to keep the stored result",
+               key);
+}
+
 }  // namespace
 
 Run make_run(const std::vector<BenchmarkResult>& results, const RunContext& context) {
@@ -155,12 +187,18 @@ void store_results(const std::string& project, const std::vector<engines::Engine
   // Refuse is checked for every engine before anything is written, so a refused collection
   // leaves the store exactly as it was (a lost race is still caught by the write-once put).
   if (write && policy == storage::CollisionPolicy::refuse) {
+    std::optional<std::string> first;
     for (const auto& [engine, results] : engines_with_cases) {
       const auto key = object_key(project, engine, ctx);
       const auto dir = key.substr(0, key.rfind('/') + 1);
-      for (const auto& existing : store->list(dir))
-        if (existing == key) throw collision(key);
+      for (const auto& existing : store->list(dir)) {
+        if (existing != key) continue;
+        // The collision that --overwrite would make lose data is the one to name.
+        if (const auto lost = unmeasured_stored(key, *store, *results); !lost.empty()) throw collision(key, lost);
+        if (!first) first = key;
+      }
     }
+    if (first) throw collision(*first);
   }
 
   for (const auto& [engine, results] : engines_with_cases) {

@@ -166,6 +166,30 @@ TEST_CASE("a second clean collect is refused and stores nothing; skip-existing a
   CHECK(codec::decode_run(*rig.store.get(key), key).results[0].metrics[0].value == 99.0);
 }
 
+TEST_CASE("a refusal over a stored result holding benchmarks this run lacks says --overwrite would delete them",
+          "[collect]") {
+  Rig rig;
+  collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+  const auto key = codec::clean_key("Word Count", Engine::all_the_time, "x86_64-unknown-linux-gnu", "4ffd697efb295d32",
+                                    *rig.git.commit);
+  // As if another package of the workspace had been collected at this commit first.
+  Run stored = codec::decode_run(*rig.store.get(key), key);
+  stored.results.push_back(BenchmarkResult{BenchmarkId({"other", "bench"}), {MetricValue{MetricKind::wall_time, 5.0, {}, {}}}});
+  rig.store.put(key, codec::encode_run(stored), storage::CollisionPolicy::overwrite);
+  const auto before = rig.store.get(key);
+  try {
+    collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+    FAIL("the second collect should be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::already_exists);
+    CHECK(e.subject() == key);
+    CHECK_THAT(e.message(), Catch::Contains(", and it holds 1 benchmark this run did not measure (other/bench): "
+                                            "--overwrite would delete them."));
+    CHECK_THAT(e.message(), Catch::EndsWith("or pass --skip-existing to keep the stored result"));
+  }
+  CHECK(rig.store.get(key) == before);
+}
+
 TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
   Rig rig;
   rig.git.dirty = true;

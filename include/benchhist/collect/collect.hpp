@@ -114,7 +114,9 @@ struct CollectOutcome {
 // signal); Error{benchmark_not_started} when CollectServices::system cannot start the command;
 // Error{benchmark_output} / Error{io} for harvest failures naming the file; Error{benchmark_inconsistent}
 // for best-of inconsistencies; Error{already_exists} (subject = key) for the refuse-policy collision
-// `a result is already stored for this run at <key>; pass --overwrite to replace it`; Error{usage}
+// `a result is already stored for this run at <key>; pass --overwrite to replace it` (or, when the
+// stored result holds benchmarks this run did not measure, a refusal naming them that says
+// --overwrite would delete them); Error{usage}
 // for --best-of 0 or an empty --bench-command; Error{git} from the git probe; the store's errors.
 CollectOutcome collect(const CollectRequest& request, const probe::Environment& env, storage::ObjectStore* store,
                        const CollectServices& services);
