@@ -132,7 +132,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
                                inv.env, base);
   note(inv, v, "storage: " + ctx.storage->describe() + " (" + ctx.storage->reason + ")");
   check_local_store_path(*ctx.storage, access == StoreAccess::read);
-  ctx.store = open_store(*ctx.storage, ctx.project, inv.env);
+  ctx.store = open_store(*ctx.storage, ctx.project, inv.env, access == StoreAccess::read);
   return ctx;
 }
 

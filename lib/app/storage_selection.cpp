@@ -90,15 +90,17 @@ void check_local_store_path(const StorageChoice& choice, bool must_exist) {
 }
 
 std::unique_ptr<storage::ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
-                                        const probe::Environment& env) {
+                                        const probe::Environment& env, bool must_exist) {
   if (auto* l = std::get_if<LocalStorageChoice>(&choice.backend))
     return std::make_unique<storage::LocalStore>(l->root);
   const auto& a = std::get<AzureStorageChoice>(choice.backend);
+  azure::AzureStoreOptions options;
+  options.container_must_exist = must_exist;
   if (!a.cache_dir)
-    return std::make_unique<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
-                                                   std::string(project_id), nullptr, env);
-  auto cloud = std::make_shared<azure::AzureBlobStore>(a.account, a.container, a.endpoint,
-                                                       std::string(project_id), nullptr, env);
+    return std::make_unique<azure::AzureBlobStore>(a.account, a.container, a.endpoint, std::string(project_id),
+                                                   nullptr, env, https::RetryPolicy{}, options);
+  auto cloud = std::make_shared<azure::AzureBlobStore>(a.account, a.container, a.endpoint, std::string(project_id),
+                                                       nullptr, env, https::RetryPolicy{}, options);
   auto cached = std::make_unique<storage::CachedStore>(std::move(cloud), *a.cache_dir, a.account, a.container,
                                               std::string(project_id));
   // One synchronization per command, before anything is read (docs/formats.md#read-through-cache).

@@ -64,8 +64,10 @@ void check_local_store_path(const StorageChoice& choice, bool must_exist);
 // (credentials from `env`, docs/formats.md#azure-backend), behind a CachedStore synchronized once
 // when a cache directory was chosen (docs/formats.md#read-through-cache). `project_id` (raw) names
 // the cache-invalidation marker. In a build without the Azure backend an Azure choice throws
-// Error{config} saying so.
+// Error{config} saying so. `must_exist`: the command only reads the store, so a missing Azure
+// container is an error naming it (azure::AzureStoreOptions::container_must_exist), as a missing
+// local directory is for check_local_store_path.
 std::unique_ptr<storage::ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,
-                                        const probe::Environment& env);
+                                        const probe::Environment& env, bool must_exist = false);
 
 }  // namespace benchhist::app

@@ -80,7 +80,8 @@ AzureBlobStore::AzureBlobStore(std::string account, std::string container, std::
       container_(std::move(container)),
       account_url_(effective_account_url(account_, endpoint)),
       marker_key_(codec::cache_epoch_key(project_id)),
-      now_(options.now) {
+      now_(options.now),
+      container_must_exist_(options.container_must_exist) {
   if (!credential) {
     CredentialOptions co = options.credential;
     if (!co.http) co.http = options.http;
@@ -165,12 +166,18 @@ std::optional<std::string> AzureBlobStore::get(std::string_view key) {
 }
 
 std::vector<std::string> AzureBlobStore::list(std::string_view prefix) {
-  std::vector<std::string> names;
+  std::optional<std::vector<std::string>> listed;
   try {
-    names = client_->list_blobs(prefix);
+    listed = client_->list_blobs(prefix);
   } catch (const Error& e) {
     rethrow_as(e, "could not list Azure blobs with prefix \"" + std::string(prefix) + "\"", prefix);
   }
+  if (!listed && container_must_exist_)
+    throw Error(ErrorKind::not_found,
+                "the Azure container \"" + container_ + "\" does not exist at " + account_url_, container_, {},
+                "check `container` (and `account` or `endpoint`) in the [storage.azure] table of the configuration "
+                "file; a new container is created by `collect`, `backfill` or `import`");
+  std::vector<std::string> names = listed ? std::move(*listed) : std::vector<std::string>{};
   std::erase_if(names, [&](const std::string& n) { return !n.starts_with(prefix); });
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

@@ -139,7 +139,7 @@ BlobReply BlobClient::get_blob(std::string_view key) { return execute("GET", blo
 
 BlobReply BlobClient::delete_blob(std::string_view key) { return execute("DELETE", blob_url(key), {}, {}); }
 
-std::vector<std::string> BlobClient::list_blobs(std::string_view prefix) {
+std::optional<std::vector<std::string>> BlobClient::list_blobs(std::string_view prefix) {
   std::vector<std::string> names;
   std::string marker;
   do {
@@ -147,7 +147,7 @@ std::vector<std::string> BlobClient::list_blobs(std::string_view prefix) {
     if (options_.list_page_size) url += "&maxresults=" + std::to_string(options_.list_page_size);
     if (!marker.empty()) url += "&marker=" + https::url_encode(marker);  // opaque: passed back verbatim
     auto reply = execute("GET", url, {}, {});
-    if (reply.status == 404 && reply.error_code == "ContainerNotFound") return {};
+    if (reply.status == 404 && reply.error_code == "ContainerNotFound") return std::nullopt;
     if (!reply.ok())
       throw Error(reply.status == 401 || reply.status == 403 ? ErrorKind::auth : ErrorKind::network,
                   reply.describe(), container_);

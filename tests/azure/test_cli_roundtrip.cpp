@@ -146,6 +146,23 @@ TEST_CASE("the CLI works against Azure exactly as against a local store", "[azur
                    " 999 "));
   }
 
+  SECTION("a mistyped container fails the read commands instead of passing a gate on an empty history") {
+    const auto cfg = p.dir / "typo.toml";
+    std::ofstream(cfg) << "[project]\nid = \"roundtrip\"\n\n[storage.azure]\naccount = \"devstoreaccount1\"\n"
+                          "container = \"no-such-container\"\nendpoint = \"" << bhtest::harness().endpoint() << "\"\n";
+    for (const std::vector<std::string> args :
+         {std::vector<std::string>{"analyze", "--fail-on", "regression"}, {"list", "runs"},
+          {"analyze", "--cache=" + (p.dir / "typo-cache").string()}}) {
+      auto argv = args;
+      argv.push_back("--config=" + cfg.string());
+      const auto r = p.cli(argv);
+      INFO(args[0] << ": " << r.err);
+      CHECK(r.exit_code == 1);
+      CHECK(contains(r.err, "the Azure container \"no-such-container\" does not exist at "));
+      CHECK(contains(r.err, "[storage.azure]"));
+    }
+  }
+
   SECTION("analyze, examine and list find the step through the cloud store") {
     auto analyze = p.cli({"analyze", "--json", p.out("report.json")});
     INFO(analyze.err);

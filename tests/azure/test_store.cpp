@@ -168,6 +168,29 @@ TEST_CASE("listing follows every page when there are more blobs than one page ho
   CHECK(store->list("v1/proj/objects/criterion/x86_64-unknown-linux-gnu/ci/c1").size() == 11);  // c1, c10..c19
 }
 
+TEST_CASE("a store that must exist names a missing container instead of listing an empty history",
+          "[azure][store]") {
+  const auto container = bhtest::unique_container("mustexist");
+  AzureStoreOptions options;
+  options.container_must_exist = true;
+  auto reader = bhtest::make_store(container, "proj", false, {}, options);
+  try {
+    reader->list("v1/proj/");
+    FAIL("listing a missing container should fail for a reader");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK(e.subject() == container);
+    CHECK_THAT(e.message(), Catch::StartsWith("the Azure container \"" + container + "\" does not exist at https://"));
+    CHECK_THAT(e.hint(), Catch::Contains("[storage.azure]"));
+  }
+  // Once a writer has created it, an empty container is an empty history, not an error.
+  auto writer = bhtest::make_store(container);
+  CHECK(writer->list("v1/proj/").empty());
+  CHECK(writer->put(key_for("proj", "ci", 1), "{}", storage::CollisionPolicy::refuse) == storage::PutOutcome::stored);
+  CHECK(reader->list("v1/proj/").size() == 1);
+  CHECK(reader->list("v1/other/").empty());
+}
+
 TEST_CASE("the first upload creates the missing container", "[azure][store]") {
   const auto container = bhtest::unique_container("autocreate");
   auto store = bhtest::make_store(container);

@@ -28,6 +28,10 @@ struct AzureStoreOptions {
   SystemClock now;                   // null = system clock (marker epoch, x-ms-date, tokens)
   std::size_t list_page_size = 0;    // 0 = service default
   CredentialOptions credential;      // used only when no credential is passed in
+  // A missing container lists as empty for the commands that create it (collect, backfill,
+  // import); for the ones that only read it, a mistyped container name must not look like an
+  // empty history, so list() throws Error{not_found} naming it.
+  bool container_must_exist = false;
 };
 
 // `https://<account>.blob.core.windows.net` when `endpoint` is absent; otherwise the
@@ -74,6 +78,7 @@ class AzureBlobStore final : public storage::ObjectStore {
   SystemClock now_;
   std::unique_ptr<BlobClient> client_;
   std::atomic<bool> pending_invalidation_{false};
+  bool container_must_exist_ = false;
 };
 
 }  // namespace benchhist::azure

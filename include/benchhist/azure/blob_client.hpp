@@ -63,11 +63,11 @@ class BlobClient {
   // GET; the body is returned exactly as stored (never decompressed).
   BlobReply get_blob(std::string_view key);
   BlobReply delete_blob(std::string_view key);
-  // Every blob name starting with `prefix`, following NextMarker through all pages. A
-  // missing container lists as empty.
+  // Every blob name starting with `prefix`, following NextMarker through all pages.
   // Throws Error{auth} for 401/403, Error{network} for another failed status or a malformed page,
   // with the service detail; and what execute() throws.
-  std::vector<std::string> list_blobs(std::string_view prefix);
+  // nullopt when the container does not exist (the store decides what that means).
+  std::optional<std::vector<std::string>> list_blobs(std::string_view prefix);
   // PUT container; ContainerAlreadyExists counts as success.
   BlobReply create_container();
 
