@@ -19,8 +19,10 @@ namespace {
 
 const char* kDurationExamples = "a duration such as \"14 days\", \"24 hours ago\", \"2 weeks\" or \"P14D\"";
 
-// A duration input resolved as `now − span`.
+// A duration input resolved as `now − span`. A bare `0` is the zero span the guide allows for
+// minimum-age (lookback refuses it as zero afterwards); any other number needs its unit.
 Timestamp duration_cutoff(const std::string& text, const char* input, Timestamp now) {
+  if (ascii::trim(text) == "0") return now;
   std::optional<Timestamp> cutoff;
   try {
     cutoff = analysis::parse_span_before(text, now);
@@ -31,7 +33,7 @@ Timestamp duration_cutoff(const std::string& text, const char* input, Timestamp 
   if (!cutoff)
     usage("invalid " + std::string(input) + " \"" + text + "\": expected " + kDurationExamples +
               (parse_rfc3339(ascii::trim(text)) ? " (a span back from now, not an instant)" : ""),
-          input, "give " + std::string(input) + " as a span, e.g. `" + input + ": 14 days`");
+          input, "give " + std::string(input) + " as a span such as \"14 days\" (or 0 for minimum-age)");
   return *cutoff;
 }
 
@@ -68,7 +70,7 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc() || p != text.data() + text.size() || n == 0)
       usage("invalid max-commits \"" + r.max_commits + "\": expected a positive integer, or nothing for no limit",
-            "max-commits", "use e.g. `max-commits: '1'`, or omit it to replay without a limit");
+            "max-commits", "give max-commits a positive integer such as 1, or leave it empty to replay without a limit");
     plan.max_commits = n;
   }
   {
@@ -76,7 +78,7 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
     if (text == "true") plan.ignore_errors = true;
     else if (!text.empty() && text != "false")
       usage("invalid ignore-errors \"" + r.ignore_errors + "\": expected true or false", "ignore-errors",
-            "use `ignore-errors: true` to continue past failing commits");
+            "set ignore-errors to true to continue past failing commits");
   }
 
   const bool has_lookback = !r.lookback.empty(), has_age = !r.minimum_age.empty();
@@ -88,7 +90,7 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
       usage("from cannot be combined with lookback or minimum-age", "from",
             "choose either a rolling window (lookback and minimum-age, optionally to) or an explicit range (from "
             "and to)");
-    if (!has_to) usage("from needs to: an explicit range names both ends", "to", "add `to:` (e.g. the branch name)");
+    if (!has_to) usage("from needs to: an explicit range names both ends", "to", "add to (e.g. the branch name)");
     check_ref_input(r.from, "from");
     check_ref_input(r.to, "to");
     plan.from = resolve_ref(git, r.from, "from");
@@ -111,12 +113,13 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
     usage(std::string("rolling selection needs both lookback and minimum-age (") +
               (has_lookback ? "minimum-age" : has_age ? "lookback" : "both are") + " missing)",
           has_lookback ? "minimum-age" : "lookback",
-          "set e.g. `lookback: 14 days` and `minimum-age: 24 hours`, or give an explicit range with from and to");
+          "set lookback (e.g. \"14 days\") and minimum-age (e.g. \"24 hours\", or 0), or give an explicit range with "
+          "from and to");
   plan.lookback_cutoff = duration_cutoff(r.lookback, "lookback", r.now);
   plan.age_cutoff = duration_cutoff(r.minimum_age, "minimum-age", r.now);
   if (*plan.lookback_cutoff == r.now)
     usage("lookback must be a nonzero duration (got \"" + r.lookback + "\")", "lookback",
-          "give the window to backfill, e.g. `lookback: 14 days`");
+          "give the window to backfill, e.g. lookback \"14 days\"");
 
   // The end: `to` when given, else the newest first-parent commit old enough.
   if (has_to) {

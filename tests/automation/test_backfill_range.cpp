@@ -165,6 +165,10 @@ TEST_CASE("inputs are validated naming the input", "[automation][range]") {
   };
   CHECK(error_of(d, req("0 days", "24 hours")) == "lookback must be a nonzero duration (got \"0 days\")");
   CHECK(error_of(d, req("P0D", "0 hours")) == "lookback must be a nonzero duration (got \"P0D\")");
+  // A bare 0 is the zero span (the guide: "minimum-age may be zero"); as lookback it is still zero.
+  CHECK(error_of(d, req("0", "24 hours")) == "lookback must be a nonzero duration (got \"0\")");
+  CHECK(d.plan(req("14 days", "0")).age_cutoff == d.plan(req("14 days", "0 hours")).age_cutoff);
+  CHECK(error_of(d, req("14 days", "7")).rfind("invalid minimum-age \"7\": expected a duration", 0) == 0);
   CHECK(error_of(d, req("14 days", "")) == "rolling selection needs both lookback and minimum-age (minimum-age missing)");
   CHECK(error_of(d, req("", "")) == "rolling selection needs both lookback and minimum-age (both are missing)");
   CHECK(error_of(d, req("a fortnight", "1 day")).rfind("invalid lookback \"a fortnight\": expected a duration", 0) == 0);
