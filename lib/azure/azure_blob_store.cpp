@@ -25,11 +25,16 @@ std::string hint_of(const BlobReply& r) {
   return r.status == 401 || r.status == 403 ? kPermissionHint : "check the storage account and container settings";
 }
 
-// Re-raise a lower-level failure under the operation's message, keeping its detail.
+// Re-raise a lower-level failure under the operation's message, keeping its detail. A failure
+// without a hint of its own (a listing answered 404 ResourceNotFound for a wrong account path)
+// points at the settings that address the service.
 [[noreturn]] void rethrow_as(const Error& e, const std::string& message, std::string_view key) {
   std::string cause = e.message();
   if (!e.cause().empty()) cause += ": " + e.cause();
-  throw Error(e.kind(), message, std::string(key), cause, e.hint());
+  throw Error(e.kind(), message, std::string(key), cause,
+              e.hint().empty() ? std::string("check `account`, `container` and `endpoint` in [storage.azure] of the "
+                                             "configuration file")
+                               : e.hint());
 }
 
 [[noreturn]] void fail(const BlobReply& r, const std::string& message, std::string_view key) {

@@ -97,7 +97,8 @@ BlobReply BlobClient::execute(const std::string& method, const std::string& url,
     }
     if (attempt >= max_attempts)
       throw Error(ErrorKind::network, "gave up after " + std::to_string(attempt) + " attempts", "", last,
-                  "the storage service or network is failing; try again later");
+                  "the storage service did not answer: check `endpoint` and `account` in [storage.azure] of the "
+                  "configuration file, or try again later if the service or the network is down");
     retry_.wait(retry_.delay_after(attempt, retry_after, unit(rng)));
   }
 }

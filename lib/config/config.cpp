@@ -11,6 +11,7 @@
 
 #include <toml++/toml.h>
 
+#include "benchhist/config/azure_names.hpp"
 #include "benchhist/error.hpp"
 
 namespace benchhist::config {
@@ -112,6 +113,16 @@ AzureStorageConfig parse_azure(const fs::path& origin, const toml::table& azure)
   if (cfg.container.empty()) {
     schema_error(origin, "storage.azure.container", azure.get("container"), "must not be empty");
   }
+  // Names the service would refuse (HTTP 400 InvalidResourceName, or a 404 with no hint) are
+  // caught here, naming the rule.
+  if (const auto allowed = check_storage_account_name(cfg.account))
+    schema_error(origin, "storage.azure.account", azure.get("account"),
+                 "\"" + cfg.account + "\" is not a storage account name (" + *allowed + ")",
+                 "set `account` to the storage account's name as the Azure portal shows it");
+  if (const auto allowed = check_container_name(cfg.container))
+    schema_error(origin, "storage.azure.container", azure.get("container"),
+                 "\"" + cfg.container + "\" is not a blob container name (" + *allowed + ")",
+                 "set `container` to the blob container's name (setup-azure's --container)");
   return cfg;
 }
 

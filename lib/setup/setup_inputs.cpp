@@ -14,7 +14,6 @@
 namespace benchhist::setup {
 namespace {
 
-bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
@@ -130,24 +129,6 @@ std::optional<std::string> check_guid(std::string_view v) {
 }  // namespace
 
 std::string_view arm_principal_type(PrincipalType t) noexcept { return t == PrincipalType::group ? "Group" : "User"; }
-
-std::optional<std::string> check_storage_account_name(std::string_view v) {
-  const std::string allowed = "3-24 characters, lowercase letters and digits only";
-  if (v.size() < 3 || v.size() > 24) return allowed;
-  for (char c : v)
-    if (!is_lower_alnum(c)) return allowed;
-  return std::nullopt;
-}
-
-std::optional<std::string> check_container_name(std::string_view v) {
-  const std::string allowed =
-      "3-63 characters, lowercase letters, digits and '-', not starting or ending with '-' and without '--'";
-  if (v.size() < 3 || v.size() > 63) return allowed;
-  for (char c : v)
-    if (!is_lower_alnum(c) && c != '-') return allowed;
-  if (v.front() == '-' || v.back() == '-' || v.find("--") != std::string_view::npos) return allowed;
-  return std::nullopt;
-}
 
 SetupAzureInputs validate_setup_azure(const SetupAzureRequest& o) {
   SetupAzureInputs in;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "benchhist/config/azure_names.hpp"
 #include "setup/setup_azure_request.hpp"
 
 namespace benchhist::setup {
@@ -51,9 +52,8 @@ struct SetupAzureInputs {
 // option, e.g. `--storage-account`).
 SetupAzureInputs validate_setup_azure(const SetupAzureRequest& options);
 
-// The individual name rules, exposed for tests and for callers that check one value.
-// Each returns nullopt when the value is valid, else a description of what is allowed.
-std::optional<std::string> check_storage_account_name(std::string_view name);
-std::optional<std::string> check_container_name(std::string_view name);
+// The name rules are the configuration's (config/azure_names.hpp): one definition for both.
+using config::check_container_name;
+using config::check_storage_account_name;
 
 }  // namespace benchhist::setup

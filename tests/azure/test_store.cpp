@@ -191,6 +191,20 @@ TEST_CASE("a store that must exist names a missing container instead of listing 
   CHECK(reader->list("v1/other/").empty());
 }
 
+TEST_CASE("an endpoint naming another account path fails with a hint at the settings", "[azure][store]") {
+  auto& h = harness();
+  AzureBlobStore store("devstoreaccount1", bhtest::unique_container("wrongpath"), h.endpoint() + "x", "proj", nullptr,
+                       h.oidc_env());
+  try {
+    store.list("v1/proj/");
+    FAIL("listing through a wrong account path should fail");
+  } catch (const Error& e) {
+    INFO(e.message() << " / " << e.cause());
+    CHECK_THAT(e.cause(), Catch::Contains("404"));
+    CHECK(e.hint() == "check `account`, `container` and `endpoint` in [storage.azure] of the configuration file");
+  }
+}
+
 TEST_CASE("the first upload creates the missing container", "[azure][store]") {
   const auto container = bhtest::unique_container("autocreate");
   auto store = bhtest::make_store(container);

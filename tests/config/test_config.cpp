@@ -63,24 +63,42 @@ TEST_CASE("unknown top-level tables are ignored and listed by name", "[config]")
   CHECK(c.ignore_prefixes.empty());
   CHECK(c.project_id == "p");
   CHECK(c.ignored_tables == std::vector<std::string>{"analyis", "zeta"});
-  CHECK(config::parse_config("[project]\n[storage.azure]\naccount = 'a'\ncontainer = 'c'\n[analysis]\n[collect]\n", "y.toml")
+  CHECK(config::parse_config("[project]\n[storage.azure]\naccount = 'acct'\ncontainer = 'bench'\n[analysis]\n[collect]\n", "y.toml")
             .ignored_tables.empty());
 }
 
 TEST_CASE("an explicit Azure endpoint is kept as written", "[probe][config]") {
-  auto c = config::parse_config("[storage.azure]\naccount='a'\ncontainer='c'\nendpoint='https://127.0.0.1:10000/a'\n", "x");
+  auto c = config::parse_config("[storage.azure]\naccount='acct'\ncontainer='bench'\nendpoint='https://127.0.0.1:10000/acct'\n", "x");
   REQUIRE(c.azure);
-  CHECK(c.azure->effective_endpoint() == "https://127.0.0.1:10000/a");
+  CHECK(c.azure->effective_endpoint() == "https://127.0.0.1:10000/acct");
 }
 
 TEST_CASE("dotted keys and inline tables are the same as table headers", "[probe][config]") {
-  auto dotted = config::parse_config("project.id = 'p'\nstorage.azure.account = 'a'\nstorage.azure.container = 'c'\n", "x");
+  auto dotted = config::parse_config("project.id = 'p'\nstorage.azure.account = 'acct'\nstorage.azure.container = 'bench'\n", "x");
   CHECK(dotted.project_id == "p");
   REQUIRE(dotted.azure);
-  CHECK(dotted.azure->container == "c");
-  auto inline_table = config::parse_config("storage = { azure = { account = 'a', container = 'c' } }\n", "x");
+  CHECK(dotted.azure->container == "bench");
+  auto inline_table = config::parse_config("storage = { azure = { account = 'acct', container = 'bench' } }\n", "x");
   REQUIRE(inline_table.azure);
-  CHECK(inline_table.azure->account == "a");
+  CHECK(inline_table.azure->account == "acct");
+}
+
+TEST_CASE("Azure names the service would refuse are errors naming the key and the rule", "[config]") {
+  auto error_of = [](const std::string& text) {
+    try {
+      config::parse_config(text, "x.toml");
+    } catch (const benchhist::Error& e) {
+      return e.cause() + " | " + e.hint();
+    }
+    return std::string("accepted");
+  };
+  CHECK(error_of("[storage.azure]\naccount = 'acct'\ncontainer = 'Bench_History'\n") ==
+        "x.toml: `storage.azure.container` at line 3: \"Bench_History\" is not a blob container name (3-63 "
+        "characters, lowercase letters, digits and '-', not starting or ending with '-' and without '--') | set "
+        "`container` to the blob container's name (setup-azure's --container)");
+  CHECK(error_of("[storage.azure]\naccount = 'My-Account'\ncontainer = 'bench'\n").rfind(
+            "x.toml: `storage.azure.account` at line 2: \"My-Account\" is not a storage account name", 0) == 0);
+  CHECK(error_of("[storage.azure]\naccount = 'devstoreaccount1'\ncontainer = 'bench-history'\n") == "accepted");
 }
 
 TEST_CASE("an empty or comment-only file is an empty configuration", "[probe][config]") {
