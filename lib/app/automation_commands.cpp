@@ -13,6 +13,7 @@
 #include "benchhist/automation/step_output.hpp"
 #include "benchhist/collect/bench_command.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/publish/github_client.hpp"
 #include "benchhist/publish/publication.hpp"
 #include "command_support.hpp"
@@ -151,6 +152,14 @@ void run_affected(const AffectedOptions& o, const Invocation& inv) {
                            " package(s)");
   const auto sel = automation::select_affected_packages(workspace, changes.workdir, changes.paths, o.excludes);
   announce(inv, sel.explanation);
+  // A typo in the workflow's `exclude` input would otherwise exclude nothing without a word.
+  if (!sel.unknown_excludes.empty()) {
+    std::vector<std::string> members;
+    for (const auto& m : workspace.members) members.push_back(m.name);
+    announce(inv, "warning: --exclude " + joined(sel.unknown_excludes) + (sel.unknown_excludes.size() == 1 ? " names" : " name") +
+                      " no package of the workspace (its packages: " + joined(members) +
+                      "), so nothing was excluded for it: check the spelling");
+  }
   std::string packages;
   for (const auto& p : sel.packages) packages += (packages.empty() ? "" : " ") + p;
   inv.out << automation::format_step_outputs({

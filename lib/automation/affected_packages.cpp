@@ -94,6 +94,9 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
     }
   }
   const std::set<std::string> excluded(excludes.begin(), excludes.end());
+  for (const auto& e : excludes)
+    if (std::none_of(ws.members.begin(), ws.members.end(), [&](const auto& m) { return m.name == e; }))
+      sel.unknown_excludes.push_back(e);
   std::vector<std::string> without_benchmarks;
   for (const auto& m : ws.members) {
     if (!affected.count(m.name) || excluded.count(m.name)) continue;

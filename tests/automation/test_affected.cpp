@@ -137,6 +137,9 @@ TEST_CASE("a change outside every package benchmarks nothing", "[automation][aff
   CHECK(excluded.packages.empty());
   CHECK(excluded.explanation == "the changed packages (report) and their dependents have no benchmarks, so nothing is "
                                 "benchmarked");
+  CHECK(excluded.unknown_excludes.empty());
+  CHECK(flat().change({"report/src/lib.rs"}, {"reprot", "report", "gamma"}).unknown_excludes ==
+        Names{"reprot", "gamma"});
 }
 
 TEST_CASE("a workspace in a subdirectory: paths are matched relative to the repository", "[automation][affected]") {

@@ -81,6 +81,12 @@ TEST_CASE("affected prints the packages a branch affects, or any=false", "[autom
                      "workspace package depending on them)\n");
   auto excluded = run_cli({"affected", "--base", "main", "--head", "change-lib", "--exclude", "app"}, repo.dir());
   CHECK(contains(excluded.out, "any=false\npackages=\ncount=0\n"));
+  CHECK_FALSE(contains(excluded.err, "warning"));
+  // A typo excludes nothing, and says so.
+  auto typo = run_cli({"affected", "--base", "main", "--head", "change-lib", "--exclude", "ap"}, repo.dir());
+  CHECK(typo.exit_code == 0);
+  CHECK(contains(typo.out, "packages=app\n"));
+  CHECK(contains(typo.err, "warning: --exclude ap names no package of the workspace (its packages: "));
   auto missing = run_cli({"affected"}, repo.dir());
   CHECK(missing.exit_code == 1);
   CHECK(contains(missing.err, "--base <REF>"));

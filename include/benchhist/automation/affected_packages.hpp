@@ -21,6 +21,7 @@ struct AffectedSelection {
   std::vector<std::string> changed_packages; // packages containing a changed file, sorted
   std::vector<std::string> packages;         // the selection: sorted, with benchmarks, not excluded
   std::string explanation;                   // one line
+  std::vector<std::string> unknown_excludes; // excludes that name no workspace member (a typo), in given order
 };
 
 // `changed_paths` are repository-relative ('/'-separated) paths of the repository whose working
