@@ -96,9 +96,32 @@ void check_arity(const CommandSpec& spec, const Parsed& r) {
   }
 }
 
+// `--local ./store` (a space, as most options take their value) leaves the path as a stray
+// positional, or worse a benchmark prefix: the value of a path flag is taken only with '='. A path-like
+// word right after a bare path flag is refused saying so.
+void check_path_flag_values(const CommandSpec& spec, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--") return;
+    if (!args[i].starts_with("--")) continue;
+    const auto opt = std::find_if(spec.opts.begin(), spec.opts.end(), [&](const Opt& o) {
+      return o.kind == Kind::path_flag && args[i] == "--" + o.name;
+    });
+    if (opt == spec.opts.end()) continue;
+    const std::string& next = args[i + 1];
+    // A command without positionals has no other use for the word either.
+    const bool path_like = next.starts_with("/") || next.starts_with("./") || next.starts_with("../") ||
+                           next.starts_with("~") || next == "." || next == "..";
+    if (path_like || (spec.positionals.empty() && !next.empty() && !next.starts_with("-")))
+      fail("unexpected argument '" + next + "' found: --" + opt->name + " takes its path only with '=': write --" +
+               opt->name + "=" + next,
+           &spec);
+  }
+}
+
 Parsed parse_command(const CommandSpec& spec, const std::vector<std::string>& raw) {
   Parsed r;
   r.spec = &spec;
+  check_path_flag_values(spec, raw);
   const auto args = split_trailing(spec, raw, r);
   store(spec, args, r);
   if (!spec.trailing) {

@@ -8,6 +8,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
 #include "probe/ci_provider.hpp"
+#include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
 #include "probe/toolchain.hpp"
 #include "benchhist/version.hpp"
@@ -91,10 +92,24 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   // never reads: say so where the user looks, and what gets the commit its clean run.
   if (outcome.stored && outcome.git.dirty && !outcome.objects.empty()) {
     const std::string at = outcome.git.commit ? " of " + short_id(*outcome.git.commit) : std::string();
+    // The guide's own `--local=./bench-history` puts the store inside the working tree, where it
+    // is an untracked directory until ignored: name it, since the user did not write it by hand.
+    std::string store_inside;
+    if (ctx.storage)
+      if (const auto* local = std::get_if<LocalStorageChoice>(&ctx.storage->backend))
+        if (const auto root = probe::find_worktree_root(base)) {
+          std::error_code ec;
+          const auto store = std::filesystem::weakly_canonical(local->root, ec);
+          const auto tree = std::filesystem::weakly_canonical(*root, ec);
+          const auto rel = store.lexically_relative(tree);
+          if (!ec && !rel.empty() && *rel.begin() != "..")
+            store_inside = " The store itself (" + rel.generic_string() +
+                           "/) is inside this working tree: add it to .gitignore if it is not ignored yet.";
+        }
     announce(inv, "stored as a dirty snapshot" + at +
                       ": the working tree has uncommitted changes or untracked files (`git status` lists them). "
                       "History analysis reads only clean runs: commit them or add them to .gitignore, then collect "
-                      "again to record the commit's clean run.");
+                      "again to record the commit's clean run." + store_inside);
   }
 }
 

@@ -95,6 +95,11 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
   std::filesystem::path path =
       (inv.cwd / options.config.value_or(std::filesystem::path(default_config_file))).lexically_normal();
   note(inv, options.verbose, "configuration path: " + path.string());
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::usage, "the configuration path " + path.string() + " is a directory, not a file",
+                path.string(), {},
+                "pass --config <file>, e.g. --config " + (path / "bench_history.toml").lexically_normal().string());
   bool wrote = false;
   try {
     wrote = config::write_starter_config(path);
@@ -119,7 +124,9 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
           << "  - Record the current commit: cargo bench-history collect --local=./bench-history\n"
           << "  - Seed history from earlier commits: cargo bench-history backfill "
              "--local=./bench-history <from-commit> HEAD~1\n"
-          << "  - Once a few entries exist: cargo bench-history analyze --local=./bench-history\n";
+          << "  - Once a few entries exist: cargo bench-history analyze --local=./bench-history\n"
+          << "  - Commit this file and add /bench-history/ to .gitignore: while either is untracked, collect stores "
+             "dirty snapshots, which history analysis does not read.\n";
 }
 
 void run_list(const ListOptions& options, const Invocation& inv) {

@@ -131,6 +131,25 @@ TEST_CASE("collect says when the command wrote no report, and when it stored a d
   CHECK(contains(dirty.err, "[bench-history] stored as a dirty snapshot of " + p.commits[0].substr(0, 12) +
                             ": the working tree has uncommitted changes or untracked files"));
   CHECK_FALSE(contains(dirty.err, "wrote no report"));
+  CHECK_FALSE(contains(dirty.err, "The store itself"));
+
+  // The guide's own --local=./bench-history puts the store in the working tree: it is named.
+  fs::remove(p.repo / "notes.txt");
+  // The first run creates it (the tree was clean when probed); the next finds it untracked.
+  fs::create_directories(p.dir.path() / "tmp-inside");
+  auto collect_inside = [&] {
+    return run_cli({"collect", "--bench-command", "./bench.sh", "--local=./bench-history", "--target-triple",
+                               triple},
+                              p.repo, {{"TMPDIR", (p.dir.path() / "tmp-inside").string()}, {"CI", std::nullopt},
+                                       {"GITHUB_ACTIONS", std::nullopt}, {"TF_BUILD", std::nullopt}});
+  };
+  CHECK_FALSE(contains(collect_inside().err, "dirty snapshot"));
+  const auto inside = collect_inside();
+  INFO("stderr: " << inside.err);
+  REQUIRE(inside.exit_code == 0);
+  CHECK(contains(inside.err, "stored as a dirty snapshot of "));
+  CHECK(contains(inside.err, "The store itself (bench-history/) is inside this working tree: add it to .gitignore if "
+                             "it is not ignored yet."));
 }
 
 TEST_CASE("A failing benchmark command shows the end of its log and the log's path", "[cli][bench-output]") {

@@ -455,3 +455,33 @@ TEST_CASE("setup-azure --out-dir exports the deployment bundle without probing a
   auto again = run_cli({"setup-azure", "--out-dir", "bundle"}, dir.path());
   CHECK(again.exit_code == 1);
 }
+
+TEST_CASE("a path after a bare --local or --cache is refused with the '=' spelling it needs", "[cli]") {
+  TempDir dir;
+  for (const std::vector<std::string> args :
+       {std::vector<std::string>{"collect", "--local", "./bench-history"},
+        {"collect", "--local", "bench-history"},
+        {"analyze", "--local", "/srv/store", "parse/"},
+        {"analyze", "--cache", "../cache"}}) {
+    const auto r = run_cli(args, dir.path());
+    INFO(args[0] << " " << args[1] << " " << args[2]);
+    require_usage_error(r, {"unexpected argument '" + args[2] + "' found: " + args[1] +
+                            " takes its path only with '=': write " + args[1] + "=" + args[2]});
+  }
+  // A word that may be a benchmark prefix is left to the command, and -- ends the options.
+  CHECK_FALSE(contains(run_cli({"analyze", "--local", "parse/"}, dir.path()).err, "takes its path only with '='"));
+  CHECK_FALSE(contains(run_cli({"collect", "--local=s", "--", "--local", "./x"}, dir.path()).err,
+                       "takes its path only with '='"));
+}
+
+TEST_CASE("install refuses a --config that is a directory and tells how to keep the first collect clean", "[cli]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / ".cargo");
+  const auto r = run_cli({"install", "--config=.cargo"}, dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "the configuration path " + (dir.path() / ".cargo").string() + " is a directory, not a file"));
+  CHECK(contains(r.err, "--config " + (dir.path() / ".cargo" / "bench_history.toml").string()));
+  const auto ok = run_cli({"install"}, dir.path());
+  CHECK(ok.exit_code == 0);
+  CHECK(contains(ok.out, "add /bench-history/ to .gitignore"));
+}
