@@ -189,6 +189,8 @@ std::vector<std::string> AzureBlobStore::list(std::string_view prefix) {
   return names;
 }
 
+void AzureBlobStore::check_access() { list(marker_key_); }
+
 bool AzureBlobStore::remove(std::string_view key) {
   codec::validate_key(key);
   const std::string msg = "could not delete Azure blob \"" + std::string(key) + "\"";

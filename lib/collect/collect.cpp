@@ -259,6 +259,8 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   // harvest): `cargo bench` creates Cargo.lock in a crate that neither commits nor ignores it,
   // and that untracked file would otherwise make every fresh checkout a dirty snapshot.
   const GitState git_before_run = svc.probe_git(req.repo_dir);
+  // A store that cannot be reached fails now, not after the whole suite has run.
+  if (req.store) store->check_access();
   if (req.output_log) {
     spec.log_file = output_log_file(req.output_log->dir, git_before_run.commit);
     svc.announce("the benchmark output goes to " + spec.log_file.string() + " (pass --verbose to see it here)");

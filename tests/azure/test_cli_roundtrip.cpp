@@ -163,6 +163,20 @@ TEST_CASE("the CLI works against Azure exactly as against a local store", "[azur
     }
   }
 
+  SECTION("collect against an endpoint nobody answers fails before the benchmarks run") {
+    const auto cfg = p.dir / "down.toml";
+    std::ofstream(cfg) << "[project]\nid = \"roundtrip\"\n\n[storage.azure]\naccount = \"devstoreaccount1\"\n"
+                          "container = \"bench\"\nendpoint = \"https://127.0.0.1:1/devstoreaccount1\"\n";
+    fs::remove_all(p.dir / "target");
+    p.git({"checkout", "-q", "--detach", p.commits[3]});
+    const auto r = p.cli({"collect", "--config=" + cfg.string()});
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "could not list Azure blobs"));
+    CHECK(contains(r.err, "check `endpoint` and `account` in [storage.azure]"));
+    CHECK_FALSE(fs::exists(p.dir / "target" / "all_the_time"));  // the fake cargo bench never ran
+  }
+
   SECTION("analyze, examine and list find the step through the cloud store") {
     auto analyze = p.cli({"analyze", "--json", p.out("report.json")});
     INFO(analyze.err);

@@ -56,6 +56,8 @@ class AzureBlobStore final : public storage::ObjectStore {
   storage::PutOutcome put(std::string_view key, std::string_view json, storage::CollisionPolicy policy) override;
   std::optional<std::string> get(std::string_view key) override;
   std::vector<std::string> list(std::string_view prefix) override;
+  // Lists the project's cache-invalidation marker: at most one name, any failure of list().
+  void check_access() override;
   bool remove(std::string_view key) override;
   // Writes the cache-epoch marker once when an overwrite or delete armed the flag; a
   // failure re-arms it.

@@ -47,7 +47,8 @@ class ObjectStore {
   virtual std::optional<std::string> get(std::string_view key) = 0;
 
   // Every key starting with `prefix` (plain string comparison), sorted ascending by bytes.
-  // A missing root/container lists as empty.
+  // A missing root/container lists as empty (a cloud store opened for reading only may refuse a
+  // missing container instead: azure::AzureStoreOptions::container_must_exist).
   // Throws Error{invalid_key} (local store) when the prefix's complete segments are not plain names.
   virtual std::vector<std::string> list(std::string_view prefix) = 0;
 
@@ -60,6 +61,11 @@ class ObjectStore {
   // no-op for local stores.
   // Throws Error{network, auth} (cloud) when the marker cannot be written.
   virtual void flush() {}
+
+  // One cheap request that fails as the first real one would (an unreachable endpoint, missing
+  // credentials, a wrong account path), for a command about to spend minutes running benchmarks
+  // before it touches the store. A no-op where there is nothing to reach (local stores).
+  virtual void check_access() {}
 
   // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.
   virtual std::string describe() const = 0;
