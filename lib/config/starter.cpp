@@ -59,12 +59,13 @@ constexpr std::string_view kStarter =
 # Optional; defaults to https://<account>.blob.core.windows.net (set it for emulators).
 # endpoint = "https://myhistoryaccount.blob.core.windows.net"
 
-# Benchmark ignore prefixes: benchmarks whose full id (<package>/<group>/<case>, segments
-# joined by "/") starts with one of these strings stay stored and visible to `list` and
+# Benchmark ignore prefixes: benchmarks whose id (its segments joined by "/", as reports print
+# it without the leading harness name: <group>/<function>[/<parameter>] for Criterion) starts
+# with one of these strings stay stored and visible to `list` and
 # `examine`, but `analyze` leaves them out and counts them as ignored by configuration.
 #
 # [analysis]
-# ignore = ["my_pkg/multithreaded/", "my_pkg/network_"]
+# ignore = ["multithreaded/", "network_"]
 
 # [collect]
 # A command to run instead of `cargo bench` (docs/bench-command.md), e.g. for C++ or whole
