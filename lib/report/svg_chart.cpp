@@ -276,17 +276,6 @@ std::string render(const ChartSpec& spec, const Geometry& g, Embedding embedding
   }
   if (g.excess) out += segment("c-excess", g.excess->first, g.excess->second);
 
-  // Level labels after the line so they stay readable on top of it.
-  for (std::size_t i = 0; i < spec.levels.size() && i < g.levels.size(); ++i) {
-    const auto& l = spec.levels[i];
-    if (l.label.empty()) continue;
-    const auto& [a, b] = g.levels[i];
-    const bool at_end = l.kind != LevelKind::baseline;
-    const Pt p = at_end ? b : a;
-    out += "<text class=\"c-lbl\"" + attr("x", at_end ? p.x - 2 : p.x + 2) + attr("y", p.y - 6) +
-           (at_end ? " text-anchor=\"end\"" : "") + ">" + escape(l.label) + "</text>";
-  }
-
   const double radius = spec.marks.size() > 150 ? 1.9 : 2.7;
   for (std::size_t i = 0; i < spec.marks.size(); ++i) {
     const auto& m = spec.marks[i];
@@ -300,6 +289,18 @@ std::string render(const ChartSpec& spec, const Geometry& g, Embedding embedding
       out += "/>";
     else
       out += "><title>" + escape(m.tooltip) + "</title></circle>";
+  }
+
+  // Level labels last (after the line and the points, with a halo in the page colour) so a label
+  // the data runs through stays readable.
+  for (std::size_t i = 0; i < spec.levels.size() && i < g.levels.size(); ++i) {
+    const auto& l = spec.levels[i];
+    if (l.label.empty()) continue;
+    const auto& [a, b] = g.levels[i];
+    const bool at_end = l.kind != LevelKind::baseline;
+    const Pt p = at_end ? b : a;
+    out += "<text class=\"c-lbl\"" + attr("x", at_end ? p.x - 2 : p.x + 2) + attr("y", p.y - 6) +
+           (at_end ? " text-anchor=\"end\"" : "") + ">" + escape(l.label) + "</text>";
   }
 
   const double xl = f.height - 6;
