@@ -291,16 +291,25 @@ std::string render(const ChartSpec& spec, const Geometry& g, Embedding embedding
       out += "><title>" + escape(m.tooltip) + "</title></circle>";
   }
 
-  // Level labels last (after the line and the points, with a halo in the page colour) so a label
-  // the data runs through stays readable.
+  // Level labels last, each lifted above every point under its span (a label across the data hid
+  // the newest points, the ones that matter), clamped to the plot; the halo keeps it readable
+  // where the clamp leaves it over the data.
   for (std::size_t i = 0; i < spec.levels.size() && i < g.levels.size(); ++i) {
     const auto& l = spec.levels[i];
     if (l.label.empty()) continue;
     const auto& [a, b] = g.levels[i];
     const bool at_end = l.kind != LevelKind::baseline;
     const Pt p = at_end ? b : a;
-    out += "<text class=\"c-lbl\"" + attr("x", at_end ? p.x - 2 : p.x + 2) + attr("y", p.y - 6) +
-           (at_end ? " text-anchor=\"end\"" : "") + ">" + escape(l.label) + "</text>";
+    const double x = at_end ? p.x - 2 : p.x + 2;
+    const double width = 6.2 * static_cast<double>(l.label.size());  // 11px text, generous
+    const double from = at_end ? x - width : x, to = at_end ? x : x + width;
+    double y = p.y - 6;
+    for (std::size_t m = 0; m < g.marks.size() && m < spec.marks.size(); ++m)
+      if (std::isfinite(spec.marks[m].value) && g.marks[m].x >= from - radius && g.marks[m].x <= to + radius)
+        y = std::min(y, g.marks[m].y - radius - 4);
+    y = std::max(y, g.plot_top() + 11);
+    out += "<text class=\"c-lbl\"" + attr("x", x) + attr("y", y) + (at_end ? " text-anchor=\"end\"" : "") + ">" +
+           escape(l.label) + "</text>";
   }
 
   const double xl = f.height - 6;
