@@ -474,14 +474,19 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
                                      req.bench_command);
   }
   if (sel.dirty_base_tip_admitted) r.warning = report::dirty_base_warning();
-  else if (sel.mode == AnalysisMode::branch) {
+  else if (sel.mode == AnalysisMode::branch && r.census.judged > 0) {
     // The newest dirty snapshot at the context is the state branch mode judged (docs/reports.md);
     // the header says only whether the tree is dirty now.
     std::optional<std::int64_t> observed;
-    for (const auto& o : sel.objects)
-      if (o.dirty() && o.topo == sel.context_topo()) observed = std::max(observed.value_or(o.data.timestamp), o.data.timestamp);
+    bool clean_run = false;
+    for (const auto& o : sel.objects) {
+      if (o.topo != sel.context_topo()) continue;
+      if (o.dirty()) observed = std::max(observed.value_or(o.data.timestamp), o.data.timestamp);
+      else clean_run = true;
+    }
     if (observed)
-      r.warning = report::dirty_context_note(short_id(sel.context_commit), format_rfc3339_seconds(from_unix_seconds(*observed)));
+      r.warning = report::dirty_context_note(short_id(sel.context_commit),
+                                             format_rfc3339_seconds(from_unix_seconds(*observed)), clean_run);
   }
   return out;
 }

@@ -72,10 +72,14 @@ std::string dirty_base_warning() {
          "switch to a new branch before collecting.";
 }
 
-std::string dirty_context_note(std::string_view context_commit, std::string_view observed) {
-  return "Note: commit " + std::string(context_commit) + " was judged by its newest dirty snapshot (uncommitted changes "
-         "measured at " + std::string(observed) + "), not by its clean run. Pass --no-dirty to judge the committed "
-         "state, or collect again to measure the working tree as it is now.";
+std::string dirty_context_note(std::string_view context_commit, std::string_view observed, bool clean_run) {
+  const std::string judged = "Note: commit " + std::string(context_commit) +
+                             " was judged by its newest dirty snapshot (uncommitted changes measured at " +
+                             std::string(observed) + ")";
+  if (!clean_run)
+    return judged + "; it has no clean run. Collect on a clean checkout of it to judge the committed state.";
+  return judged + ", not by its clean run. Pass --no-dirty to judge the committed state, or collect again to measure "
+                  "the working tree as it is now.";
 }
 
 std::string hint_nothing_stored(std::string_view project) {

@@ -522,6 +522,14 @@ TEST_CASE("a branch judged by a dirty snapshot says so even when the working tre
   const auto no_dirty = pipeline::analyze(req, *git, store).report;
   CHECK_FALSE(no_dirty.warning);
   CHECK(no_dirty.findings.size() == clean_findings);
+
+  // A commit measured only dirty has no committed state to fall back on: the note says so.
+  req.selection.allow_dirty = true;
+  REQUIRE(store.remove(codec::clean_key("demo", Engine::criterion, triple, "mk-a", h.tip)));
+  const auto only_dirty = pipeline::analyze(req, *git, store).report;
+  REQUIRE(only_dirty.warning);
+  CHECK_THAT(*only_dirty.warning, Catch::EndsWith("; it has no clean run. Collect on a clean checkout of it to judge "
+                                                  "the committed state."));
 }
 
 namespace {

@@ -13,9 +13,10 @@ namespace benchhist::report {
 std::string dirty_base_warning();
 
 // Branch mode judged the context commit by a dirty snapshot (its newest, observed at
-// `observed`), not by its clean run: the report's header names the commit and the working tree
-// as they are now, so say which state was judged. Begins with `Note: `.
-std::string dirty_context_note(std::string_view context_commit, std::string_view observed);
+// `observed`), not by its clean run (`clean_run`: the commit has one): the report's header names
+// the commit and the working tree as they are now, so say which state was judged. Begins with
+// `Note: `.
+std::string dirty_context_note(std::string_view context_commit, std::string_view observed, bool clean_run);
 
 // Nothing stored for `project` and every filter unconstrained.
 std::string hint_nothing_stored(std::string_view project);
