@@ -38,13 +38,15 @@ analysis::ResolvedBase resolve_bless_base(const analysis::GitTopology& git, cons
   }
 }
 
-// The keys of the clean run objects at `commit` in partitions the filters accept (warning 2).
+// The keys of the clean run objects at `commit` in partitions the filters accept (warning 2);
+// `any_run`: whether the project has any run at all (a mistyped store path has none).
 std::vector<std::string> clean_runs_at(storage::ObjectStore& store, const std::string& project, const std::string& commit,
-                                       const analysis::DiscriminantFilters& filters) {
+                                       const analysis::DiscriminantFilters& filters, bool& any_run) {
   const std::string segment = codec::sanitize_segment(commit);
   std::vector<std::string> keys;
   for (auto& key : store.list(codec::project_data_prefix(project))) {
     const auto data = codec::parse_data_key(key);
+    if (data && (data->kind == codec::ObjectKind::clean || data->kind == codec::ObjectKind::dirty)) any_run = true;
     if (data && data->kind == codec::ObjectKind::clean && data->commit == segment && filters.accepts(data->set()))
       keys.push_back(std::move(key));
   }
@@ -124,8 +126,13 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
     out.warnings.push_back("Warning: the context commit " + short_ctx + " is not on the base branch " + out.base.name +
                            "; the blessing is recorded now but takes effect only once this commit is part of the base "
                            "branch's first-parent history (for example after a fast-forward or rebase merge).");
-  const auto runs_at_context = clean_runs_at(store, req.project, out.context_commit, req.filters);
-  if (runs_at_context.empty())
+  bool project_has_runs = false;
+  const auto runs_at_context = clean_runs_at(store, req.project, out.context_commit, req.filters, project_has_runs);
+  if (!project_has_runs)
+    out.warnings.push_back("Warning: " + store.describe() + " holds no runs of project \"" + req.project +
+                           "\" at all; blessing anyway — check --local (or the configured storage) and the project "
+                           "id before relying on it.");
+  else if (runs_at_context.empty())
     out.warnings.push_back("Warning: no stored result at the context commit " + short_ctx +
                            "; blessing anyway — double-check the commit id. The blessing still re-baselines "
                            "matching series from this commit on.");
@@ -248,7 +255,7 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
   }
   out.removed = std::move(gone);
   if (!out.removed.empty()) store.flush();
-  // A narrower request keeps a wider acceptance (docs/blessings.md#unbless); saying only "no
+  // A request keeps every record its scope does not contain (docs/blessings.md#unbless); saying only "no
   // blessings" would hide the record that still re-baselines the series.
   if (out.removed.empty() && !out.kept.empty())
     out.message = "No blessing at commit " + short_ctx + " lies within this request's scope " + request_scope.label() + ".\n";
@@ -257,7 +264,7 @@ UnblessResult unbless(const UnblessRequest& req, const analysis::GitTopology& gi
                                       : "Removed " + plural(out.removed.size(), "blessing") + " at commit " + short_ctx + ".\n";
   if (!out.kept.empty())
     out.message += "Kept " + plural(out.kept.size(), "blessing") + " whose scope (" + joined(kept_scopes) +
-                   ") is wider than this request's: a narrower unbless never revokes a wider acceptance. To revoke " +
+                   ") is not contained in this request's: unbless revokes only the blessings its filters cover. To revoke " +
                    (out.kept.size() == 1 ? "it" : "them") + ", run `cargo bench-history unbless --context " + short_ctx +
                    "` with filters at least as wide as that scope (the --engine, --target-triple and --machine-key the "
                    "blessing was given, or `all`).\n";

@@ -208,8 +208,8 @@ TEST_CASE("a narrowed unbless never revokes acceptance outside its selection", "
   const std::string c = fx.commits[step_at].substr(0, 12);
   CHECK(kept.message == "No blessing at commit " + c + " lies within this request's scope " +
                             pipeline::scope_of(un.filters).label() + ".\n"
-                            "Kept 1 blessing whose scope (all/all/all) is wider than this request's: a narrower "
-                            "unbless never revokes a wider acceptance. To revoke it, run `cargo bench-history unbless "
+                            "Kept 1 blessing whose scope (all/all/all) is not contained in this request's: unbless "
+                            "revokes only the blessings its filters cover. To revoke it, run `cargo bench-history unbless "
                             "--context " + c + "` with filters at least as wide as that scope (the --engine, "
                             "--target-triple and --machine-key the blessing was given, or `all`).\n");
 
@@ -259,6 +259,13 @@ TEST_CASE("bless warns about a commit off the base line, a commit without result
   // Another scope at a commit that already has a record: stored beside it, with a word.
   CHECK_THAT(other.warnings[1], Catch::StartsWith("Note: commit " + fx.commits[5].substr(0, 7)) &&
                                     Catch::Contains("already has 1 blessing record"));
+
+  // A store holding nothing of the project (a mistyped store path) is named as such, not the commit.
+  storage::LocalStore empty(fx.dir / "empty-store");
+  const auto stray = pipeline::bless(bless_request(fx.commits[5], {"parse/small"}, filters({}, {}, {})), *fx.git, empty);
+  REQUIRE(stray.warnings.size() == 1);
+  CHECK(stray.warnings[0] == "Warning: " + empty.describe() + " holds no runs of project \"demo\" at all; blessing "
+                             "anyway — check --local (or the configured storage) and the project id before relying on it.");
 }
 
 TEST_CASE("bless refuses a request without prefixes, with an empty prefix or with both --all and prefixes", "[bless]") {

@@ -73,7 +73,7 @@ struct UnblessRequest {
 struct UnblessResult {
   std::string context_commit;
   std::vector<std::string> removed;  // storage keys, sorted
-  std::vector<std::string> kept;     // project-level records at the commit whose scope is wider than the request's
+  std::vector<std::string> kept;     // project-level records at the commit whose scope the request's does not contain
   // `Removed <n blessing[s]> at commit <short>.` or `No blessings recorded at commit <short>.`; when
   // records were kept, a sentence naming their scopes and how to revoke them follows
   // (docs/blessings.md#unbless).
