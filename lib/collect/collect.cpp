@@ -93,6 +93,13 @@ class OutputDir {
 };
 
 Error collision(const std::string& key) {
+  // Dirty snapshots are keyed to the second (the guide: only two taken in the same second
+  // collide), so the way out is to wait, not --overwrite.
+  if (const auto data = codec::parse_data_key(key); data && data->kind == codec::ObjectKind::dirty)
+    return Error(ErrorKind::already_exists,
+                 "a dirty snapshot was already stored at " + key +
+                     " in this same second (dirty snapshots are keyed to the second); collect again a second later",
+                 key);
   return Error(ErrorKind::already_exists,
                "a result is already stored for this run at " + key +
                    "; pass --overwrite to replace it or --skip-existing to keep it",
@@ -210,6 +217,20 @@ void store_results(const std::string& project, const std::vector<engines::Engine
         if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
         throw;
       }
+      // --skip-existing keeps the stored object whole: what this run measured beyond it is lost,
+      // and the summary says which (one package collected after another, say).
+      if (*obj.outcome == storage::PutOutcome::skipped_existing)
+        if (const auto body = store->get(obj.key)) {
+          std::set<std::string> kept;
+          try {
+            for (const auto& r : codec::decode_run(*body, obj.key).results) kept.insert(r.id.qualified());
+          } catch (const Error&) {
+            kept.clear();
+          }
+          if (!kept.empty())
+            for (const auto& r : *results)
+              if (!kept.contains(r.id.qualified())) obj.not_stored.push_back(r.id.qualified());
+        }
       if (note) {
         const std::string name(to_string(engine));
         switch (*obj.outcome) {
@@ -433,8 +454,17 @@ std::string CollectOutcome::message() const {
       msg += std::string(to_string(o.engine)) + ": " + std::to_string(o.cases);
       if (!o.outcome)
         msg += " harvested (not stored)";
-      else if (*o.outcome == storage::PutOutcome::skipped_existing)
-        msg += " harvested (" + o.key + " already exists)";
+      else if (*o.outcome == storage::PutOutcome::skipped_existing) {
+        msg += " harvested (" + o.key + " already exists";
+        if (!o.not_stored.empty()) {
+          const std::size_t shown = std::min<std::size_t>(o.not_stored.size(), 5);
+          std::vector<std::string> names(o.not_stored.begin(), o.not_stored.begin() + static_cast<std::ptrdiff_t>(shown));
+          if (o.not_stored.size() > shown) names.push_back("…");
+          msg += "; it does not hold " + joined(names) + ", so " + (o.not_stored.size() == 1 ? "that result was" : "those results were") +
+                 " not stored";
+        }
+        msg += ")";
+      }
       else
         msg += " stored";
     }

@@ -188,6 +188,16 @@ TEST_CASE("a refusal over a stored result holding benchmarks this run lacks says
     CHECK_THAT(e.message(), Catch::EndsWith("or pass --skip-existing to keep the stored result"));
   }
   CHECK(rig.store.get(key) == before);
+
+  // --skip-existing keeps it whole; a result this run measured beyond it is named as not stored.
+  stored.results.erase(stored.results.begin());  // the stored object lacks this run's first case
+  rig.store.put(key, codec::encode_run(stored), storage::CollisionPolicy::overwrite);
+  const std::string missing = codec::decode_run(*before, key).results[0].id.qualified();
+  auto req = rig.request();
+  req.policy = storage::CollisionPolicy::skip_existing;
+  const auto skipped = collect::collect(req, rig.env, &rig.store, rig.services());
+  CHECK_THAT(skipped.message(), Catch::Contains("all_the_time: 1 harvested (" + key + " already exists; it does not hold " +
+                                                missing + ", so that result was not stored)"));
 }
 
 TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
@@ -199,6 +209,16 @@ TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's 
   REQUIRE(parsed);
   CHECK(parsed->kind == codec::ObjectKind::dirty);
   CHECK(parsed->timestamp == unix_seconds(out.observation));
+  // A second snapshot in the same second collides (the guide); the way out is to wait.
+  try {
+    collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+    FAIL("a second dirty snapshot in the same second should collide");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::already_exists);
+    CHECK_THAT(e.message(), Catch::StartsWith("a dirty snapshot was already stored at ") &&
+                                Catch::EndsWith(" in this same second (dirty snapshots are keyed to the second); "
+                                                "collect again a second later"));
+  }
 }
 
 TEST_CASE("best-of keeps the per-metric minimum and records the repetition count", "[collect]") {

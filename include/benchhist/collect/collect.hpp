@@ -90,6 +90,8 @@ struct StoredObject {
   std::string key;
   std::size_t cases = 0;
   std::optional<storage::PutOutcome> outcome;  // nullopt with --no-store
+  // skipped_existing: this run's benchmarks the kept object does not hold (they were not stored).
+  std::vector<std::string> not_stored;
 };
 
 struct CollectOutcome {
