@@ -97,8 +97,9 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
   for (const auto& e : excludes)
     if (std::none_of(ws.members.begin(), ws.members.end(), [&](const auto& m) { return m.name == e; }))
       sel.unknown_excludes.push_back(e);
-  std::vector<std::string> without_benchmarks;
+  std::vector<std::string> without_benchmarks, excluded_with_benchmarks;
   for (const auto& m : ws.members) {
+    if (affected.count(m.name) && excluded.count(m.name) && m.has_benchmarks) excluded_with_benchmarks.push_back(m.name);
     if (!affected.count(m.name) || excluded.count(m.name)) continue;
     if (m.has_benchmarks) sel.packages.push_back(m.name);
     else without_benchmarks.push_back(m.name);
@@ -109,14 +110,22 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
                       (sel.packages.empty() ? std::string("but no package has benchmarks")
                                             : "benchmarking " + joined(sel.packages));
   else if (sel.packages.empty())
-    sel.explanation = changed.empty()
-                          ? "no changed file is inside a workspace package, so nothing is benchmarked"
+    sel.explanation = changed.empty() ? "no changed file is inside a workspace package, so nothing is benchmarked"
+                      : !excluded_with_benchmarks.empty()
+                          ? "the changed packages (" + joined(sel.changed_packages) +
+                                ") and their dependents with benchmarks are all excluded (" +
+                                joined(excluded_with_benchmarks) + "), so nothing is benchmarked"
                           : "the changed packages (" + joined(sel.changed_packages) +
                                 ") and their dependents have no benchmarks, so nothing is benchmarked";
   else
     sel.explanation = "changed: " + joined(sel.changed_packages) + "; benchmarking " + joined(sel.packages) +
                       " (the changed packages with benchmarks and every workspace package depending on them)";
-  if (!excludes.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + joined(excludes);
+  // Only the excludes that name a package (a typo is warned about by the caller, not listed here).
+  std::vector<std::string> named;
+  for (const auto& e : excludes)
+    if (std::find(sel.unknown_excludes.begin(), sel.unknown_excludes.end(), e) == sel.unknown_excludes.end())
+      named.push_back(e);
+  if (!named.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + joined(named);
   return sel;
 }
 

@@ -87,6 +87,7 @@ TEST_CASE("affected prints the packages a branch affects, or any=false", "[autom
   CHECK(typo.exit_code == 0);
   CHECK(contains(typo.out, "packages=app\n"));
   CHECK(contains(typo.err, "warning: --exclude ap names no package of the workspace (its packages: "));
+  CHECK_FALSE(contains(typo.out, "excluded: ap"));
   auto missing = run_cli({"affected"}, repo.dir());
   CHECK(missing.exit_code == 1);
   CHECK(contains(missing.err, "--base <REF>"));
