@@ -156,10 +156,16 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
   plan.commits = history.size() - start;
   plan.eligible = true;
   const auto& end = history.back();
+  const bool zero_age = *plan.age_cutoff == r.now;
   plan.explanation =
-      "backfilling " + plural(plan.commits, "first-parent commit") + " " + short_id(plan.from) +
-      " → " + short_id(plan.to) + ", newest first: the end " +
-      (has_to ? std::string("given by to") : "is the newest at least " + std::string(ascii::trim(r.minimum_age)) + " old") +
+      "backfilling " +
+      (plan.commits == 1 ? "1 first-parent commit, " + short_id(plan.to)
+                         : plural(plan.commits, "first-parent commit") + " " + short_id(plan.from) + " → " +
+                               short_id(plan.to) + ", newest first") +
+      ": the end " +
+      (has_to     ? std::string("given by to")
+       : zero_age ? std::string("is the newest commit (minimum-age 0)")
+                  : "is the newest at least " + std::string(ascii::trim(r.minimum_age)) + " old") +
       " (committed " + when(end.committer_time) + "), the start the oldest of its first-parent ancestors within " +
       std::string(ascii::trim(r.lookback)) + " of " + format_rfc3339_seconds(r.now) +
       (plan.commits == 1 ? " (the history before the end is older than that horizon, so the end is measured alone)"

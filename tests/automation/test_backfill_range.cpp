@@ -107,6 +107,8 @@ TEST_CASE("a zero minimum age takes the newest commit; the merge's second parent
   CHECK(p.to == d.c6);
   CHECK(p.from == d.c2);
   CHECK(p.commits == 6);  // c2 c3 c4 c5 m c6 — not s1
+  CHECK(p.explanation.find("newest first: the end is the newest commit (minimum-age 0) (committed ") != std::string::npos);
+  CHECK(d.rolling("14 days", "0").to == d.c6);
 }
 
 TEST_CASE("to overrides the end while the lookback still runs from now", "[automation][range]") {
@@ -121,6 +123,7 @@ TEST_CASE("to overrides the end while the lookback still runs from now", "[autom
   CHECK(alone.from == d.c1);
   CHECK(alone.commits == 1);
   CHECK(alone.explanation.find("the end is measured alone") != std::string::npos);
+  CHECK(alone.explanation.rfind("backfilling 1 first-parent commit, " + d.c1.substr(0, 12) + ": the end given by to", 0) == 0);
 }
 
 TEST_CASE("no eligible end is not an error: the plan explains the no-op", "[automation][range]") {
