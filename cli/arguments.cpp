@@ -96,6 +96,14 @@ void check_arity(const CommandSpec& spec, const Parsed& r) {
   }
 }
 
+// Whether `arg` is an option that takes the next argument as its value (`--engine all`).
+bool takes_value(const CommandSpec& spec, const std::string& arg) {
+  return std::any_of(spec.opts.begin(), spec.opts.end(), [&](const Opt& o) {
+    const bool valued = o.kind == Kind::value || o.kind == Kind::multi;
+    return valued && (arg == "--" + o.name || (o.short_name && arg == std::string("-") + o.short_name));
+  });
+}
+
 // `--local ./store` (a space, as most options take their value) leaves the path as a stray
 // positional, or worse a benchmark prefix: the value of a path flag is taken only with '='. A path-like
 // word right after a bare path flag is refused saying so.
@@ -108,10 +116,17 @@ void check_path_flag_values(const CommandSpec& spec, const std::vector<std::stri
     });
     if (opt == spec.opts.end()) continue;
     const std::string& next = args[i + 1];
-    // A command without positionals has no other use for the word either.
+    // A command without positionals has no other use for the word either; one with a fixed number
+    // of positionals has none once they are all given (`list runs --local store`).
     const bool path_like = next.starts_with("/") || next.starts_with("./") || next.starts_with("../") ||
                            next.starts_with("~") || next == "." || next == "..";
-    if (path_like || (spec.positionals.empty() && !next.empty() && !next.starts_with("-")))
+    const bool unbounded = std::any_of(spec.positionals.begin(), spec.positionals.end(),
+                                       [](const Positional& p) { return p.multiple; });
+    std::size_t words = 0;  // positionals given before the flag's would-be value, options' values aside
+    for (std::size_t j = 0; j < i; ++j)
+      if (!args[j].starts_with("-") && (j == 0 || !takes_value(spec, args[j - 1]))) ++words;
+    const bool no_room = !unbounded && words >= spec.positionals.size();
+    if (path_like || (no_room && !next.empty() && !next.starts_with("-")))
       fail("unexpected argument '" + next + "' found: --" + opt->name + " takes its path only with '=': write --" +
                opt->name + "=" + next,
            &spec);

@@ -66,6 +66,13 @@ void preflight(const std::vector<ReportFile>& files) {
   // writable": refuse it here, before any store or git is touched.
   for (const auto& f : files) {
     std::error_code ec;
+    // `-` is not standard output here: it would quietly become a file named `-`.
+    if (f.path.filename() == "-")
+      throw Error(ErrorKind::usage,
+                  "the " + f.label + " report path " + f.path.string() +
+                      " would be a file named '-': report options take a file path; to print the report, pass "
+                      "/dev/stdout with --no-text",
+                  f.path.string());
     if (std::filesystem::is_directory(f.path, ec))
       throw Error(ErrorKind::usage, "the " + f.label + " report path " + f.path.string() + " is a directory",
                   f.path.string(), {}, "name a file to write, for example one inside " + f.path.string());

@@ -361,6 +361,13 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
     CHECK(run_cli({"analyze", "--local=nowhere", "--no-text", "--outcome", "o.txt"}, dir.path()).err.find(
               "no output selected") == std::string::npos);
   }
+  SECTION("'-' as a report path is refused instead of becoming a file named '-'") {
+    auto c = run_cli({"list", "discriminants", "--local=store", "--json", "-"}, dir.path());
+    CHECK(c.exit_code == 1);
+    CHECK(contains(c.err, "would be a file named '-': report options take a file path; to print the report, pass "
+                          "/dev/stdout with --no-text"));
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "-"));
+  }
   SECTION("two outputs aimed at one file are refused before anything is written") {
     auto c = run_cli({"list", "discriminants", "--local=store", "--json", "x.out", "--markdown", "./x.out"}, dir.path());
     CHECK(c.exit_code == 1);
@@ -468,6 +475,12 @@ TEST_CASE("a path after a bare --local or --cache is refused with the '=' spelli
     require_usage_error(r, {"unexpected argument '" + args[2] + "' found: " + args[1] +
                             " takes its path only with '=': write " + args[1] + "=" + args[2]});
   }
+  // Once a command's fixed positionals are all given, a bare word after --local has no other use.
+  require_usage_error(run_cli({"list", "runs", "--local", "bh"}, dir.path()),
+                      {"unexpected argument 'bh' found: --local takes its path only with '=': write --local=bh"});
+  require_usage_error(run_cli({"list", "--engine", "all", "runs", "--local", "bh"}, dir.path()),
+                      {"write --local=bh"});
+  CHECK_FALSE(contains(run_cli({"list", "--local", "runs"}, dir.path()).err, "takes its path only with '='"));
   // A word that may be a benchmark prefix is left to the command, and -- ends the options.
   CHECK_FALSE(contains(run_cli({"analyze", "--local", "parse/"}, dir.path()).err, "takes its path only with '='"));
   CHECK_FALSE(contains(run_cli({"collect", "--local=s", "--", "--local", "./x"}, dir.path()).err,
