@@ -60,7 +60,7 @@ constexpr std::string_view kStarter =
 # endpoint = "https://myhistoryaccount.blob.core.windows.net"
 
 # Benchmark ignore prefixes: benchmarks whose id (its segments joined by "/", as reports print
-# it without the leading harness name: <group>/<function>[/<parameter>] for Criterion) starts
+# it without the leading harness name: [<group>/]<function>[/<parameter>] for Criterion) starts
 # with one of these strings stay stored and visible to `list` and
 # `examine`, but `analyze` leaves them out and counts them as ignored by configuration.
 #

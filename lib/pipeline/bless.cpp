@@ -177,7 +177,8 @@ BlessResult bless(const BlessRequest& req, const analysis::GitTopology& git, sto
     out.warnings.push_back("Note: commit " + short_ctx + " already has " + plural(earlier, "blessing record") +
                            " with other prefixes or scope; this one is stored beside " +
                            (earlier == 1 ? "it" : "them") + " (`cargo bench-history list blessings --context " + short_ctx +
-                           "` shows them; `unbless --context " + short_ctx + "` removes them all).");
+                           "` with this command's storage options shows them; `unbless --context " + short_ctx +
+                           "` removes them all).");
 
   // Write-once (docs/formats.md#blessing-records): a colliding nanosecond must never overwrite
   // another acceptance, so the issue time moves on by one nanosecond and the put is retried.
