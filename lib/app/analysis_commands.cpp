@@ -30,7 +30,6 @@ using namespace detail;
 
 unsigned worker_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
-
 template <class Data>
 Outputs<Data> output_files(const OutputOptions& out, const Invocation& inv, std::string (*markdown)(const Data&),
                            std::string (*json)(const Data&)) {

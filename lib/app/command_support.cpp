@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "probe/ci_provider.hpp"
 #include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
@@ -122,10 +123,9 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   ctx.config = config::load_config(loc.path, loc.explicitly_named);
   if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
   if (!ctx.config.ignored_tables.empty()) {
-    std::string read;  // "[project], [storage], [analysis] and [collect]"
-    for (std::size_t i = 0; i < config::read_tables.size(); ++i)
-      read += std::string(i == 0 ? "" : i + 1 == config::read_tables.size() ? " and " : ", ") + "[" +
-              std::string(config::read_tables[i]) + "]";
+    std::vector<std::string> tables;  // "[project], [storage], [analysis] and [collect]"
+    for (const auto table : config::read_tables) tables.push_back("[" + std::string(table) + "]");
+    const std::string read = joined(tables, "and");
     for (const auto& table : ctx.config.ignored_tables)
       announce(inv, "warning: the configuration " + loc.path.string() + " has a table [" + table +
                         "] that this version does not read, so it is ignored (it reads " + read +

@@ -10,6 +10,7 @@
 #include "benchhist/bisect/bisection.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
+#include "benchhist/model/text.hpp"
 
 namespace benchhist::app {
 namespace {
@@ -39,10 +40,8 @@ void require_output(const OutputOptions& out, std::initializer_list<ExtraOutput>
     if (e.given) return;
     flags.push_back(std::string(e.flag) + " <path>");
   }
-  std::string list;
-  for (std::size_t i = 0; i < flags.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == flags.size() ? " or " : ", ") + flags[i];
-  usage("no output selected: --no-text suppresses the text report, so request at least one of " + list, "--no-text");
+  usage("no output selected: --no-text suppresses the text report, so request at least one of " + joined(flags, "or"),
+        "--no-text");
 }
 
 void require_positive(std::uint32_t value, std::string_view name) {

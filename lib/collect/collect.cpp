@@ -209,7 +209,7 @@ void store_results(const std::string& project, const std::vector<engines::Engine
   }
 
   for (const auto& [engine, results] : engines_with_cases) {
-    StoredObject obj{engine, object_key(project, engine, ctx), results->size(), std::nullopt};
+    StoredObject obj{engine, object_key(project, engine, ctx), results->size(), std::nullopt, {}};
     if (write) {
       try {
         obj.outcome = store->put(obj.key, codec::encode_run(make_run(*results, ctx)), policy);

@@ -128,7 +128,7 @@ struct Fake {
     collect::CollectOutcome out;
     auto key = codec::clean_key(r.project, Engine::criterion, fake_triple, fake_mk, head);
     st->put(key, "{}", r.policy);
-    out.objects.push_back(collect::StoredObject{Engine::criterion, key, cases, storage::PutOutcome::stored});
+    out.objects.push_back(collect::StoredObject{Engine::criterion, key, cases, storage::PutOutcome::stored, {}});
     return out;
   }
 

@@ -24,12 +24,13 @@ inline std::string plural(std::uint64_t n, std::string_view noun) {
   return out;
 }
 
-// "a, b, c": a list of names, ids or keys in a message or a report line.
-inline std::string joined(const std::vector<std::string>& items) {
+// "a, b, c": a list of names, ids or keys in a message or a report line. With `last` ("and",
+// "or") the last two are joined by it instead: "a, b or c".
+inline std::string joined(const std::vector<std::string>& items, std::string_view last = {}) {
   std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += ", ";
-    out += item;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += !last.empty() && i + 1 == items.size() ? " " + std::string(last) + " " : std::string(", ");
+    out += items[i];
   }
   return out;
 }
