@@ -150,7 +150,7 @@ TEST_CASE("the CLI works against Azure exactly as against a local store", "[azur
     const auto cfg = p.dir / "typo.toml";
     std::ofstream(cfg) << "[project]\nid = \"roundtrip\"\n\n[storage.azure]\naccount = \"devstoreaccount1\"\n"
                           "container = \"no-such-container\"\nendpoint = \"" << bhtest::harness().endpoint() << "\"\n";
-    for (const std::vector<std::string> args :
+    for (const std::vector<std::string>& args :
          {std::vector<std::string>{"analyze", "--fail-on", "regression"}, {"list", "runs"},
           {"analyze", "--cache=" + (p.dir / "typo-cache").string()}}) {
       auto argv = args;

@@ -465,7 +465,7 @@ TEST_CASE("setup-azure --out-dir exports the deployment bundle without probing a
 
 TEST_CASE("a path after a bare --local or --cache is refused with the '=' spelling it needs", "[cli]") {
   TempDir dir;
-  for (const std::vector<std::string> args :
+  for (const std::vector<std::string>& args :
        {std::vector<std::string>{"collect", "--local", "./bench-history"},
         {"collect", "--local", "bench-history"},
         {"analyze", "--local", "/srv/store", "parse/"},
