@@ -227,6 +227,31 @@ TEST_CASE("a change point chart marks the baseline, the latest level and the att
   CHECK(spec.last_label == "commit24");
 }
 
+TEST_CASE("a level label sits above every point under it, not across them", "[report][svg]") {
+  // The newest points rise well above the latest level: its label must clear them. (An outlier at
+  // 2 keeps them off the top edge, where the label is clamped into the plot.)
+  std::vector<ChartPoint> pts;
+  for (std::size_t i = 0; i < 20; ++i) pts.push_back({i, i == 2 ? 220.0 : i < 10 ? 100.0 : (i >= 16 ? 160.0 : 130.0)});
+  ChartOverlay o;
+  o.method = FindingMethod::change_point;
+  o.baseline = 100;
+  o.latest = 130;
+  o.split_index = 10;
+  const auto spec = chart_spec(pts, 19, MetricKind::wall_time, o, nullptr);
+  const auto g = layout(spec);
+  const auto text = render(spec, g, Embedding::inline_html);
+  REQUIRE(spec.levels.size() == 2);
+  const std::string label = ">" + spec.levels[1].label + "</text>";
+  const auto end = text.find(label);
+  REQUIRE(end != std::string::npos);
+  const auto y_at = text.rfind(" y=\"", end);
+  const double y = std::stod(text.substr(y_at + 4));
+  double highest = 1e9;  // the smallest y of the points at 16..19, the ones the label spans
+  for (std::size_t i = 16; i < 20; ++i) highest = std::min(highest, g.marks[i].y);
+  CHECK(y < highest);
+  CHECK(y >= g.plot_top());
+}
+
 TEST_CASE("a branch chart draws the observed range from the current regime to the tip", "[report][svg]") {
   std::vector<ChartPoint> pts;
   for (std::size_t i = 0; i < 20; ++i) pts.push_back({i, i < 10 ? 100.0 : 130.0});
