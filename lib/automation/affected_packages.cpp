@@ -94,9 +94,13 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
     }
   }
   const std::set<std::string> excluded(excludes.begin(), excludes.end());
-  for (const auto& e : excludes)
-    if (std::none_of(ws.members.begin(), ws.members.end(), [&](const auto& m) { return m.name == e; }))
+  std::vector<std::string> named;  // the excludes that name a package; a typo is the caller's warning
+  for (const auto& e : excludes) {
+    if (std::any_of(ws.members.begin(), ws.members.end(), [&](const auto& m) { return m.name == e; }))
+      named.push_back(e);
+    else
       sel.unknown_excludes.push_back(e);
+  }
   std::vector<std::string> without_benchmarks, excluded_with_benchmarks;
   for (const auto& m : ws.members) {
     if (affected.count(m.name) && excluded.count(m.name) && m.has_benchmarks) excluded_with_benchmarks.push_back(m.name);
@@ -120,11 +124,6 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
   else
     sel.explanation = "changed: " + joined(sel.changed_packages) + "; benchmarking " + joined(sel.packages) +
                       " (the changed packages with benchmarks and every workspace package depending on them)";
-  // Only the excludes that name a package (a typo is warned about by the caller, not listed here).
-  std::vector<std::string> named;
-  for (const auto& e : excludes)
-    if (std::find(sel.unknown_excludes.begin(), sel.unknown_excludes.end(), e) == sel.unknown_excludes.end())
-      named.push_back(e);
   if (!named.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + joined(named);
   return sel;
 }

@@ -106,32 +106,50 @@ Error collision(const std::string& key) {
                key);
 }
 
-// The benchmarks the object stored at `key` holds that `results` lacks (one package of a
-// workspace collected after another, say): --overwrite would delete them. None when unreadable.
-std::vector<std::string> unmeasured_stored(const std::string& key, storage::ObjectStore& store,
-                                           const std::vector<BenchmarkResult>& results) {
-  std::vector<std::string> lost;
+// The benchmark ids of the run stored at `key`, in stored order; empty when there is none or it
+// cannot be read (the callers then say nothing more than before).
+std::vector<std::string> stored_ids(storage::ObjectStore& store, const std::string& key) {
+  std::vector<std::string> ids;
   try {
-    if (const auto body = store.get(key)) {
-      std::set<std::string> measured;
-      for (const auto& r : results) measured.insert(r.id.qualified());
-      for (const auto& r : codec::decode_run(*body, key).results)
-        if (!measured.contains(r.id.qualified())) lost.push_back(r.id.qualified());
-    }
+    if (const auto body = store.get(key))
+      for (const auto& r : codec::decode_run(*body, key).results) ids.push_back(r.id.qualified());
   } catch (const Error&) {
     return {};
   }
-  return lost;
+  return ids;
 }
 
-// The refusal that does not offer --overwrite plainly: it would delete `lost`.
+// The ids of `results`, in their order.
+std::vector<std::string> result_ids(const std::vector<BenchmarkResult>& results) {
+  std::vector<std::string> ids;
+  for (const auto& r : results) ids.push_back(r.id.qualified());
+  return ids;
+}
+
+// `ids` that `other` lacks, in the order of `ids`: what a run collected over another would lose.
+std::vector<std::string> missing_from(const std::vector<std::string>& ids, const std::vector<std::string>& other) {
+  const std::set<std::string> in(other.begin(), other.end());
+  std::vector<std::string> out;
+  for (const auto& id : ids)
+    if (!in.contains(id)) out.push_back(id);
+  return out;
+}
+
+// At most five names, then "…": the benchmarks a message names.
+std::string first_names(const std::vector<std::string>& names) {
+  const std::size_t shown = std::min<std::size_t>(names.size(), 5);
+  std::vector<std::string> out(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown));
+  if (names.size() > shown) out.push_back("…");
+  return joined(out);
+}
+
+// The refusal that does not offer --overwrite plainly: it would delete `lost`, the benchmarks the
+// stored object holds that this run did not measure (one package of a workspace collected after
+// another, say).
 Error collision(const std::string& key, const std::vector<std::string>& lost) {
-  const std::size_t shown = std::min<std::size_t>(lost.size(), 5);
-  std::vector<std::string> names(lost.begin(), lost.begin() + static_cast<std::ptrdiff_t>(shown));
-  if (lost.size() > shown) names.push_back("…");
   return Error(ErrorKind::already_exists,
                "a result is already stored for this run at " + key + ", and it holds " +
-                   plural(lost.size(), "benchmark") + " this run did not measure (" + joined(names) +
+                   plural(lost.size(), "benchmark") + " this run did not measure (" + first_names(lost) +
                    "): --overwrite would delete them. Store everything this commit should hold in one run (for "
                    "collect: --workspace, or every -p at once; for import: every report at once) and pass "
                    "--overwrite, or pass --skip-existing to keep the stored result",
@@ -201,7 +219,8 @@ void store_results(const std::string& project, const std::vector<engines::Engine
       for (const auto& existing : store->list(dir)) {
         if (existing != key) continue;
         // The collision that --overwrite would make lose data is the one to name.
-        if (const auto lost = unmeasured_stored(key, *store, *results); !lost.empty()) throw collision(key, lost);
+        if (const auto lost = missing_from(stored_ids(*store, key), result_ids(*results)); !lost.empty())
+          throw collision(key, lost);
         if (!first) first = key;
       }
     }
@@ -220,17 +239,8 @@ void store_results(const std::string& project, const std::vector<engines::Engine
       // --skip-existing keeps the stored object whole: what this run measured beyond it is lost,
       // and the summary says which (one package collected after another, say).
       if (*obj.outcome == storage::PutOutcome::skipped_existing)
-        if (const auto body = store->get(obj.key)) {
-          std::set<std::string> kept;
-          try {
-            for (const auto& r : codec::decode_run(*body, obj.key).results) kept.insert(r.id.qualified());
-          } catch (const Error&) {
-            kept.clear();
-          }
-          if (!kept.empty())
-            for (const auto& r : *results)
-              if (!kept.contains(r.id.qualified())) obj.not_stored.push_back(r.id.qualified());
-        }
+        if (const auto kept = stored_ids(*store, obj.key); !kept.empty())
+          obj.not_stored = missing_from(result_ids(*results), kept);
       if (note) {
         const std::string name(to_string(engine));
         switch (*obj.outcome) {
@@ -456,13 +466,9 @@ std::string CollectOutcome::message() const {
         msg += " harvested (not stored)";
       else if (*o.outcome == storage::PutOutcome::skipped_existing) {
         msg += " harvested (" + o.key + " already exists";
-        if (!o.not_stored.empty()) {
-          const std::size_t shown = std::min<std::size_t>(o.not_stored.size(), 5);
-          std::vector<std::string> names(o.not_stored.begin(), o.not_stored.begin() + static_cast<std::ptrdiff_t>(shown));
-          if (o.not_stored.size() > shown) names.push_back("…");
-          msg += "; it does not hold " + joined(names) + ", so " + (o.not_stored.size() == 1 ? "that result was" : "those results were") +
-                 " not stored";
-        }
+        if (!o.not_stored.empty())
+          msg += "; it does not hold " + first_names(o.not_stored) + ", so " +
+                 (o.not_stored.size() == 1 ? "that result was" : "those results were") + " not stored";
         msg += ")";
       }
       else
