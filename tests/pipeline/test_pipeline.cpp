@@ -109,6 +109,14 @@ analysis::SelectionRequest selection_request() {
   return req;
 }
 
+// The branch-mode tests' request: the feature branch's tip against main.
+pipeline::AnalyzeRequest feature_request() {
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.selection.context_ref = "feature";
+  return req;
+}
+
 }  // namespace
 
 TEST_CASE("analyze finds the planted step at its commit and accounts for every series", "[pipeline]") {
@@ -371,9 +379,7 @@ TEST_CASE("branch mode judges the tip against the base's current regime in both 
   storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
-  pipeline::AnalyzeRequest req;
-  req.selection = selection_request();
-  req.selection.context_ref = "feature";
+  auto req = feature_request();
   const auto result = pipeline::analyze(req, *git, store);
   const auto& r = result.report;
 
@@ -421,10 +427,8 @@ TEST_CASE("a rotating machine-key pool makes a branch finding lag with the discr
 
   for (const char* filter : {"all", "mk-a"}) {  // loaded evidence, then lazily fetched siblings
     INFO("machine-key filter " << filter);
-    pipeline::AnalyzeRequest req;
-    req.selection = selection_request();
+    auto req = feature_request();
     req.selection.filters = analysis::resolve_filters({}, {"all"}, {filter}, std::nullopt, std::nullopt);
-    req.selection.context_ref = "feature";
     const auto r = pipeline::analyze(req, *git, store).report;
     REQUIRE(r.findings.size() == 1);
     const auto set_a = std::find_if(r.sets.begin(), r.sets.end(), [](const auto& s) { return s.set.machine_key == "mk-a"; });
@@ -450,9 +454,7 @@ TEST_CASE("base commits without any recent run make the finding lag for lack of 
             codec::encode_run(make_run(h.tip, false, {result({"a", "x"}, MetricKind::wall_time, 150.0)}, triple)),
             storage::CollisionPolicy::refuse);
   auto git = analysis::open_git_topology(h.repo());
-  pipeline::AnalyzeRequest req;
-  req.selection = selection_request();
-  req.selection.context_ref = "feature";
+  auto req = feature_request();
   const auto r = pipeline::analyze(req, *git, store).report;
   REQUIRE(r.findings.size() == 1);
   REQUIRE(r.sets.size() == 1);
@@ -492,9 +494,7 @@ TEST_CASE("a branch judged by a dirty snapshot says so even when the working tre
   storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
-  pipeline::AnalyzeRequest req;
-  req.selection = selection_request();
-  req.selection.context_ref = "feature";
+  auto req = feature_request();
   const auto clean = pipeline::analyze(req, *git, store).report;
   CHECK_FALSE(clean.warning);
   const auto clean_findings = clean.findings.size();
@@ -599,9 +599,7 @@ TEST_CASE("in branch mode the chart data is the base line then the context commi
   storage::LocalStore store(h.dir / "store");
   write_branch_history(store, h);
   auto git = analysis::open_git_topology(h.repo());
-  pipeline::AnalyzeRequest req;
-  req.selection = selection_request();
-  req.selection.context_ref = "feature";
+  auto req = feature_request();
   const auto result = pipeline::analyze(req, *git, store);
   REQUIRE(result.report.mode == benchhist::AnalysisMode::branch);
   const auto d = pipeline::chart_data(result);
