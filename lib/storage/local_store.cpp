@@ -107,19 +107,35 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   // never fail on each other (EEXIST is success here). An existing component that is a
   // symbolic link is checked BEFORE anything is created through it, so a link leading
   // outside the root never gets directories (or objects) planted on the other side.
-  fs::path dir = root_;
+  // A concurrent remove() takes away directories it leaves empty, possibly the one just
+  // made before its child is: the walk then starts again from the root (a bounded number of
+  // times; each remover only ever takes directories that are empty).
   const fs::path rel = target.parent_path().lexically_relative(root_);
+  for (int attempt = 0;; ++attempt)
+    if (make_parent_dirs_once(rel, key, for_key, /*last=*/attempt == 16)) return;
+}
+
+// One walk from the root down to the key's directory; false if a directory vanished under
+// it (the caller walks again); on the last walk that is an error like any other.
+bool LocalStore::make_parent_dirs_once(const fs::path& rel, std::string_view key, const std::string& for_key,
+                                       bool last) const {
+  std::error_code ec;
+  fs::path dir = root_;
   for (const auto& part : rel) {
     dir /= part;
     if (fs::create_directory(dir, ec)) continue;
+    const bool vanished = ec == std::errc::no_such_file_or_directory;
+    if (vanished && !last) return false;
     if (ec && ec != std::errc::file_exists)
       io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
     const auto st = fs::symlink_status(dir, ec);
+    if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec) io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
     if (!fs::is_symlink(st) && !fs::is_directory(st))
       io_error("create local storage parent directories", dir, ENOTDIR, "move the file out of the storage directory");
     if (fs::is_symlink(st)) check_inside_root(dir, key);
   }
+  return true;
 }
 
 fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
@@ -187,7 +203,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       // file (it removes directories left empty): make it again. Once the temp file is in it,
       // the directory is not empty and stays.
       std::error_code dec;
-      if (attempt >= 3 || fs::exists(dir, dec)) throw;
+      if (attempt >= 16 || fs::exists(dir, dec)) throw;
       make_parent_dirs(target, key);
     }
   }

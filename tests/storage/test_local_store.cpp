@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
@@ -394,6 +397,36 @@ TEST_CASE("concurrent overwrites leave one whole object and no temp files", "[lo
   REQUIRE(got);
   CHECK(std::find(bodies.begin(), bodies.end(), *got) != bodies.end());
   CHECK(files_under(dir.path()) == std::vector<std::string>{key_a});
+}
+
+TEST_CASE("a writer whose new directories a concurrent remove takes away makes them again", "[local_store]") {
+  // Each remove() takes the directories it leaves empty: between a put's mkdir of one key
+  // segment and the next, another thread's remove may take the one just made (found by the
+  // sanitizer build of the prune race test, as "could not create ... parent directories").
+  testing::TempDir dir;
+  storage::LocalStore store(dir.path());
+  std::atomic<int> failures{0};
+  std::string first_failure;
+  std::mutex m;
+  const auto churn = [&](const std::string& machine) {
+    for (int i = 0; i < 400; ++i) {
+      const std::string key = "v1/p/objects/criterion/t/" + machine + "/c" + std::to_string(i % 3) + "/clean.json";
+      try {
+        store.put(key, "x", storage::CollisionPolicy::overwrite);
+        if (!store.remove(key)) throw std::runtime_error("the object just stored at " + key + " was gone");
+      } catch (const std::exception& e) {
+        std::lock_guard lock(m);
+        if (failures++ == 0) first_failure = e.what();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (const char* machine : {"m1", "m2", "m3", "m4"}) threads.emplace_back(churn, machine);
+  }
+  INFO(first_failure);
+  CHECK(failures == 0);
+  CHECK(files_under(dir.path()).empty());
 }
 
 TEST_CASE("a file where a key directory belongs gives an io error naming the path", "[local_store]") {

@@ -84,6 +84,8 @@ class LocalStore final : public ObjectStore {
  private:
   void check_inside_root(const std::filesystem::path& dir, std::string_view key) const;
   void make_parent_dirs(const std::filesystem::path& target, std::string_view key) const;
+  bool make_parent_dirs_once(const std::filesystem::path& rel, std::string_view key, const std::string& for_key,
+                             bool last) const;
   std::filesystem::path write_temp(const std::filesystem::path& target, std::string_view body);
   void remove_stale_temps(const std::filesystem::path& dir) const noexcept;
   void remove_empty_parents(std::filesystem::path dir) const noexcept;
