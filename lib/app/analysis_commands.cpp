@@ -49,13 +49,6 @@ Outputs<report::AnalysisReport> analyze_files(const AnalyzeOptions& o, const Inv
   return files;
 }
 
-void write_all(std::vector<ReportFile>& files, const Invocation& inv, bool verbose) {
-  for (auto& f : files) {
-    write_report(f);
-    note(inv, verbose, "wrote the " + f.label + " report to " + f.path.string());
-  }
-}
-
 }  // namespace
 
 int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
@@ -83,7 +76,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
     for (const auto& line : report::verbose_notes(report)) inv.err << line << '\n';
 
   files.render(report);
-  write_all(files.files, inv, v);
+  write_reports(files.files, inv, v);
   if (!o.output.no_text) {
     report::TextOptions text;
     text.width = inv.terminal_width.value_or(80);
@@ -116,7 +109,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
   files.render(data);
-  write_all(files.files, inv, v);
+  write_reports(files.files, inv, v);
   if (!o.output.no_text) inv.out << report::render_examine_text(data) << '\n';
 }
 
@@ -131,7 +124,7 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
                                              o.skip_unreadable);
   finish_store(ctx, inv, v);
   files.render(listing);
-  write_all(files.files, inv, v);
+  write_reports(files.files, inv, v);
   if (!o.output.no_text) inv.out << report::render_runs_text(listing) << '\n';
 }
 

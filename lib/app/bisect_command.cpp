@@ -77,10 +77,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   announce_logs(inv, output);
   finish_store(ctx, inv, v);
   files.render(report);
-  for (auto& f : files.files) {
-    write_report(f);
-    note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
-  }
+  write_reports(files.files, inv, v);
   if (!o.output.no_text) inv.out << bisect::render_text(report) << '\n';
 }
 

@@ -7,6 +7,7 @@
 
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
+#include "platform/platform.hpp"
 #include "probe/ci_provider.hpp"
 #include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
@@ -99,16 +100,39 @@ void preflight(const std::vector<ReportFile>& files) {
     }
 }
 
-void write_report(const ReportFile& f) {
+namespace {
+
+void write_report(const ReportFile& f, const Invocation& inv) {
+  const auto failed = [&f](std::string cause) {
+    throw Error(ErrorKind::io, "failed to write the " + f.label + " report to " + f.path.string(), f.path.string(),
+                std::move(cause), "check that the directory is writable");
+  };
+  // `--json /dev/stdout >> ci.log`: opening the name anew would truncate the file the shell
+  // appends to and write from its start, so the report goes through the stream already open.
+  const auto target = platform::classify_output_path(f.path);
+  if (target == platform::OutputTarget::standard_output || target == platform::OutputTarget::standard_error) {
+    std::ostream& os = target == platform::OutputTarget::standard_output ? inv.out : inv.err;
+    os << f.content << std::flush;
+    if (!os) failed("could not write to the standard " + std::string(target == platform::OutputTarget::standard_output ? "output" : "error"));
+    return;
+  }
   std::error_code ec;
   if (f.path.has_parent_path()) std::filesystem::create_directories(f.path.parent_path(), ec);
-  std::ofstream os(f.path, std::ios::binary | std::ios::trunc);
+  // A pipe or terminal is written to as it is; only a regular file is replaced.
+  const auto mode = std::ios::binary | (target == platform::OutputTarget::not_regular ? std::ios::app : std::ios::trunc);
+  std::ofstream os(f.path, mode);
   if (os) os << f.content;
   if (os) os.flush();
-  if (!os)
-    throw Error(ErrorKind::io, "failed to write the " + f.label + " report to " + f.path.string(), f.path.string(),
-                ec ? ec.message() : std::string("could not open or write the file"),
-                "check that the directory is writable");
+  if (!os) failed(ec ? ec.message() : std::string("could not open or write the file"));
+}
+
+}  // namespace
+
+void write_reports(const std::vector<ReportFile>& files, const Invocation& inv, bool verbose) {
+  for (const auto& f : files) {
+    write_report(f, inv);
+    note(inv, verbose, "wrote the " + f.label + " report to " + f.path.string());
+  }
 }
 
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,

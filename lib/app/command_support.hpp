@@ -71,9 +71,11 @@ struct Outputs {
 // Two outputs must never write the same file or nest (docs/formats.md#error-messages preflight);
 // checked before anything is written.
 void preflight(const std::vector<ReportFile>& files);
-// Parent directories are created and an existing file is replaced
-// (docs/formats.md#storage-selection).
-void write_report(const ReportFile& file);
+// Writes each report, noting it under --verbose. Parent directories are created and an existing
+// file is replaced (docs/formats.md#storage-selection); a path that leads to this process's
+// standard output or error, or to a pipe or terminal, is written to without truncating it
+// (docs/cli.md#report-paths).
+void write_reports(const std::vector<ReportFile>& files, const Invocation& inv, bool verbose);
 
 // The configuration, project id and (optionally) store of a storage-backed command.
 struct CommandContext {

@@ -68,10 +68,7 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
 
   files.render(sets);
-  for (auto& f : files.files) {
-    write_report(f);
-    note(inv, v, "wrote the " + f.label + " report to " + f.path.string());
-  }
+  write_reports(files.files, inv, v);
   // Rendered text already ends with `\n`; the reference adds one more (docs/formats.md#streams).
   if (!o.output.no_text) inv.out << report::render_discriminants_text(sets) << '\n';
 }

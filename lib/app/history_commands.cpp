@@ -27,10 +27,7 @@ void emit(const OutputOptions& out, const Invocation& inv, bool verbose, const R
   std::vector<ReportFile> files;
   if (out.markdown) files.push_back({"Markdown", inv.cwd / *out.markdown, r.markdown()});
   if (out.json) files.push_back({"JSON", inv.cwd / *out.json, r.json()});
-  for (const auto& f : files) {
-    write_report(f);
-    note(inv, verbose, "wrote the " + f.label + " report to " + f.path.string());
-  }
+  write_reports(files, inv, verbose);
   if (!out.no_text) inv.out << r.text() << '\n';
 }
 

@@ -107,6 +107,13 @@ bool stderr_is_terminal();
 
 // --- Files -----------------------------------------------------------------------------
 
+// What an existing output path leads to: this process's standard output or error (by any
+// name: /dev/stdout, /proc/self/fd/1, the file the shell redirected to), some other file that
+// is not a regular one (a pipe, a terminal, /dev/null), or anything else (a regular file, or
+// nothing yet). Follows symbolic links.
+enum class OutputTarget { other, standard_output, standard_error, not_regular };
+OutputTarget classify_output_path(const std::filesystem::path& path) noexcept;
+
 // A new, empty, private directory `parent/<prefix><unique suffix>`.
 std::filesystem::path make_unique_directory(const std::filesystem::path& parent, std::string_view prefix);
 

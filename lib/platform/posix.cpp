@@ -294,6 +294,18 @@ std::optional<std::size_t> stdout_terminal_columns() {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
+OutputTarget classify_output_path(const std::filesystem::path& path) noexcept {
+  struct stat target {};
+  if (::stat(path.c_str(), &target) != 0) return OutputTarget::other;
+  const auto same = [&](int fd) {
+    struct stat st {};
+    return ::fstat(fd, &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
+  };
+  if (same(STDOUT_FILENO)) return OutputTarget::standard_output;
+  if (same(STDERR_FILENO)) return OutputTarget::standard_error;
+  return S_ISREG(target.st_mode) ? OutputTarget::other : OutputTarget::not_regular;
+}
+
 std::filesystem::path make_unique_directory(const std::filesystem::path& parent, std::string_view prefix) {
   std::string pattern = (parent / (std::string(prefix) + "XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr)

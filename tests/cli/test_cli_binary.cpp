@@ -5,6 +5,8 @@
 // build does not implement yet.
 
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
 #include <regex>
 
 #include "benchhist/codec/key.hpp"
@@ -367,6 +369,27 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
     CHECK(contains(c.err, "would be a file named '-': report options take a file path; to print the report, pass "
                           "/dev/stdout with --no-text"));
     CHECK_FALSE(std::filesystem::exists(dir.path() / "-"));
+  }
+  SECTION("a report aimed at /dev/stdout or /dev/stderr appends to the file the shell redirected to") {
+    // `--json /dev/stdout >> $GITHUB_STEP_SUMMARY` reopened the name with truncation: the file
+    // lost what earlier steps had written and the report landed at its start.
+    const std::string sh = "cd '" + dir.path().string() + "' && unset CARGO_BENCH_HISTORY_STORAGE; " +
+                           "printf 'EARLIER\\n' > log; '" + BH_CLI_PATH +
+                           "' list discriminants --local=store --no-text --engine callgrind --json /dev/stdout >> log 2>/dev/null && " +
+                           "echo AFTER >> log && '" + BH_CLI_PATH +
+                           "' list discriminants --local=store --no-text --engine callgrind --markdown /dev/stderr "
+                           "2>> log && echo END >> log";
+    REQUIRE(std::system(sh.c_str()) == 0);
+    CHECK(bhtest::read_file(dir.path() / "log") ==
+          "EARLIER\n[\n  {\n    \"engine\": \"callgrind\",\n    \"target_triple\": \"x86_64-pc-windows-msvc\",\n"
+          "    \"machine_key\": \"ffff000011112222\"\n  }\n]AFTER\n"
+          "[bench-history] selection: engine=callgrind, target-triple=all, machine-key=all\n"
+          "# Discriminant sets\n\n| Engine | Target triple | Machine key |\n| --- | --- | --- |\n"
+          "| callgrind | x86_64-pc-windows-msvc | ffff000011112222 |\nEND\n");
+    // A pipe is written to as it is (no truncation to attempt); /dev/null takes the report.
+    auto null = run_cli({"list", "discriminants", "--local=store", "--no-text", "--json", "/dev/null"}, dir.path());
+    CHECK(null.exit_code == 0);
+    CHECK(null.out.empty());
   }
   SECTION("two outputs aimed at one file are refused before anything is written") {
     auto c = run_cli({"list", "discriminants", "--local=store", "--json", "x.out", "--markdown", "./x.out"}, dir.path());
