@@ -8,6 +8,7 @@
 
 #include "benchhist/analysis/loading.hpp"
 #include "benchhist/bisect/window.hpp"
+#include "benchhist/codec/key.hpp"
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/detect/branch.hpp"
 #include "benchhist/detect/history.hpp"
@@ -305,6 +306,43 @@ void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters&
   hooks.announce(text);
 }
 
+namespace {
+
+// The constrained filters that no stored run passes on its own, with the values stored on their
+// axes (read from the keys the filters turned away).
+std::vector<report::EmptyingFilter> emptying_filters(const analysis::Selection& sel,
+                                                     const analysis::DiscriminantFilters& filters) {
+  struct Axis {
+    const char* option;
+    const analysis::DiscriminantFilter& filter;
+    std::string_view (*segment)(const codec::DataKey&);
+    std::set<std::string> stored{};
+    bool passed = false;
+  };
+  Axis axes[] = {
+      {"--engine", filters.engine, [](const codec::DataKey& k) { return to_string(k.engine); }},
+      {"--target-triple", filters.target_triple, [](const codec::DataKey& k) { return std::string_view(k.target_triple); }},
+      {"--machine-key", filters.machine_key, [](const codec::DataKey& k) { return std::string_view(k.machine_key); }},
+  };
+  for (const auto& e : sel.excluded) {
+    if (e.stage != analysis::FunnelStage::discriminant_filter) continue;
+    const auto key = codec::parse_data_key(e.key);
+    if (!key) continue;
+    for (auto& a : axes) {
+      const std::string_view v = a.segment(*key);
+      a.stored.emplace(v);
+      a.passed = a.passed || a.filter.accepts(v);
+    }
+  }
+  std::vector<report::EmptyingFilter> out;
+  for (const auto& a : axes)
+    if (!a.filter.unconstrained() && !a.passed && !a.stored.empty())
+      out.push_back({a.option, a.filter.describe(), {a.stored.begin(), a.stored.end()}});
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
                                                 const analysis::SelectionRequest& req) {
   const auto& c = sel.counts;
@@ -315,7 +353,7 @@ std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
     return report::hint_nothing_stored(req.project);
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
-                                        req.filters.machine_key.describe());
+                                        req.filters.machine_key.describe(), emptying_filters(sel, req.filters));
   return report::hint_none_entered({c.stored_runs - c.outside_filters, c.dirty_not_admitted, c.off_history, c.before_since});
 }
 

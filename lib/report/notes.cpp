@@ -2,6 +2,10 @@
 // #listings-and-command-messages).
 
 #include "benchhist/report/hints.hpp"
+
+#include <algorithm>
+
+#include "benchhist/model/text.hpp"
 #include "benchhist/report/notes.hpp"
 #include "benchhist/report/value_format.hpp"
 
@@ -93,11 +97,23 @@ std::string hint_nothing_stored(std::string_view project) {
 }
 
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,
-                                 std::string_view machine_key) {
-  return "No stored run matches the effective partition engine=" + std::string(engine) +
-         ", target-triple=" + std::string(target_triple) + ", machine-key=" + std::string(machine_key) +
-         ". Widen it with `--target-triple all` / `--machine-key all`, or see what is stored with "
-         "`cargo bench-history list discriminants`.";
+                                 std::string_view machine_key, const std::vector<EmptyingFilter>& emptying) {
+  std::string h = "No stored run matches the effective partition engine=" + std::string(engine) +
+                  ", target-triple=" + std::string(target_triple) + ", machine-key=" + std::string(machine_key);
+  if (emptying.empty())
+    return h + ": each filter matches some stored run, but no run matches all of them at once. See which "
+               "combinations are stored with `cargo bench-history list discriminants`.";
+  // Name the filter that emptied the selection, with what is stored instead: widening an axis
+  // the user never constrained (`--target-triple all` when only --engine was given) helps nobody.
+  std::vector<std::string> parts, widen;
+  for (const auto& f : emptying) {
+    std::vector<std::string> shown(f.stored.begin(), f.stored.begin() + std::min<std::size_t>(f.stored.size(), 5));
+    if (f.stored.size() > shown.size()) shown.push_back(std::to_string(f.stored.size() - 5) + " more");
+    parts.push_back(f.option + " " + f.filter + " matches no stored run (stored: " + joined(shown, "and") + ")");
+    widen.push_back("`" + f.option + " all`");
+  }
+  return h + ": " + joined(parts, "and") + ". Pass one of the stored values, or widen it with " +
+         joined(widen, "and") + "; `cargo bench-history list discriminants` shows what is stored.";
 }
 
 std::string hint_none_entered(const UnenteredRuns& u) {

@@ -204,6 +204,28 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   CHECK_THROWS_WITH(pipeline::examine(req, *git, store), Catch::Contains("has no instruction_count metric"));
 }
 
+TEST_CASE("an empty selection's hint names the filter that emptied it, with what is stored instead", "[pipeline]") {
+  History h;
+  storage::LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  const auto hint_for = [&](const std::vector<std::string>& engines, const std::vector<std::string>& machines) {
+    req.selection.filters = analysis::resolve_filters(engines, {"all"}, machines, std::nullopt, std::nullopt);
+    const auto data = pipeline::analyze(req, *git, store);
+    REQUIRE(data.report.hint);
+    return *data.report.hint;
+  };
+  // Only --engine constrains: widening the triple or machine key (the old advice) changes nothing.
+  const auto engine = hint_for({"catch2"}, {"all"});
+  CHECK_THAT(engine, Catch::Contains("--engine catch2 matches no stored run (stored: callgrind and criterion)"));
+  CHECK_THAT(engine, Catch::Contains("widen it with `--engine all`;"));
+  CHECK_THAT(engine, !Catch::Contains("--machine-key all"));
+  // Each filter matches some run (criterion is stored under mk-a, mk-b holds callgrind), only not together.
+  CHECK_THAT(hint_for({"criterion"}, {"mk-b"}), Catch::Contains("no run matches all of them at once"));
+}
+
 TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pipeline]") {
   History h;
   storage::LocalStore store(h.dir / "store");

@@ -426,8 +426,19 @@ TEST_CASE("verbose notes name each unjudged series and each declined gate ladder
 
 TEST_CASE("hints say what happened and what to do next", "[hints]") {
   CHECK(dirty_base_warning().rfind("Warning: ", 0) == 0);
-  CHECK(contains(hint_nothing_matched("all", "x86_64-unknown-linux-gnu", "abcd"),
-                 "engine=all, target-triple=x86_64-unknown-linux-gnu, machine-key=abcd"));
+  const auto together = hint_nothing_matched("all", "x86_64-unknown-linux-gnu", "abcd", {});
+  CHECK(contains(together, "engine=all, target-triple=x86_64-unknown-linux-gnu, machine-key=abcd: each filter "
+                           "matches some stored run, but no run matches all of them at once"));
+  // The filter that emptied the selection is named with what is stored instead, and only that
+  // axis is offered for widening.
+  const auto engine = hint_nothing_matched("catch2", "all", "all",
+                                           {{"--engine", "catch2", {"bmf", "criterion", "hyperfine"}}});
+  CHECK(contains(engine, "machine-key=all: --engine catch2 matches no stored run (stored: bmf, criterion and "
+                         "hyperfine). Pass one of the stored values, or widen it with `--engine all`;"));
+  CHECK_FALSE(contains(engine, "--target-triple all"));
+  const auto many = hint_nothing_matched("all", "t (auto-detected)", "all",
+                                         {{"--target-triple", "t (auto-detected)", {"a", "b", "c", "d", "e", "f", "g"}}});
+  CHECK(contains(many, "(stored: a, b, c, d, e and 2 more)"));
   const auto h = hint_none_entered({5, 2, 0, 3});
   CHECK(h.rfind("Found 5 stored runs for this project, but none entered the analysis:\n"
                 "  - 2 dirty snapshots on base-branch commits\n  - 3 runs older than the --since cutoff\n",

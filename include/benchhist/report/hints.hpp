@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace benchhist::report {
 
@@ -21,9 +22,18 @@ std::string dirty_context_note(std::string_view context_commit, std::string_view
 // Nothing stored for `project` and every filter unconstrained.
 std::string hint_nothing_stored(std::string_view project);
 
-// Constrained filters matched nothing: names the effective partition.
+// A constrained filter that no stored run passes on its own: the option that sets it
+// (`--engine`), the filter as announced, and the values the store does hold on that axis.
+struct EmptyingFilter {
+  std::string option;
+  std::string filter;
+  std::vector<std::string> stored;
+};
+
+// Constrained filters matched nothing: names the effective partition and the filters that emptied
+// it (`emptying`; none when each filter matches some run, only not together).
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,
-                                 std::string_view machine_key);
+                                 std::string_view machine_key, const std::vector<EmptyingFilter>& emptying);
 
 // Runs existed but none entered; only non-zero bullets are listed.
 struct UnenteredRuns {
