@@ -346,7 +346,9 @@ ConfigLocation config_location(const EnvironmentOptions& env, const std::filesys
   if (env.config) return {(base / *env.config).lexically_normal(), true};
   const fs::path at_base = base / fs::path(default_config_file);
   std::error_code ec;
-  if (!worktree_root || fs::exists(at_base, ec)) return {at_base, false};
+  // A name that is there (even a link whose target is gone, which load_config then refuses).
+  const auto present = [&ec](const fs::path& p) { return fs::exists(fs::symlink_status(p, ec)); };
+  if (!worktree_root || present(at_base)) return {at_base, false};
   // The guide keeps the file in the repository root: from a subdirectory, the nearest one on the
   // way up to the root of the working tree (and never above it) is the project's.
   fs::path dir = fs::weakly_canonical(base, ec);
@@ -354,11 +356,17 @@ ConfigLocation config_location(const EnvironmentOptions& env, const std::filesys
   const fs::path root = fs::weakly_canonical(*worktree_root, ec);
   if (ec) return {at_base, false};
   const auto [r, d] = std::mismatch(root.begin(), root.end(), dir.begin(), dir.end());
-  if (r != root.end()) return {at_base, false};  // base is not inside the working tree
+  if (r != root.end()) {
+    // A query run from outside the `--repo` tree (`analyze --repo clone` from its parent) with no
+    // file of its own reads the repository's: the project id already comes from that tree, and
+    // collect reads that file, so both name the same project.
+    const fs::path at_root = root / fs::path(default_config_file);
+    return {present(at_root) ? at_root : at_base, false};
+  }
   while (dir != root && dir.has_parent_path() && dir.parent_path() != dir) {
     dir = dir.parent_path();
     const fs::path candidate = dir / fs::path(default_config_file);
-    if (fs::exists(candidate, ec)) return {candidate, false};
+    if (present(candidate)) return {candidate, false};
   }
   return {at_base, false};
 }

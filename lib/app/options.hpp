@@ -256,7 +256,8 @@ std::filesystem::path path_base(const Command& command, const std::filesystem::p
 // The configuration file of a command: `--config` (relative to `base`) or the default
 // `.cargo/bench_history.toml` under `base` — or, when `base` has none and lies inside
 // `worktree_root`, the nearest one in a directory above it up to that root (a command run in a
-// subdirectory reads the repository's file); `explicitly_named` tells load_config whether a
+// subdirectory reads the repository's file); when `base` lies outside that tree (a query with
+// `--repo` elsewhere), the one at its root; `explicitly_named` tells load_config whether a
 // missing file is an error.
 struct ConfigLocation {
   std::filesystem::path path;

@@ -241,7 +241,11 @@ Config parse_config(std::string_view text, const fs::path& origin) {
 Config load_config(const fs::path& path, bool explicitly_named) {
   std::error_code ec;
   const bool exists = fs::exists(path, ec);
-  if (!exists && !ec && !explicitly_named) {
+  // A symbolic link whose target is gone is a file the user put there, not an absent one: using
+  // the defaults would silently drop its project id and backend.
+  std::error_code lec;
+  const bool dangling_link = !exists && fs::is_symlink(fs::symlink_status(path, lec));
+  if (!exists && !ec && !explicitly_named && !dangling_link) {
     Config empty;
     empty.path = path;
     return empty;
@@ -252,6 +256,11 @@ Config load_config(const fs::path& path, bool explicitly_named) {
                                     ".cargo/bench_history.toml"
                                   : "make the file readable or remove it");
   };
+  if (dangling_link) {
+    const auto target = fs::read_symlink(path, lec);
+    throw read_error("it is a symbolic link to " + (lec ? std::string("a path") : target.string()) +
+                     ", which does not exist");
+  }
   if (!exists) throw read_error(ec ? ec.message() : "no such file");
   if (fs::is_directory(path, ec)) throw read_error("it is a directory");
   std::ifstream in(path, std::ios::binary);

@@ -108,6 +108,23 @@ TEST_CASE("A command run in a subdirectory reads the project named after the rep
     CHECK(contains(r.err, "project id: configured"));
   }
 
+  SECTION("a query run from outside the --repo tree reads that repository's configuration, as collect does") {
+    // collect --repo reads <repo>/.cargo/bench_history.toml; analyze --repo from the parent read
+    // only <parent>/.cargo, analysed an empty project under the directory's name and passed.
+    fs::create_directories(h.repo / ".cargo");
+    bhtest::write_file(h.repo / ".cargo" / "bench_history.toml", "[project]\nid = \"configured\"\n");
+    const auto r = run_cli(with_filters({"list", "runs", h.local(), "--repo", "myproj", "--verbose"}), dir.path());
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.out, "Data set for project configured\n"));
+    CHECK(contains(r.err, "configuration: " + (h.repo / ".cargo" / "bench_history.toml").string()));
+    // The working directory's own file still wins, as the spec has it for query commands.
+    fs::create_directories(dir.path() / ".cargo");
+    bhtest::write_file(dir.path() / ".cargo" / "bench_history.toml", "[project]\nid = \"here\"\n");
+    const auto own = run_cli(with_filters({"list", "runs", h.local(), "--repo", "myproj"}), dir.path());
+    CHECK(contains(own.out, "Data set for project here\n"));
+  }
+
   SECTION("a mistyped table is named on stderr, and the command still runs") {
     fs::create_directories(h.repo / ".cargo");
     const auto config = h.repo / ".cargo" / "bench_history.toml";

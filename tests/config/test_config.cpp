@@ -203,6 +203,16 @@ TEST_CASE("a missing file named by --config is an error naming the path", "[prob
   fs::create_directories(dir.path() / "d.toml");
   CHECK_THROWS_WITH(config::load_config(dir.path() / "d.toml", false),
                     Catch::StartsWith("failed to read configuration at "));
+  // Nor can a symbolic link whose target is gone: it is not an absent file, and the defaults
+  // would silently drop the project id and backend it meant to give.
+  fs::create_symlink(dir.path() / "gone.toml", dir.path() / "link.toml");
+  try {
+    config::load_config(dir.path() / "link.toml", false);
+    FAIL("expected an Error");
+  } catch (const Error& e) {
+    CHECK(e.message() == "failed to read configuration at " + (dir.path() / "link.toml").string());
+    CHECK(e.cause() == "it is a symbolic link to " + (dir.path() / "gone.toml").string() + ", which does not exist");
+  }
 }
 
 TEST_CASE("load_config reads an existing file and names it in parse errors", "[probe][config]") {
