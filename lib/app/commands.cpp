@@ -24,6 +24,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/run.hpp"
+#include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
 #include "probe/machine_key.hpp"
 
@@ -88,42 +89,67 @@ void run_machine_key(const MachineKeyOptions& options, const Invocation& inv) {
 }
 
 void run_install(const InstallOptions& options, const Invocation& inv) {
+  namespace fs = std::filesystem;
   // `install --config` resolves against the working directory (docs/formats.md#storage-selection).
-  std::filesystem::path path =
-      (inv.cwd / options.config.value_or(std::filesystem::path(default_config_file))).lexically_normal();
+  const fs::path path = (inv.cwd / options.config.value_or(fs::path(default_config_file))).lexically_normal();
   note(inv, options.verbose, "configuration path: " + path.string());
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  // `newdir/` names a directory even before it exists: refused before anything is created.
+  if (fs::is_directory(path, ec) || path.filename().empty()) {
+    const fs::path dir = path.filename().empty() ? path.parent_path() : path;
     throw Error(ErrorKind::usage, "the configuration path " + path.string() + " is a directory, not a file",
                 path.string(), {},
-                "pass --config <file>, e.g. --config " + (path / "bench_history.toml").lexically_normal().string());
+                "pass --config <file>, e.g. --config " + (dir / "bench_history.toml").lexically_normal().string());
+  }
+  if (!options.config) {
+    // From a subdirectory, the repository's file is the one every command run here reads: a
+    // second one here would silently take its place (its id, backend and ignores lost).
+    EnvironmentOptions env;
+    const auto reads = config_location(env, inv.cwd, probe::find_worktree_root(inv.cwd));
+    if (reads.path != path && fs::exists(fs::symlink_status(reads.path, ec))) {
+      inv.out << "Configuration already exists at " << reads.path.string()
+              << "; leaving it unchanged. Commands run in " << inv.cwd.string()
+              << " read it; to give this directory a file of its own instead, pass --config "
+              << default_config_file << ".\n";
+      return;
+    }
+  }
   bool wrote = false;
+  const auto failed = [&path](std::string cause) {
+    return Error(ErrorKind::io, "failed to write the configuration file to " + path.string(), path.string(),
+                 std::move(cause), "check that the directory is writable or pass --config <PATH>");
+  };
   try {
     wrote = config::write_starter_config(path);
   } catch (const Error& e) {
-    throw Error(ErrorKind::io, "failed to write the configuration file to " + path.string(),
-                path.string(), e.cause().empty() ? e.message() : e.message() + ": " + e.cause(),
-                "check that the directory is writable or pass --config <PATH>");
+    throw failed(e.cause().empty() ? e.message() : e.cause());
   } catch (const std::exception& e) {
-    throw Error(ErrorKind::io, "failed to write the configuration file to " + path.string(),
-                path.string(), e.what(), "check that the directory is writable or pass --config <PATH>");
+    throw failed(e.what());
   }
   if (!wrote) {
     inv.out << "Configuration already exists at " << path.string() << "; leaving it unchanged.\n";
     return;
   }
+  // A file other commands would not find by themselves is read only when named: every command
+  // needs --config then.
+  const bool must_name = options.config && config_location(EnvironmentOptions{}, inv.cwd,
+                                                            probe::find_worktree_root(inv.cwd)).path != path;
+  const std::string with_config = must_name ? " --config " + options.config->string() : "";
   inv.out << "Wrote a starter configuration to " << path.string() << ".\n"
           << "\n"
           << "Next steps:\n"
           << "  - Local storage needs no configuration: pass --local=<path>, or set "
              "CARGO_BENCH_HISTORY_STORAGE and pass a bare --local.\n"
           << "  - For cloud storage, edit the [storage.azure] section of the file.\n"
-          << "  - Record the current commit: cargo bench-history collect --local=./bench-history\n"
-          << "  - Seed history from earlier commits: cargo bench-history backfill "
-             "--local=./bench-history <from-commit> HEAD~1\n"
-          << "  - Once a few entries exist: cargo bench-history analyze --local=./bench-history\n"
+          << "  - Record the current commit: cargo bench-history collect" << with_config << " --local=./bench-history\n"
+          << "  - Seed history from earlier commits: cargo bench-history backfill" << with_config
+          << " --local=./bench-history <from-commit> HEAD~1\n"
+          << "  - Once a few entries exist: cargo bench-history analyze" << with_config << " --local=./bench-history\n"
           << "  - Commit this file and add /bench-history/ to .gitignore: while either is untracked, collect stores "
              "dirty snapshots, which history analysis does not read.\n";
+  if (must_name)
+    inv.out << "  - Pass --config " << options.config->string()
+            << " to every command, as above: only .cargo/bench_history.toml is found without it.\n";
 }
 
 void run_list(const ListOptions& options, const Invocation& inv) {

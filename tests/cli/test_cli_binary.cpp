@@ -264,6 +264,33 @@ TEST_CASE("install writes the starter configuration once and never overwrites it
   auto custom = run_cli({"install", "--config", "conf/bh.toml"}, dir.path());
   CHECK(custom.exit_code == 0);
   CHECK(std::filesystem::exists(dir.path() / "conf" / "bh.toml"));
+  // A file no command finds by itself: the next steps name it in every command.
+  CHECK(contains(custom.out, "cargo bench-history collect --config conf/bh.toml --local=./bench-history\n"));
+  CHECK(contains(custom.out, "cargo bench-history analyze --config conf/bh.toml --local=./bench-history\n"));
+  CHECK(contains(custom.out, "Pass --config conf/bh.toml to every command"));
+  CHECK_FALSE(contains(first.out, "--config"));
+}
+
+TEST_CASE("install from a subdirectory leaves the repository's configuration in charge", "[cli]") {
+  // A second file in the subdirectory would be nearest, and every command run there would lose
+  // the repository's project id, backend and ignore prefixes.
+  TempDir dir;
+  bhtest::git_out(dir.path(), "init -q");
+  const auto root_file = dir.path() / ".cargo" / "bench_history.toml";
+  bhtest::write_file(root_file, "[project]\nid = \"rootid\"\n");
+  std::filesystem::create_directories(dir.path() / "sub");
+  const auto r = run_cli({"install"}, dir.path() / "sub");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "Configuration already exists at " + root_file.string() + "; leaving it unchanged. Commands run in " +
+                     (dir.path() / "sub").string() +
+                     " read it; to give this directory a file of its own instead, pass --config "
+                     ".cargo/bench_history.toml.\n");
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "sub" / ".cargo"));
+  // Asked for explicitly, it is written.
+  const auto own = run_cli({"install", "--config", ".cargo/bench_history.toml"}, dir.path() / "sub");
+  CHECK(own.exit_code == 0);
+  CHECK(std::filesystem::exists(dir.path() / "sub" / ".cargo" / "bench_history.toml"));
+  CHECK_FALSE(contains(own.out, "--config"));
 }
 
 TEST_CASE("install reports a configuration file it cannot write", "[cli]") {
@@ -272,6 +299,9 @@ TEST_CASE("install reports a configuration file it cannot write", "[cli]") {
   auto r = run_cli({"install", "--config", "blocker/bench_history.toml"}, dir.path());
   require_runtime_error(r, "failed to write the configuration file to " +
                                (dir.path() / "blocker" / "bench_history.toml").string());
+  // The cause says why, without repeating the message.
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') >= 2);
+  CHECK(r.err.find("failed to write the configuration file") == r.err.rfind("failed to write the configuration file"));
 }
 
 namespace {
@@ -517,6 +547,12 @@ TEST_CASE("install refuses a --config that is a directory and tells how to keep 
   CHECK(r.exit_code == 1);
   CHECK(contains(r.err, "the configuration path " + (dir.path() / ".cargo").string() + " is a directory, not a file"));
   CHECK(contains(r.err, "--config " + (dir.path() / ".cargo" / "bench_history.toml").string()));
+  // A path ending in '/' names a directory before it exists: refused, and nothing is created.
+  const auto slash = run_cli({"install", "--config", "newdir/"}, dir.path());
+  CHECK(slash.exit_code == 1);
+  CHECK(contains(slash.err, "is a directory, not a file"));
+  CHECK(contains(slash.err, "--config " + (dir.path() / "newdir" / "bench_history.toml").string()));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "newdir"));
   const auto ok = run_cli({"install"}, dir.path());
   CHECK(ok.exit_code == 0);
   CHECK(contains(ok.out, "add /bench-history/ to .gitignore"));
