@@ -415,6 +415,34 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
                                                    "; drop the prefix to analyze every benchmark"));
 }
 
+// A configured ignore prefix that matches no benchmark of the selected runs ignores nothing: a
+// typo, or an id copied with its engine (`bmf/parse/`), would leave the noisy benchmark judged
+// without a word. Said on the announce hook, with the closest ids; the analysis goes on (the
+// benchmark may simply not run in this partition). Skipped under positional prefixes, which
+// narrow the ids the check could see.
+void warn_unmatched_ignores(const AnalyzeRequest& req, const analysis::Reconstruction& recon, const Hooks& hooks) {
+  if (!hooks.announce || req.ignore_prefixes.empty() || !req.benchmark_prefixes.empty()) return;
+  std::vector<std::string> ids;
+  for (const auto& s : recon.series) ids.push_back(s.key.id.qualified());
+  for (const auto* keys : {&recon.ghosts, &recon.ignored})
+    for (const auto& k : *keys) ids.push_back(k.id.qualified());
+  if (ids.empty()) return;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (const auto& prefix : req.ignore_prefixes) {
+    if (std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return id.starts_with(prefix); })) continue;
+    std::string fix;
+    if (const auto q = report::split_engine_qualified(prefix))
+      fix = "ids do not carry their engine: drop \"" + std::string(to_string(q->engine)) + "/\"";
+    else if (const auto closest = report::closest_names(prefix, ids); !closest.empty())
+      fix = "the closest stored ids are: " + joined(closest);
+    else
+      fix = "check the prefix";
+    hooks.announce("warning: the [analysis] ignore prefix \"" + prefix + "\" matches none of the " +
+                   plural(ids.size(), "benchmark") + " in the selected runs, so it ignores nothing; " + fix);
+  }
+}
+
 AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& git, storage::ObjectStore& store,
                       const Hooks& hooks) {
   auto t0 = Clock::now();
@@ -456,6 +484,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     if (hooks.announce) hooks.announce("skipped (--skip-unreadable): " + u.reason);
   const auto& recon = *out.reconstruction;
   refuse_unmatched_prefixes(req, sel, recon, store);
+  warn_unmatched_ignores(req, recon, hooks);
 
   // The report: facts shared by both modes, then the mode's own judgement.
   auto& r = out.report;

@@ -204,6 +204,35 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   CHECK_THROWS_WITH(pipeline::examine(req, *git, store), Catch::Contains("has no instruction_count metric"));
 }
 
+TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fix, and the analysis goes on",
+          "[pipeline]") {
+  History h;
+  storage::LocalStore store(h.dir / "store");
+  write_history(store, h);
+  auto git = analysis::open_git_topology(h.repo());
+  pipeline::AnalyzeRequest req;
+  req.selection = selection_request();
+  req.ignore_prefixes = {"parse/smal", "criterion/parse/", "nothing/like/it", "old/"};
+  std::vector<std::string> announced;
+  pipeline::Hooks hooks;
+  hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
+  const auto result = pipeline::analyze(req, *git, store, hooks);
+  // "parse/smal" and "old/" (a ghost) match; the two others ignore nothing and say why.
+  REQUIRE(announced.size() == 3);
+  CHECK(announced[1] == "warning: the [analysis] ignore prefix \"criterion/parse/\" matches none of the 4 benchmarks "
+                        "in the selected runs, so it ignores nothing; ids do not carry their engine: drop "
+                        "\"criterion/\"");
+  CHECK_THAT(announced[2], Catch::StartsWith("warning: the [analysis] ignore prefix \"nothing/like/it\" matches none "
+                                             "of the 4 benchmarks in the selected runs, so it ignores nothing; the "
+                                             "closest stored ids are: "));
+  CHECK(result.report.census.count(benchhist::UnjudgedReason::ignored) == 1);
+  // Positional prefixes narrow what the check could see: no warning then.
+  announced.clear();
+  req.benchmark_prefixes = {"parse/"};
+  (void)pipeline::analyze(req, *git, store, hooks);
+  CHECK(announced.size() == 1);
+}
+
 TEST_CASE("an empty selection's hint names the filter that emptied it, with what is stored instead", "[pipeline]") {
   History h;
   storage::LocalStore store(h.dir / "store");
