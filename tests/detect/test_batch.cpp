@@ -3,6 +3,9 @@
 // reference enumeration counts (docs/statistics.md#orbit).
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -212,6 +215,51 @@ TEST_CASE("ranking keys must match the judged series", "[detect][ranking]") {
   std::vector<HistoryJudgement> js(2);
   std::vector<SeriesKey> keys(1);
   CHECK_THROWS_AS(select_history_findings(js, 2, keys), benchhist::Error);
+}
+
+TEST_CASE("a series with a non-finite or negative value or a bad interval is refused naming it and the point",
+          "[detect][input]") {
+  // One NaN used to turn a clean +15 % step into "clean", and an all-NaN series was judged.
+  std::vector<double> step(60);
+  for (std::size_t i = 0; i < step.size(); ++i) step[i] = (i < 45 ? 100.0 : 115.0) + static_cast<double>(i % 3);
+  const std::vector<double> flat(60, 50.0);
+  std::vector<SeriesKey> keys(2);
+  keys[0].id = benchhist::BenchmarkId({"parse", "step"});
+  keys[1].id = benchhist::BenchmarkId({"parse", "flat"});
+  const auto refusal = [&](std::vector<double> values, std::vector<std::optional<benchhist::Interval>> iv = {}) {
+    std::vector<SeriesInput> in(2);
+    in[0].values = step;
+    in[1].values = values;
+    in[1].intervals = iv;
+    try {
+      (void)judge_history_family(in, 2, keys);
+    } catch (const benchhist::Error& e) {
+      CHECK(e.kind() == benchhist::ErrorKind::usage);
+      CHECK_THAT(e.hint(), Catch::Contains("leave a failed measurement out of the series"));
+      // The same input judged alone (HistoryJudge, no keys) is refused as well.
+      CHECK_THROWS_AS(HistoryJudge(2).judge(in[1]), benchhist::Error);
+      return e.message();
+    }
+    return std::string("accepted");
+  };
+  auto v = flat;
+  v[10] = std::numeric_limits<double>::quiet_NaN();
+  CHECK(refusal(v) == "series parse/flat wall_time: value at point 10 is not a finite number (nan)");
+  v[10] = std::numeric_limits<double>::infinity();
+  CHECK(refusal(v) == "series parse/flat wall_time: value at point 10 is not a finite number (inf)");
+  v[10] = -850;
+  CHECK(refusal(v) == "series parse/flat wall_time: value at point 10 is negative (-850)");
+  std::vector<std::optional<benchhist::Interval>> iv(60);
+  iv[3] = benchhist::Interval{52, 48};
+  CHECK(refusal(flat, iv) == "series parse/flat wall_time: interval at point 3 is inverted (low 52 > high 48)");
+  iv[3] = benchhist::Interval{std::numeric_limits<double>::quiet_NaN(), 51};
+  CHECK(refusal(flat, iv) == "series parse/flat wall_time: interval at point 3 has a bound that is not a finite number");
+  // Zero is a measurement (an allocation count can be), and a negative interval bound is
+  // Criterion's bootstrap near zero: both are judged.
+  iv[3] = benchhist::Interval{-0.5, 51};
+  v = flat;
+  v[10] = 0;
+  CHECK(refusal(v, iv) == "accepted");
 }
 
 TEST_CASE("improvements are filtered before Benjamini-Hochberg and the family size stays", "[detect][bh]") {
