@@ -344,13 +344,14 @@ std::vector<report::EmptyingFilter> emptying_filters(const analysis::Selection& 
 }  // namespace
 
 std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
-                                                const analysis::SelectionRequest& req) {
+                                                const analysis::SelectionRequest& req,
+                                                const storage::ObjectStore& store) {
   const auto& c = sel.counts;
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
   if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained))
-    return report::hint_nothing_stored(req.project);
+    return report::hint_nothing_stored(req.project, store.describe());
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe(), emptying_filters(sel, req.filters));
@@ -532,7 +533,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   timing(hooks, "detection of " + std::to_string(recon.series.size()) + " series", t0);
   for (auto& [set, sr] : sets) r.sets.push_back(std::move(sr));
 
-  r.hint = empty_selection_hint(sel, req.selection);
+  r.hint = empty_selection_hint(sel, req.selection, store);
   if (!r.hint && recon.series.empty() && recon.ghost_series > 0) {
     std::size_t newest = 0;
     for (const auto& o : sel.objects) newest = std::max(newest, o.topo);

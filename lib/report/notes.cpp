@@ -86,11 +86,12 @@ std::string dirty_context_note(std::string_view context_commit, std::string_view
                   "the working tree as it is now.";
 }
 
-std::string hint_nothing_stored(std::string_view project) {
+std::string hint_nothing_stored(std::string_view project, std::string_view store) {
   // The project id defaults to the repository directory's name, so a clone under another name
   // looks at an empty project: say which one, and how to point it at the stored history.
-  return "No runs are stored for project \"" + std::string(project) +
-         "\" yet. Run `cargo bench-history collect` on a commit "
+  return "No runs are stored for project \"" + std::string(project) + "\" yet" +
+         (store.empty() ? std::string() : " (looked in the " + std::string(store) + ")") +
+         ". Run `cargo bench-history collect` on a commit "
          "(or `cargo bench-history backfill <FROM> <TO>` to seed history) first. If this repository's runs "
          "are stored under another project id (a clone in a directory of another name, say), set `id` in "
          "the `[project]` table of .cargo/bench_history.toml to that id instead.";

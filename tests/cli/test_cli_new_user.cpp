@@ -454,7 +454,9 @@ TEST_CASE("analyze refuses a benchmark prefix that matches nothing, naming the c
   const auto none = run_cli(with_filters({"analyze", "--local=" + empty_store.path().string(), "BM_Z"}), h.repo);
   INFO(none.err);
   CHECK(none.exit_code == 0);
-  CHECK(contains(none.out, "No runs are stored for project \"myproj\" yet."));
+  // ... and where it looked, so a mistyped store path shows.
+  CHECK(contains(none.out, "No runs are stored for project \"myproj\" yet (looked in the local store at " +
+                               empty_store.path().string() + ")."));
   CHECK(contains(none.out, "set `id` in the `[project]` table"));
 }
 
@@ -575,5 +577,6 @@ TEST_CASE("bisect with nothing to bisect says why: no runs for the project, or f
                              h.repo);
   INFO(empty.err);
   REQUIRE(empty.exit_code == 0);
-  CHECK(contains(empty.out, "Note: No runs are stored for project \"myproj\" yet."));
+  CHECK(contains(empty.out, "Note: No runs are stored for project \"myproj\" yet (looked in the local store at " +
+                                (dir.path() / "other-store").string() + ")."));
 }

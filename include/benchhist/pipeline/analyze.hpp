@@ -68,6 +68,7 @@ void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters&
 // The empty-outcome hint of docs/formats.md#listings-and-command-messages when no run entered the
 // selection, else nullopt.
 std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
-                                                const analysis::SelectionRequest& request);
+                                                const analysis::SelectionRequest& request,
+                                                const storage::ObjectStore& store);
 
 }  // namespace benchhist::pipeline

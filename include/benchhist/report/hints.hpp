@@ -19,8 +19,9 @@ std::string dirty_base_warning();
 // `Note: `.
 std::string dirty_context_note(std::string_view context_commit, std::string_view observed, bool clean_run);
 
-// Nothing stored for `project` and every filter unconstrained.
-std::string hint_nothing_stored(std::string_view project);
+// Nothing stored for `project` and every filter unconstrained; `store` (ObjectStore::describe(),
+// optional) names where the tool looked, so a mistyped store path shows.
+std::string hint_nothing_stored(std::string_view project, std::string_view store = {});
 
 // A constrained filter that no stored run passes on its own: the option that sets it
 // (`--engine`), the filter as announced, and the values the store does hold on that axis.
