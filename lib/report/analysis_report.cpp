@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "benchhist/error.hpp"
+
 namespace benchhist::report {
 
 std::string_view to_string(GateVerdict v) noexcept {
@@ -37,6 +39,17 @@ std::uint64_t AnalysisReport::improvements_in(const DiscriminantSet& s) const no
   return static_cast<std::uint64_t>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {
     return f.set == s && f.direction == Direction::improvement;
   }));
+}
+
+void AnalysisReport::check() const {
+  for (const auto& f : findings)
+    if (std::none_of(sets.begin(), sets.end(), [&](const SetReport& s) { return s.set == f.set; }))
+      throw Error(ErrorKind::usage,
+                  "the report's finding " + f.benchmark.qualified() + " is in the discriminant set " +
+                      std::string(to_string(f.set.engine)) + "/" + f.set.target_triple + "/" + f.set.machine_key +
+                      ", which AnalysisReport::sets does not list",
+                  f.benchmark.qualified(), {},
+                  "add a SetReport for every set a finding is in (pipeline::analyze does; docs/reports.md)");
 }
 
 std::vector<const Finding*> AnalysisReport::findings_in(const DiscriminantSet& s) const {

@@ -396,7 +396,10 @@ class HtmlWriter {
 
 }  // namespace
 
-std::string HtmlReporter::render(const AnalysisReport& report) const { return HtmlWriter(report, options_).run(); }
+std::string HtmlReporter::render(const AnalysisReport& report) const {
+  report.check();
+  return HtmlWriter(report, options_).run();
+}
 
 // ---- the examine page ----------------------------------------------------------------------
 

@@ -56,6 +56,7 @@ void finding(codec::json::Writer& j, const Finding& f) {
 }  // namespace
 
 std::string JsonReporter::render(const AnalysisReport& r) const {
+  r.check();
   codec::json::Writer j;
   const auto& c = r.census;
   j.begin_object();

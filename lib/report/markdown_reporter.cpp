@@ -178,8 +178,14 @@ class MdWriter {
 
 }  // namespace
 
-std::string MarkdownReporter::render(const AnalysisReport& report) const { return MdWriter(report).full(); }
+std::string MarkdownReporter::render(const AnalysisReport& report) const {
+  report.check();
+  return MdWriter(report).full();
+}
 
-std::string SummaryReporter::render(const AnalysisReport& report) const { return MdWriter(report).summary(); }
+std::string SummaryReporter::render(const AnalysisReport& report) const {
+  report.check();
+  return MdWriter(report).summary();
+}
 
 }  // namespace benchhist::report

@@ -114,6 +114,7 @@ class Writer {
 }  // namespace
 
 std::string TextReporter::render(const AnalysisReport& report) const {
+  report.check();
   return Writer(report, options_).run();
 }
 

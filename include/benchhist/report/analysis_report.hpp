@@ -235,6 +235,10 @@ struct AnalysisReport {
   std::uint64_t improvements_in(const DiscriminantSet&) const noexcept;
   // Findings of one set, keeping the global order (docs/formats.md#outputs).
   std::vector<const Finding*> findings_in(const DiscriminantSet&) const;
+  // Every reporter calls this first: a report built by hand whose finding's set is not in
+  // `sets` would be dropped by the set-grouped formats (text, Markdown, HTML) and kept by the
+  // others. Throws Error{usage} naming the finding and its set.
+  void check() const;
 };
 
 }  // namespace benchhist::report

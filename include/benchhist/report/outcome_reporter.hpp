@@ -10,6 +10,7 @@ class OutcomeReporter final : public Reporter {
  public:
   std::string_view label() const noexcept override { return "outcome"; }
   std::string render(const AnalysisReport& report) const override {
+    report.check();
     return std::string(to_string(report.outcome())) + "\n";
   }
 };
