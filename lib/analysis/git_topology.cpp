@@ -137,11 +137,13 @@ std::string resolve_context(const GitTopology& git, std::string_view ref) {
     throw Error(ErrorKind::git,
                 "could not resolve \"HEAD\" while resolving the analysis context: the repository has no commits yet",
                 std::string(ref), {},
-                "commit first (results are recorded and analysed per commit), or pass --context <REF> naming one");
+                "commit first (results are recorded and analysed per commit), or pass --context <REF> naming one "
+                "(SelectionRequest::context_ref in the library)");
   throw Error(ErrorKind::git,
               "could not resolve \"" + std::string(ref) +
                   "\" while resolving the analysis context. Check that the --context ref exists or is fetched.",
-              std::string(ref));
+              std::string(ref), {}, "name a branch, tag or commit of this repository (SelectionRequest::context_ref "
+                                    "in the library), or fetch it first");
 }
 
 ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,
