@@ -415,6 +415,18 @@ void finish_reconstruction(Reconstruction& out, const Selection& selection, cons
 
 Reconstruction reconstruct(const Selection& selection, const LoadedSelection& loaded,
                            const ReconstructionOptions& options) {
+  // The runs are matched to the selection by position: a shorter list would silently drop the
+  // newest points (and a longer one belongs to another selection).
+  const auto aligned = [](std::size_t objects, std::size_t runs, const char* which) {
+    if (objects != runs)
+      throw Error(ErrorKind::usage,
+                  std::string("the loaded runs do not match the selection: ") + std::to_string(runs) + " " + which +
+                      " for " + std::to_string(objects) + " selected objects",
+                  std::string("LoadedSelection::") + which, {},
+                  "pass the LoadedSelection that load_selection returned for this same Selection, unchanged");
+  };
+  aligned(selection.objects.size(), loaded.runs.size(), "runs");
+  if (selection.mode == AnalysisMode::branch) aligned(selection.base_objects.size(), loaded.base_runs.size(), "base_runs");
   Reconstruction out;
   out.mode = selection.mode;
   out.series = build_series(place(selection.objects, loaded.runs), options.benchmark_prefixes, options.threads);

@@ -282,6 +282,13 @@ std::string_view to_string(SinceReason reason) noexcept {
 }
 
 SinceWindow resolve_since(const std::optional<Since>& explicit_since, bool history_mode, Timestamp now) {
+  // A request whose `now` was never set is the epoch: its six-month window (or a span's) would
+  // end in 1970 and silently admit every run.
+  const bool needs_now = explicit_since ? std::holds_alternative<SinceSpan>(explicit_since->value) : history_mode;
+  if (needs_now && now == Timestamp{})
+    throw Error(ErrorKind::usage, "the selection's `now` is not set (it is the Unix epoch)", "SelectionRequest::now", {},
+                "set SelectionRequest::now to the current time (std::chrono::system_clock::now(), in nanoseconds): the "
+                "look-back window and --since spans count back from it");
   if (explicit_since) return {explicit_since->cutoff(now), SinceReason::explicit_option};
   if (history_mode)
     return {subtract_months_checked(now, 6, "6 months"), SinceReason::history_default};

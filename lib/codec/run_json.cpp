@@ -118,9 +118,6 @@ BenchmarkResult decode_result(const bj::value& v, const std::string& path) {
     MetricValue m;
     m.kind = *kind;
     m.value = as_number(required(mo, "value", ep), child(ep, "value"));
-    // Every metric is a time, count or size; the detector refuses a negative level (its
-    // relative sizes would be meaningless), so it is named here, with the object.
-    if (m.value < 0) fail(child(ep, "value"), "negative (" + std::to_string(m.value) + "); a measurement is a time, count or size");
     m.std_dev = optional_number(mo, "std_dev", ep);
     const auto low = optional_number(mo, "interval_low", ep);
     const auto high = optional_number(mo, "interval_high", ep);

@@ -358,6 +358,13 @@ TEST_CASE("a feature branch is analysed in branch mode with its dirty snapshots"
   // Loading and reconstruction: the tip observation is the newest dirty snapshot.
   const auto loaded = load_selection(store, sel, 2);
   const auto rec = reconstruct(sel, loaded);
+  // Runs are matched to the selection by position: a truncated list is refused, not read short.
+  using Runs = std::vector<std::shared_ptr<const Run>> LoadedSelection::*;
+  for (const Runs runs : {Runs{&LoadedSelection::runs}, Runs{&LoadedSelection::base_runs}}) {
+    auto cut = loaded;
+    (cut.*runs).pop_back();
+    CHECK_THROWS_WITH(reconstruct(sel, cut), Catch::StartsWith("the loaded runs do not match the selection: "));
+  }
   const Series* fast = nullptr;
   for (const auto& s : rec.series)
     if (s.key.id.qualified() == "grp/fast" && s.key.set.engine == Engine::criterion) fast = &s;

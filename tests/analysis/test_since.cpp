@@ -89,6 +89,16 @@ TEST_CASE("the default window is six calendar months in history mode and none in
   CHECK(to_string(e.reason) == "from the --since option");
 }
 
+TEST_CASE("a window that counts back from an unset now (the epoch) is refused", "[analysis][since]") {
+  // A library caller who forgot SelectionRequest::now got a window ending in 1970: every run in.
+  CHECK_THROWS_WITH(resolve_since(std::nullopt, true, Timestamp{}),
+                    "the selection's `now` is not set (it is the Unix epoch)");
+  CHECK_THROWS_WITH(resolve_since(parse_since("30 days"), false, Timestamp{}), Catch::Contains("`now` is not set"));
+  // Nothing counts back from it here, so nothing is refused.
+  CHECK_NOTHROW(resolve_since(std::nullopt, false, Timestamp{}));
+  CHECK(resolve_since(parse_since("2024-01-01"), true, Timestamp{}).cutoff == at("2024-01-01T00:00:00Z"));
+}
+
 TEST_CASE("a commit exactly at the cutoff stays and an unknown time never drops", "[analysis][since]") {
   const std::optional<Timestamp> cutoff = at("2024-01-01T00:00:00Z");
   CHECK(before_cutoff(at("2023-12-31T23:59:59Z"), cutoff));

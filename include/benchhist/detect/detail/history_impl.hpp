@@ -229,10 +229,12 @@ BENCHHIST_DETECT_INLINE HistoryJudge::HistoryJudge(std::size_t family_size, deta
 
 namespace detail {
 
-// What makes a series unfit to judge, or nullopt. Stored runs hold finite, non-negative values
-// (docs/formats.md); a NaN or an infinity here would silently shift every rank and midpoint
-// (one NaN turned a clean +15 % step into "clean"), a negative level makes relative sizes
-// meaningless, and an inverted or non-finite interval would decide the separation gates.
+// What makes a series unfit to judge, or nullopt. Stored runs hold finite values (JSON has no
+// NaN); a NaN or an infinity here would silently shift every rank and midpoint (one NaN turned a
+// clean +15 % step into "clean"), and an inverted or non-finite interval would decide the
+// separation gates. A negative value is judged: ranks and medians are defined for it (the
+// accuracy scorecard's heavy-tailed noise crosses zero), only a relative size against a
+// negative baseline reads with its sign turned.
 BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const SeriesInput& s) {
   const auto shown = [](double v) {
     std::ostringstream os;
@@ -242,7 +244,6 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
   for (std::size_t i = 0; i < s.values.size(); ++i) {
     const double v = s.values[i];
     if (!std::isfinite(v)) return "value at point " + std::to_string(i) + " is not a finite number (" + shown(v) + ")";
-    if (v < 0) return "value at point " + std::to_string(i) + " is negative (" + shown(v) + ")";
   }
   for (std::size_t i = 0; i < s.intervals.size(); ++i) {
     const auto& iv = s.intervals[i];
@@ -257,8 +258,8 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
 }
 
 inline constexpr const char* series_input_hint =
-    "pass finite, non-negative measurements in unit_of(kind), as stored runs hold them, and intervals with low <= "
-    "high; leave a failed measurement out of the series instead of passing NaN";
+    "pass finite measurements in unit_of(kind), as stored runs hold them, and intervals with low <= high; leave a "
+    "failed measurement out of the series instead of passing NaN";
 
 }  // namespace detail
 
