@@ -52,6 +52,9 @@ std::vector<std::string> Parsed::multi(const std::string& n) const {
 std::optional<std::filesystem::path> Parsed::path(const std::string& n) const {
   auto v = value(n);
   if (!v) return std::nullopt;
+  // An empty path (`--config ""`, an unset variable in a script) would resolve to the working
+  // directory and fail later as something else.
+  if (v->empty()) fail("a value is required for '--" + n + " <PATH>' but an empty one was supplied", spec);
   return std::filesystem::path(*v);
 }
 

@@ -70,8 +70,9 @@ std::string effective_account_url(std::string_view account, const std::optional<
                 "set [storage.azure] endpoint to the full account URL, e.g. https://<account>.blob.core.windows.net");
   }
   if (url.scheme != "https")
-    throw Error(ErrorKind::config, "Azure Entra ID authentication requires an https endpoint", *endpoint, "",
-                "use an https:// endpoint");
+    throw Error(ErrorKind::config, "Azure Entra ID authentication requires an https endpoint", *endpoint,
+                "[storage.azure] endpoint is \"" + *endpoint + "\"",
+                "set [storage.azure] endpoint to an https:// URL (Azurite too: start it with --cert and --key)");
   if (e.find('?') != std::string::npos)
     throw Error(ErrorKind::config, "invalid Azure endpoint \"" + *endpoint + "\"", *endpoint,
                 "the endpoint must not carry a query string (no SAS tokens: Entra ID only)");

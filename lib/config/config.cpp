@@ -65,10 +65,14 @@ void parse_project(const fs::path& origin, const toml::table& project, Config& o
   // Unknown keys inside [project] are ignored (reference behaviour, docs/configuration.md).
   if (const auto* id = project.get("id")) {
     out.project_id = require_string(origin, "project.id", *id);
-    // An empty id would store every run under the placeholder segment `_`, beside no project.
-    if (out.project_id->empty())
-      schema_error(origin, "project.id", id, "must not be empty",
+    // An empty id would store every run under the placeholder segment `_`, beside no project;
+    // a blank one under `___`; a line break splits every report's header.
+    const auto& pid = *out.project_id;
+    if (pid.find_first_not_of(" \t") == std::string::npos)
+      schema_error(origin, "project.id", id, pid.empty() ? "must not be empty" : "must not be blank",
                    "remove `id` to name the project after the repository directory, or set an id");
+    if (pid.find_first_of("\r\n") != std::string::npos)
+      schema_error(origin, "project.id", id, "must be one line", "write the id on one line, without line breaks");
   }
   if (const auto* b = project.get("default_branch")) {
     out.default_branch = require_string(origin, "project.default_branch", *b);
@@ -220,7 +224,9 @@ Config parse_config(std::string_view text, const fs::path& origin) {
       cause += ":" + std::to_string(e.source().begin.line) + ":" + std::to_string(e.source().begin.column);
     }
     cause += ": " + std::string(e.description());
-    throw Error(ErrorKind::config, "failed to parse configuration", origin.string(), cause, kParseHint);
+    throw Error(ErrorKind::config, "failed to parse configuration", origin.string(), cause,
+                "fix the TOML syntax at that line and column (a table header is `[name]`, a value `key = \"text\"`); "
+                "`cargo bench-history install --config <new path>` writes a fully commented example");
   }
   // Unknown top-level tables (e.g. an old [machine]) are ignored, and listed for the caller to
   // name (docs/configuration.md).

@@ -50,6 +50,9 @@ TEST_CASE("the account URL defaults to the public endpoint and must be https", "
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::config);
     CHECK(e.message() == "Azure Entra ID authentication requires an https endpoint");
+    // The key to change is named, as for an invalid URL.
+    CHECK(e.cause() == "[storage.azure] endpoint is \"http://127.0.0.1:1/devstoreaccount1\"");
+    CHECK_THAT(e.hint(), Catch::StartsWith("set [storage.azure] endpoint to an https:// URL"));
   }
   try {
     effective_account_url("acct", std::string("not a url"));

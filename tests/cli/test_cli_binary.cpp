@@ -421,6 +421,12 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
     CHECK(null.exit_code == 0);
     CHECK(null.out.empty());
   }
+  SECTION("an empty path value is refused at the edge, not taken as the working directory") {
+    require_usage_error(run_cli({"list", "discriminants", "--local=store", "--config", ""}, dir.path()),
+                        {"error: a value is required for '--config <PATH>' but an empty one was supplied\n"});
+    require_usage_error(run_cli({"list", "discriminants", "--local=store", "--json", ""}, dir.path()),
+                        {"'--json <PATH>' but an empty one was supplied"});
+  }
   SECTION("two outputs aimed at one file are refused before anything is written") {
     auto c = run_cli({"list", "discriminants", "--local=store", "--json", "x.out", "--markdown", "./x.out"}, dir.path());
     CHECK(c.exit_code == 1);

@@ -158,6 +158,11 @@ TEST_CASE("storage.azure requires account and container as non-empty strings", "
 TEST_CASE("project keys of the wrong type are errors naming the key", "[probe][config]") {
   CHECK_THAT(parse_error_of("[project]\nid = 5\n").cause(), Catch::Contains("project.id") && Catch::Contains("line 2"));
   CHECK_THAT(parse_error_of("[project]\ndefault_branch = true\n").cause(), Catch::Contains("project.default_branch"));
+  // A blank id would store under `___`, and one with a line break split every report's header.
+  CHECK_THAT(parse_error_of("[project]\nid = \"   \"\n").cause(), Catch::Contains("`project.id` at line 2: must not be blank"));
+  CHECK_THAT(parse_error_of("[project]\nid = \"a\\nb\"\n").cause(), Catch::Contains("`project.id` at line 2: must be one line"));
+  // A syntax error's hint speaks of syntax, not of a key it cannot name.
+  CHECK_THAT(parse_error_of("[project\n").hint(), Catch::StartsWith("fix the TOML syntax at that line and column"));
   CHECK_THAT(parse_error_of("project = 'x'\n").cause(), Catch::Contains("`project`"));
 }
 
