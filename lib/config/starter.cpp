@@ -68,10 +68,11 @@ constexpr std::string_view kStarter =
 # ignore = ["multithreaded/", "network_"]
 
 # [collect]
-# A command to run instead of `cargo bench` (docs/bench-command.md), e.g. for C++ or whole
-# programs. It writes its reports into $BENCHHIST_OUTPUT_DIR, a fresh directory per run, where
-# every file is recognised by its content (docs/harnesses.md): Google Benchmark JSON, hyperfine
-# --export-json, Catch2 XML (-r xml), the Bencher Metric Format, or cargo bench's #[bench] lines.
+# A command to run instead of `cargo bench`, e.g. for C++ or whole programs (cargo-bench-history's
+# docs/bench-command.md). It writes its reports into $BENCHHIST_OUTPUT_DIR, a fresh directory per
+# run, where every file is recognised by its content (its docs/harnesses.md): Google Benchmark
+# JSON, hyperfine --export-json, Catch2 XML (-r xml), the Bencher Metric Format, or cargo bench's
+# #[bench] lines.
 # A script such as bench.sh might run:
 #
 #   hyperfine --runs 10 --command-name startup './app --version' --export-json "$BENCHHIST_OUTPUT_DIR/hyperfine.json"

@@ -71,7 +71,8 @@ std::vector<std::string> verbose_notes(const AnalysisReport& r) {
 }
 
 std::string dirty_base_warning() {
-  return "Warning: this analysis included dirty (uncommitted) runs recorded on top of the base branch. "
+  // Worded for every command that selects runs (analyze, examine, list runs), not analysis only.
+  return "Warning: the selected runs include dirty (uncommitted) runs recorded on top of the base branch. "
          "They may be excluded from later analyses once the base branch moves on; to keep this history, "
          "switch to a new branch before collecting.";
 }

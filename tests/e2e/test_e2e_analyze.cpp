@@ -540,7 +540,7 @@ TEST_CASE("A dirty snapshot at the base tip is admitted only while the working t
   CHECK(j.at("runs").as_int64() == 133);
   CHECK(j.at("mode").as_string() == "branch");  // docs/cli.md#commands: the admission makes it branch mode
   REQUIRE(j.contains("warning"));
-  CHECK(std::string(j.at("warning").as_string()).rfind("Warning: this analysis included dirty", 0) == 0);
+  CHECK(std::string(j.at("warning").as_string()).rfind("Warning: the selected runs include dirty", 0) == 0);
 
   // examine shows the tip twice: the clean run, then the dirty one flagged.
   const auto ex = h.tmp.path() / "ex.json";
