@@ -365,7 +365,7 @@ class HtmlWriter {
     out_ += "<p><input type=\"search\" id=\"filter\" placeholder=\"Filter by set, benchmark or metric\" "
             "aria-label=\"Filter the judged series\" hidden></p>\n";
     out_ += "<div class=\"scroll\"><table>\n<thead><tr><th>Set</th><th>Benchmark</th><th>Metric</th>"
-            "<th class=\"num\">Points</th><th class=\"num\">Latest</th><th>Finding</th><th>Chart</th></tr></thead>\n"
+            "<th class=\"num\">Points</th><th class=\"num\">Last point</th><th>Finding</th><th>Chart</th></tr></thead>\n"
             "<tbody>\n";
     for (const auto& s : judged) {
       out_ += "<tr><td>" + code(s.set.label()) + "</td><td>" + code(s.benchmark.qualified()) + "</td><td>" +
