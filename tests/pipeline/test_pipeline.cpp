@@ -101,6 +101,18 @@ void write_history(storage::LocalStore& store, const History& h) {
             storage::CollisionPolicy::refuse);
 }
 
+// The history written to a local store beside its repository, and the repository opened: the
+// setup most tests here start from.
+struct StoredHistory {
+  History h;
+  storage::LocalStore store{h.dir / "store"};
+  std::unique_ptr<analysis::GitTopology> git;
+  StoredHistory() {
+    write_history(store, h);
+    git = analysis::open_git_topology(h.repo());
+  }
+};
+
 analysis::SelectionRequest selection_request() {
   analysis::SelectionRequest req;
   req.project = "demo";
@@ -120,23 +132,20 @@ pipeline::AnalyzeRequest feature_request() {
 }  // namespace
 
 TEST_CASE("analyze finds the planted step at its commit and accounts for every series", "[pipeline]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
 
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   std::vector<std::string> announced;
   pipeline::Hooks hooks;
   hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
-  const auto result = pipeline::analyze(req, *git, store, hooks);
+  const auto result = pipeline::analyze(req, *fx.git, fx.store, hooks);
   const auto& r = result.report;
 
   REQUIRE(announced.size() == 1);
   CHECK_THAT(announced[0], Catch::StartsWith("selection: engine=all, target-triple=all, machine-key=all; base=main"));
   CHECK(r.mode == benchhist::AnalysisMode::history);
-  CHECK(r.context_commit == h.commits.back());
+  CHECK(r.context_commit == fx.h.commits.back());
   CHECK(r.runs.runs == 44 * 2);  // the dirty snapshot on a base-line commit is not admitted
   CHECK(result.selection.counts.dirty_not_admitted == 1);
 
@@ -145,7 +154,7 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
   CHECK(f.benchmark.qualified() == "parse/small");
   CHECK(f.method == benchhist::FindingMethod::change_point);
   CHECK(f.direction == benchhist::Direction::regression);
-  CHECK(f.commit == h.commits[30]);
+  CHECK(f.commit == fx.h.commits[30]);
   CHECK(f.commit_subject == "change 30");
   CHECK(f.relative_delta == Approx(0.30).margin(0.02));
   REQUIRE(f.chart);
@@ -166,21 +175,18 @@ TEST_CASE("analyze finds the planted step at its commit and accounts for every s
   CHECK(result.reconstruction->ghost_series == 1);
 
   // Identical inputs → byte-identical reports.
-  const auto again = pipeline::analyze(req, *git, store);
+  const auto again = pipeline::analyze(req, *fx.git, fx.store);
   CHECK(report::JsonReporter().render(again.report) == report::JsonReporter().render(r));
   CHECK(report::TextReporter().render(again.report) == report::TextReporter().render(r));
 }
 
 TEST_CASE("examine lists every commit of the range with gaps as n/a and no detection", "[pipeline]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
   pipeline::ExamineRequest req;
   req.selection = selection_request();
   req.benchmark = "old/gone";  // a ghost for analyze, still visible here
   req.metric = MetricKind::wall_time;
-  const auto data = pipeline::examine(req, *git, store);
+  const auto data = pipeline::examine(req, *fx.git, fx.store);
   REQUIRE(data.sets.size() == 1);
   const auto& rows = data.sets[0].rows;
   REQUIRE(rows.size() == 45);
@@ -192,7 +198,7 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   req.benchmark = "no/such";
   // An id the selected runs do not hold is an error naming the closest stored ids.
   try {
-    (void)pipeline::examine(req, *git, store);
+    (void)pipeline::examine(req, *fx.git, fx.store);
     FAIL("examine of an unknown benchmark id must throw");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::not_found);
@@ -201,22 +207,19 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   }
   req.benchmark = "old/gone";
   req.metric = MetricKind::instruction_count;
-  CHECK_THROWS_WITH(pipeline::examine(req, *git, store), Catch::Contains("has no instruction_count metric"));
+  CHECK_THROWS_WITH(pipeline::examine(req, *fx.git, fx.store), Catch::Contains("has no instruction_count metric"));
 }
 
 TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fix, and the analysis goes on",
           "[pipeline]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   req.ignore_prefixes = {"parse/smal", "criterion/parse/", "nothing/like/it", "old/"};
   std::vector<std::string> announced;
   pipeline::Hooks hooks;
   hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
-  const auto result = pipeline::analyze(req, *git, store, hooks);
+  const auto result = pipeline::analyze(req, *fx.git, fx.store, hooks);
   // "parse/smal" and "old/" (a ghost) match; the two others ignore nothing and say why.
   REQUIRE(announced.size() == 3);
   CHECK(announced[1] == "warning: the [analysis] ignore prefix \"criterion/parse/\" matches none of the 4 benchmarks "
@@ -229,20 +232,17 @@ TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fi
   // Positional prefixes narrow what the check could see: no warning then.
   announced.clear();
   req.benchmark_prefixes = {"parse/"};
-  (void)pipeline::analyze(req, *git, store, hooks);
+  (void)pipeline::analyze(req, *fx.git, fx.store, hooks);
   CHECK(announced.size() == 1);
 }
 
 TEST_CASE("an empty selection's hint names the filter that emptied it, with what is stored instead", "[pipeline]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   const auto hint_for = [&](const std::vector<std::string>& engines, const std::vector<std::string>& machines) {
     req.selection.filters = analysis::resolve_filters(engines, {"all"}, machines, std::nullopt, std::nullopt);
-    const auto data = pipeline::analyze(req, *git, store);
+    const auto data = pipeline::analyze(req, *fx.git, fx.store);
     REQUIRE(data.report.hint);
     return *data.report.hint;
   };
@@ -256,11 +256,8 @@ TEST_CASE("an empty selection's hint names the filter that emptied it, with what
 }
 
 TEST_CASE("list runs counts runs, series and commits per discriminant set", "[pipeline]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
-  const auto listing = pipeline::list_runs(selection_request(), *git, store, 2);
+  StoredHistory fx;
+  const auto listing = pipeline::list_runs(selection_request(), *fx.git, fx.store, 2);
   REQUIRE(listing.sets.size() == 2);
   CHECK(listing.sets[1].runs() == 44);
   CHECK(listing.sets[1].series == 3);
@@ -356,14 +353,11 @@ TEST_CASE("unreadable objects: the failure counts them and names --skip-unreadab
 }
 
 TEST_CASE("a clean store reports nothing skipped and its JSON has no skipped_unreadable member", "[pipeline][skip_unreadable]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   req.skip_unreadable = true;
-  const auto r = pipeline::analyze(req, *git, store).report;
+  const auto r = pipeline::analyze(req, *fx.git, fx.store).report;
   CHECK(r.census.skipped_unreadable.empty());
   CHECK_THAT(report::JsonReporter().render(r), !Catch::Contains("skipped_unreadable"));
   CHECK_THAT(report::TextReporter().render(r), !Catch::Contains("Skipped"));
@@ -603,22 +597,19 @@ std::size_t index_of(const std::vector<analysis::CommitInfo>& line, const std::s
 TEST_CASE("the HTML report's chart data is the commit line and every judged series, and the page is identical on "
           "any thread count",
           "[pipeline][html]") {
-  History h;
-  storage::LocalStore store(h.dir / "store");
-  write_history(store, h);
-  auto git = analysis::open_git_topology(h.repo());
+  StoredHistory fx;
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
   req.threads = 1;
-  auto one = pipeline::analyze(req, *git, store);
+  auto one = pipeline::analyze(req, *fx.git, fx.store);
   req.threads = 4;
-  auto four = pipeline::analyze(req, *git, store);
+  auto four = pipeline::analyze(req, *fx.git, fx.store);
 
   const auto d = pipeline::chart_data(one);
   // The line the chart indices refer to: the context's first-parent line, with subjects and times.
   REQUIRE(d.line.size() == one.selection.line.size());
-  const auto at30 = index_of(one.selection.line, h.commits[30]);
-  CHECK(d.line[at30].id == h.commits[30]);
+  const auto at30 = index_of(one.selection.line, fx.h.commits[30]);
+  CHECK(d.line[at30].id == fx.h.commits[30]);
   CHECK(d.line[at30].subject == "change 30");
   CHECK(d.line[at30].committed.has_value());
   // Every judged series once, the ghost not among them, each finding linked both ways.
