@@ -90,8 +90,9 @@ void add_environment(std::vector<Opt>& o, RepoRole role) {
                role == RepoRole::measured
                    ? "Repository (project) directory; the configuration file and relative paths are found there too "
                      "[default: the working directory]"
-                   : "Repository whose git history is read [default: the working directory]; the configuration file "
-                     "and relative paths still resolve against the working directory"});
+                   : "Repository whose git history is read [default: the working directory]; relative paths resolve "
+                     "against the working directory, and so does the configuration file unless only the repository "
+                     "has one"});
   o.push_back({"local", 0, Kind::path_flag, "PATH",
                "Use local storage at PATH; a bare --local reads CARGO_BENCH_HISTORY_STORAGE (the value is taken only with '=')"});
   o.push_back({"verbose", 0, Kind::flag, "", "Print notes about each step on stderr"});

@@ -39,6 +39,15 @@ DiscriminantFilter resolve_filter(FilterAxis axis, const std::vector<std::string
     }
     std::string shown = v;
     std::string matched;
+    // `--machine-key "$MK"` with the variable unset: an empty value matches no stored run, so a
+    // `--fail-on regression` gate would pass on an empty analysis.
+    if (axis != FilterAxis::engine && ascii::trim(v).empty())
+      throw Error(ErrorKind::usage,
+                  std::string("an empty ") + (axis == FilterAxis::target_triple ? "--target-triple" : "--machine-key") +
+                      " value matches no stored run",
+                  v, {},
+                  "pass a value (`all` for every one), or leave the option out to use this host's; check the variable "
+                  "that should have supplied it");
     if (axis == FilterAxis::engine) {
       // Validated even next to `all`, so a typo never passes silently.
       const auto engine = parse_engine(v);

@@ -24,6 +24,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/run.hpp"
+#include "benchhist/model/text.hpp"
 #include "probe/git_state.hpp"
 #include "probe/hardware.hpp"
 #include "probe/machine_key.hpp"
@@ -96,11 +97,21 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
   std::error_code ec;
   // `newdir/` names a directory even before it exists: refused before anything is created.
   if (fs::is_directory(path, ec) || path.filename().empty()) {
+    const bool exists = fs::is_directory(path, ec);
     const fs::path dir = path.filename().empty() ? path.parent_path() : path;
-    throw Error(ErrorKind::usage, "the configuration path " + path.string() + " is a directory, not a file",
+    throw Error(ErrorKind::usage,
+                "the configuration path " + path.string() +
+                    (exists ? " is a directory, not a file" : " names a directory (it ends in '/'), not a file"),
                 path.string(), {},
                 "pass --config <file>, e.g. --config " + (dir / "bench_history.toml").lexically_normal().string());
   }
+  // A link whose target is gone is what every other command refuses to read: "already exists"
+  // would leave the user with a configuration no command can load.
+  if (fs::is_symlink(fs::symlink_status(path, ec)) && !fs::exists(path, ec))
+    throw Error(ErrorKind::usage,
+                "the configuration path " + path.string() + " is a symbolic link to " +
+                    fs::read_symlink(path, ec).string() + ", which does not exist",
+                path.string(), {}, "remove the link (install then writes the file there), or restore its target");
   if (!options.config) {
     // From a subdirectory, the repository's file is the one every command run here reads: a
     // second one here would silently take its place (its id, backend and ignores lost).
@@ -134,7 +145,7 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
   // needs --config then.
   const bool must_name = options.config && config_location(EnvironmentOptions{}, inv.cwd,
                                                             probe::find_worktree_root(inv.cwd)).path != path;
-  const std::string with_config = must_name ? " --config " + options.config->string() : "";
+  const std::string with_config = must_name ? " --config " + shell_word(options.config->string()) : "";
   inv.out << "Wrote a starter configuration to " << path.string() << ".\n"
           << "\n"
           << "Next steps:\n"
@@ -148,7 +159,7 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
           << "  - Commit this file and add /bench-history/ to .gitignore: while either is untracked, collect stores "
              "dirty snapshots, which history analysis does not read.\n";
   if (must_name)
-    inv.out << "  - Pass --config " << options.config->string()
+    inv.out << "  - Pass --config " << shell_word(options.config->string())
             << " to every command, as above: only .cargo/bench_history.toml is found without it.\n";
 }
 

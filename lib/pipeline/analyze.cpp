@@ -419,10 +419,14 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
 // A configured ignore prefix that matches no benchmark of the selected runs ignores nothing: a
 // typo, or an id copied with its engine (`bmf/parse/`), would leave the noisy benchmark judged
 // without a word. Said on the announce hook, with the closest ids; the analysis goes on (the
-// benchmark may simply not run in this partition). Skipped under positional prefixes, which
-// narrow the ids the check could see.
+// benchmark may simply not run in this partition). Skipped under positional prefixes and under
+// explicit filter values (a CI job per engine sees only its engine's ids), which narrow the ids
+// the check could see.
 void warn_unmatched_ignores(const AnalyzeRequest& req, const analysis::Reconstruction& recon, const Hooks& hooks) {
   if (!hooks.announce || req.ignore_prefixes.empty() || !req.benchmark_prefixes.empty()) return;
+  const auto& f = req.selection.filters;
+  for (const auto* axis : {&f.engine, &f.target_triple, &f.machine_key})
+    if (axis->origin == analysis::DiscriminantFilter::Origin::explicit_values) return;
   std::vector<std::string> ids;
   for (const auto& s : recon.series) ids.push_back(s.key.id.qualified());
   for (const auto* keys : {&recon.ghosts, &recon.ignored})

@@ -46,6 +46,15 @@ TEST_CASE("engine filters must name known engines", "[analysis][filters]") {
   }
 }
 
+TEST_CASE("an empty triple or machine-key value is refused, not matched against nothing", "[analysis][filters]") {
+  // `--machine-key "$MK"` with MK unset selected nothing and passed a --fail-on gate.
+  CHECK_THROWS_WITH(resolve_filter(FilterAxis::machine_key, {""}, std::string("host")),
+                    "an empty --machine-key value matches no stored run");
+  CHECK_THROWS_WITH(resolve_filter(FilterAxis::target_triple, {"x86_64-unknown-linux-gnu", " "}),
+                    "an empty --target-triple value matches no stored run");
+  CHECK(resolve_filter(FilterAxis::machine_key, {"abcd"}).describe() == "abcd");
+}
+
 TEST_CASE("the effective-selection announcement is spelled exactly", "[analysis][filters]") {
   const auto filters = resolve_filters({}, {}, {}, std::string("x86_64-pc-windows-msvc"), std::string("abcd"));
   CHECK(selection_announcement(filters, AnnouncedBase{"main", true, std::nullopt}, std::nullopt,

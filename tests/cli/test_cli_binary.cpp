@@ -97,8 +97,9 @@ TEST_CASE("Every command prints its own help with its full flag set on stdout", 
                    "--no-text", "--markdown <PATH>", "--json <PATH>", "--no-dirty",
                    "--markdown-summary <PATH>", "--outcome <PATH>", "--html <PATH>",
                    // --repo does not move the configuration file or relative paths for a query command
-                   "Repository whose git history is read [default: the working directory]; the configuration file "
-                   "and relative paths still resolve against the working directory"}},
+                   "Repository whose git history is read [default: the working directory]; relative paths resolve "
+                   "against the working directory, and so does the configuration file unless only the repository "
+                   "has one"}},
       {"examine", {"--benchmark <ID>", "--metric <NAME>", "--no-dirty", "--html <PATH>"}},
       {"list", {"<SUBJECT>", "runs, discriminants or blessings", "--all"}},
       {"prune", {"[COMMIT]...", "--dry-run", "--prune-base", "--clean", "--dirty", "--all",
@@ -269,6 +270,14 @@ TEST_CASE("install writes the starter configuration once and never overwrites it
   CHECK(contains(custom.out, "cargo bench-history analyze --config conf/bh.toml --local=./bench-history\n"));
   CHECK(contains(custom.out, "Pass --config conf/bh.toml to every command"));
   CHECK_FALSE(contains(first.out, "--config"));
+  // A path a shell would split is quoted, so the steps paste as they are.
+  auto spaced = run_cli({"install", "--config", "my dir/it's.toml"}, dir.path());
+  CHECK(contains(spaced.out, "collect --config 'my dir/it'\\''s.toml' --local=./bench-history\n"));
+  // A link whose target is gone is not "already there": every other command refuses to read it.
+  std::filesystem::create_symlink(dir.path() / "gone.toml", dir.path() / "link.toml");
+  auto dangling = run_cli({"install", "--config", "link.toml"}, dir.path());
+  CHECK(dangling.exit_code == 1);
+  CHECK(contains(dangling.err, "is a symbolic link to " + (dir.path() / "gone.toml").string() + ", which does not exist"));
 }
 
 TEST_CASE("install from a subdirectory leaves the repository's configuration in charge", "[cli]") {
@@ -556,7 +565,7 @@ TEST_CASE("install refuses a --config that is a directory and tells how to keep 
   // A path ending in '/' names a directory before it exists: refused, and nothing is created.
   const auto slash = run_cli({"install", "--config", "newdir/"}, dir.path());
   CHECK(slash.exit_code == 1);
-  CHECK(contains(slash.err, "is a directory, not a file"));
+  CHECK(contains(slash.err, "names a directory (it ends in '/'), not a file"));
   CHECK(contains(slash.err, "--config " + (dir.path() / "newdir" / "bench_history.toml").string()));
   CHECK_FALSE(std::filesystem::exists(dir.path() / "newdir"));
   const auto ok = run_cli({"install"}, dir.path());

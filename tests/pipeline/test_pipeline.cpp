@@ -229,9 +229,14 @@ TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fi
                                              "of the 4 benchmarks in the selected runs, so it ignores nothing; the "
                                              "closest stored ids are: "));
   CHECK(result.report.census.count(benchhist::UnjudgedReason::ignored) == 1);
-  // Positional prefixes narrow what the check could see: no warning then.
+  // Positional prefixes and explicit filter values narrow what the check could see: no warning.
   announced.clear();
   req.benchmark_prefixes = {"parse/"};
+  (void)pipeline::analyze(req, *fx.git, fx.store, hooks);
+  CHECK(announced.size() == 1);
+  announced.clear();
+  req.benchmark_prefixes.clear();
+  req.selection.filters = analysis::resolve_filters({"criterion"}, {"all"}, {"all"}, std::nullopt, std::nullopt);
   (void)pipeline::analyze(req, *fx.git, fx.store, hooks);
   CHECK(announced.size() == 1);
 }

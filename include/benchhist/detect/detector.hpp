@@ -46,8 +46,9 @@ class Detector {
   // then the direction filter (regressions only), Benjamini–Hochberg and the
   // docs/statistics.md#ranking-and-determinism ranking. judgements[i] belongs to family[i];
   // findings name their series by that index.
-  // Throws Error{usage} when a series has intervals that are neither empty nor one per value
-  // (judge_history_family); Error{internal} on a bug.
+  // Throws Error{usage} when a series has intervals that are neither empty nor one per value, a
+  // value that is not finite, or an interval that is inverted or not finite, naming the series
+  // and the point (judge_history_family); Error{internal} on a bug.
   HistoryFamily judge_history(std::span<const Series> family) const {
     std::vector<SeriesInput> inputs;
     std::vector<SeriesKey> keys;

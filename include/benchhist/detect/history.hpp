@@ -162,8 +162,10 @@ FamilyResult select_history_findings(std::span<const HistoryJudgement> judgement
 // series testability judges, every series is judged with that calibration on `threads`
 // workers, then the direction filter, Benjamini-Hochberg and ranking. Same result for every
 // thread count. `keys` (one per series, or none) break ranking ties.
-// judge_history_family throws Error{usage} for intervals or keys of the wrong length (see
-// HistoryJudge::judge, select_history_findings) and Error{internal} on a bug.
+// judge_history_family throws Error{usage} for intervals or keys of the wrong length, a value that
+// is not finite, or an interval that is inverted or not finite, before judging anything and naming
+// the series (by its key when `keys` are given) and the point (see HistoryJudge::judge,
+// select_history_findings); Error{internal} on a bug.
 struct HistoryFamily {
   std::vector<HistoryJudgement> judgements;  // in input order
   FamilyResult result;

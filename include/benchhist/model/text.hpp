@@ -35,4 +35,15 @@ inline std::string joined(const std::vector<std::string>& items, std::string_vie
   return out;
 }
 
+// A command-line word a user can paste into a POSIX shell: as is when it holds only characters
+// no shell reads specially, else in single quotes (`my dir/c.toml` → `'my dir/c.toml'`).
+inline std::string shell_word(std::string_view word) {
+  const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                             "0123456789_./:=@%+,-") == std::string_view::npos;
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace benchhist

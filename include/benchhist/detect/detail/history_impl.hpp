@@ -257,6 +257,11 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
   return std::nullopt;
 }
 
+// The SeriesInput field a problem is in.
+inline const char* series_input_subject(const std::string& problem) {
+  return problem.starts_with("interval") ? "SeriesInput.intervals" : "SeriesInput.values";
+}
+
 inline constexpr const char* series_input_hint =
     "pass finite measurements in unit_of(kind), as stored runs hold them, and intervals with low <= high; leave a "
     "failed measurement out of the series instead of passing NaN";
@@ -270,7 +275,8 @@ BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& 
                     " intervals for " + std::to_string(s.values.size()) + " values",
                 "SeriesInput.intervals", {}, "pass one optional interval per value, or none at all");
   if (const auto problem = detail::series_input_problem(s))
-    throw Error(ErrorKind::usage, "series " + *problem, "SeriesInput.values", {}, detail::series_input_hint);
+    throw Error(ErrorKind::usage, "series " + *problem, detail::series_input_subject(*problem), {},
+                detail::series_input_hint);
   HistoryJudgement j;
   j.unjudged = history_testability(s);
   j.view = analysed_view(s);
@@ -413,7 +419,7 @@ BENCHHIST_DETECT_INLINE HistoryFamily judge_history_family(std::span<const Serie
       const std::string name = keys.size() == series.size()
                                    ? keys[i].id.qualified() + " " + std::string(to_string(keys[i].kind))
                                    : std::to_string(i);
-      throw Error(ErrorKind::usage, "series " + name + ": " + *problem, "SeriesInput.values", {},
+      throw Error(ErrorKind::usage, "series " + name + ": " + *problem, detail::series_input_subject(*problem), {},
                   detail::series_input_hint);
     }
   const std::size_t m = history_family_size(series);
