@@ -397,7 +397,7 @@ void refuse_unmatched_prefixes(const AnalyzeRequest& req, const analysis::Select
   } catch (const Error&) {
     // An unreadable object leaves the hint without names; the refusal stands.
   }
-  const auto closest = report::closest_names(*miss, ids);
+  const auto closest = report::closest_names(*miss, ids, 5, report::Compare::prefix);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   // A prefix copied from a report starts with the engine, which ids do not carry.
@@ -439,7 +439,7 @@ void warn_unmatched_ignores(const AnalyzeRequest& req, const analysis::Reconstru
     std::string fix;
     if (const auto q = report::split_engine_qualified(prefix))
       fix = "ids do not carry their engine: drop \"" + std::string(to_string(q->engine)) + "/\"";
-    else if (const auto closest = report::closest_names(prefix, ids); !closest.empty())
+    else if (const auto closest = report::closest_names(prefix, ids, 5, report::Compare::prefix); !closest.empty())
       fix = "the closest stored ids are: " + joined(closest);
     else
       fix = "check the prefix";

@@ -72,7 +72,7 @@ void warn_unmatched_prefixes(storage::ObjectStore& store, const std::vector<std:
   for (const auto& prefix : req.prefixes) {
     if (std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return id.starts_with(prefix); })) continue;
     warnings.push_back("Warning: the prefix \"" + prefix + "\" matches none of the benchmarks stored at " + short_ctx +
-                       " (closest: " + joined(report::closest_names(prefix, ids, 3)) +
+                       " (closest: " + joined(report::closest_names(prefix, ids, 3, report::Compare::prefix)) +
                        "); blessing anyway — prefixes match the id without its engine. `cargo bench-history "
                        "unbless --context " + short_ctx + "` revokes every blessing at that commit, so bless the "
                        "prefixes you meant again after it.");

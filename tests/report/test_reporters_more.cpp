@@ -500,6 +500,16 @@ TEST_CASE("the closest names ignore case in the ranking and keep it in the names
   CHECK(benchhist::report::closest_names("encode", ids, 1) == std::vector<std::string>{"encode/json"});
 }
 
+TEST_CASE("a mistyped prefix is compared with the names' beginnings, not their whole length", "[hints]") {
+  // As whole ids, `prase/` is nearer the short `net/io` than `parse/large`; as a prefix it is two
+  // edits from `parse/`.
+  using benchhist::report::Compare;
+  const std::vector<std::string> ids{"net/io", "flat/one", "parse/large", "render/page"};
+  CHECK(benchhist::report::closest_names("prase/", ids, 1, Compare::prefix) == std::vector<std::string>{"parse/large"});
+  CHECK(benchhist::report::closest_names("rendr/", ids, 1, Compare::prefix) == std::vector<std::string>{"render/page"});
+  CHECK(benchhist::report::closest_names("prase/", ids, 1) == std::vector<std::string>{"net/io"});
+}
+
 TEST_CASE("a finding whose set the report does not list is refused by every format alike", "[report][check]") {
   // Built by hand (an embedder's dashboard), the set-grouped formats dropped the finding while
   // still counting it, and JSON and the summary showed it.

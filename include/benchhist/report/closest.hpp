@@ -32,12 +32,17 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// How a query is compared with a name: as a whole id (examine's --benchmark), or as a prefix
+// of one (analyze's and bless's prefixes, ignore prefixes), which is compared with the name's
+// beginning of the same length: `prase/` is then two edits from `parse/large`, not nine.
+enum class Compare { whole, prefix };
+
 // Up to `count` of `names`, closest to `query` first: a name that contains the query or is
 // contained in it comes before any other (an engine-qualified id, a prefix one level too deep),
 // then by edit distance, ties in name order. Case is ignored in the ranking (`PARSE` finds
 // `parse/small` first), never in the names returned. `names` need not be sorted or distinct.
 inline std::vector<std::string> closest_names(std::string_view query, std::vector<std::string> names,
-                                              std::size_t count = 5) {
+                                              std::size_t count = 5, Compare compare = Compare::whole) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   const std::string q = ascii::to_lower(query);
@@ -46,7 +51,9 @@ inline std::vector<std::string> closest_names(std::string_view query, std::vecto
   for (auto& n : names) {
     const std::string lower = ascii::to_lower(n);
     const bool related = lower.find(q) != std::string::npos || q.find(lower) != std::string::npos;
-    ranked.emplace_back(related ? 0 : edit_distance(q, lower), std::move(n));
+    const std::string_view against =
+        compare == Compare::prefix ? std::string_view(lower).substr(0, q.size()) : std::string_view(lower);
+    ranked.emplace_back(related ? 0 : edit_distance(q, against), std::move(n));
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
