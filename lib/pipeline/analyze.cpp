@@ -438,7 +438,9 @@ void warn_unmatched_ignores(const AnalyzeRequest& req, const analysis::Reconstru
     if (std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return id.starts_with(prefix); })) continue;
     std::string fix;
     if (const auto q = report::split_engine_qualified(prefix))
-      fix = "ids do not carry their engine: drop \"" + std::string(to_string(q->engine)) + "/\"";
+      fix = q->id.empty() ? "ids do not carry their engine, so an engine alone ignores nothing; to leave an engine "
+                            "out of an analysis, pass --engine with the others"
+                          : "ids do not carry their engine: drop \"" + std::string(to_string(q->engine)) + "/\"";
     else if (const auto closest = report::closest_names(prefix, ids, 5, report::Compare::prefix); !closest.empty())
       fix = "the closest stored ids are: " + joined(closest);
     else

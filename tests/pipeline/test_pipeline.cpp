@@ -215,13 +215,15 @@ TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fi
   StoredHistory fx;
   pipeline::AnalyzeRequest req;
   req.selection = selection_request();
-  req.ignore_prefixes = {"parse/smal", "criterion/parse/", "nothing/like/it", "old/"};
+  req.ignore_prefixes = {"parse/smal", "criterion/parse/", "nothing/like/it", "old/", "callgrind/"};
   std::vector<std::string> announced;
   pipeline::Hooks hooks;
   hooks.announce = [&](std::string_view s) { announced.emplace_back(s); };
   const auto result = pipeline::analyze(req, *fx.git, fx.store, hooks);
   // "parse/smal" and "old/" (a ghost) match; the two others ignore nothing and say why.
-  REQUIRE(announced.size() == 3);
+  REQUIRE(announced.size() == 4);
+  CHECK_THAT(announced[3], Catch::EndsWith("ids do not carry their engine, so an engine alone ignores nothing; to "
+                                           "leave an engine out of an analysis, pass --engine with the others"));
   CHECK(announced[1] == "warning: the [analysis] ignore prefix \"criterion/parse/\" matches none of the 4 benchmarks "
                         "in the selected runs, so it ignores nothing; ids do not carry their engine: drop "
                         "\"criterion/\"");
