@@ -306,39 +306,42 @@ void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters&
   hooks.announce(text);
 }
 
-namespace {
-
-// The constrained filters that no stored run passes on its own, with the values stored on their
-// axes (read from the keys the filters turned away).
-std::vector<report::EmptyingFilter> emptying_filters(const analysis::Selection& sel,
-                                                     const analysis::DiscriminantFilters& filters) {
+std::vector<report::EmptyingFilter> emptying_filters(const analysis::DiscriminantFilters& filters,
+                                                     std::span<const DiscriminantSet> turned_away) {
   struct Axis {
     const char* option;
     const analysis::DiscriminantFilter& filter;
-    std::string_view (*segment)(const codec::DataKey&);
+    std::string_view (*segment)(const DiscriminantSet&);
     std::set<std::string> stored{};
     bool passed = false;
   };
   Axis axes[] = {
-      {"--engine", filters.engine, [](const codec::DataKey& k) { return to_string(k.engine); }},
-      {"--target-triple", filters.target_triple, [](const codec::DataKey& k) { return std::string_view(k.target_triple); }},
-      {"--machine-key", filters.machine_key, [](const codec::DataKey& k) { return std::string_view(k.machine_key); }},
+      {"--engine", filters.engine, [](const DiscriminantSet& k) { return to_string(k.engine); }},
+      {"--target-triple", filters.target_triple, [](const DiscriminantSet& k) { return std::string_view(k.target_triple); }},
+      {"--machine-key", filters.machine_key, [](const DiscriminantSet& k) { return std::string_view(k.machine_key); }},
   };
-  for (const auto& e : sel.excluded) {
-    if (e.stage != analysis::FunnelStage::discriminant_filter) continue;
-    const auto key = codec::parse_data_key(e.key);
-    if (!key) continue;
+  for (const auto& set : turned_away)
     for (auto& a : axes) {
-      const std::string_view v = a.segment(*key);
+      const std::string_view v = a.segment(set);
       a.stored.emplace(v);
       a.passed = a.passed || a.filter.accepts(v);
     }
-  }
   std::vector<report::EmptyingFilter> out;
   for (const auto& a : axes)
     if (!a.filter.unconstrained() && !a.passed && !a.stored.empty())
       out.push_back({a.option, a.filter.describe(), {a.stored.begin(), a.stored.end()}});
   return out;
+}
+
+namespace {
+
+// The discriminant sets of the runs the filters turned away (read from their keys).
+std::vector<DiscriminantSet> filtered_out_sets(const analysis::Selection& sel) {
+  std::set<DiscriminantSet> sets;
+  for (const auto& e : sel.excluded)
+    if (e.stage == analysis::FunnelStage::discriminant_filter)
+      if (const auto key = codec::parse_data_key(e.key)) sets.insert(key->set());
+  return {sets.begin(), sets.end()};
 }
 
 }  // namespace
@@ -354,7 +357,8 @@ std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
     return report::hint_nothing_stored(req.project, store.describe());
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
-                                        req.filters.machine_key.describe(), emptying_filters(sel, req.filters));
+                                        req.filters.machine_key.describe(),
+                                        emptying_filters(req.filters, filtered_out_sets(sel)));
   return report::hint_none_entered({c.stored_runs - c.outside_filters, c.dirty_not_admitted, c.off_history, c.before_since});
 }
 

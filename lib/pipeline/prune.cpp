@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "benchhist/analysis/selection.hpp"
@@ -13,7 +14,9 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/model/text.hpp"
+#include "benchhist/pipeline/analyze.hpp"
 #include "benchhist/pipeline/bless.hpp"
+#include "benchhist/report/hints.hpp"
 #include "benchhist/codec/key.hpp"
 
 namespace benchhist::pipeline {
@@ -80,9 +83,15 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
 
   std::map<DiscriminantSet, std::map<std::size_t, report::PrunedCommit>> plan;
   PruneResult out;
+  std::set<DiscriminantSet> turned_away, passed;  // for the hint when the filters leave nothing
   for (const auto& key : store.list(codec::project_data_prefix(req.selection.project))) {
     const auto data = codec::parse_data_key(key);
-    if (!data || !req.selection.filters.accepts(data->set())) continue;
+    if (!data) continue;
+    if (!req.selection.filters.accepts(data->set())) {
+      turned_away.insert(data->set());
+      continue;
+    }
+    passed.insert(data->set());
     const auto it = eligible.find(data->commit);
     if (it == eligible.end()) continue;
     const std::size_t pos = it->second;
@@ -139,6 +148,13 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
                       merge_base.substr(0, 12) + "), which prune keeps when run from a branch. To delete it, run "
                       "prune with --context " + base.name + " --prune-base and the same commit and scope.";
     }
+  }
+  // Filters no stored run passes (`--machine-key deadbeef`): name them, as analyze's hint does.
+  if (out.keys.empty() && !out.plan.hint && passed.empty() && !turned_away.empty()) {
+    const std::vector<DiscriminantSet> sets(turned_away.begin(), turned_away.end());
+    const auto& f = req.selection.filters;
+    out.plan.hint = report::hint_nothing_matched(f.engine.describe(), f.target_triple.describe(),
+                                                 f.machine_key.describe(), emptying_filters(f, sets));
   }
   if (out.keys.empty() && !out.plan.hint && !unknown.empty())
     out.plan.hint = "No commit on the first-parent line of " + context_ref + " starts with " + joined(unknown) +

@@ -302,6 +302,16 @@ TEST_CASE("--dirty removes branch-side snapshots, --all also clean runs; --since
   CHECK_THAT(plan.text(), Catch::Contains("--context main --prune-base"));
   REQUIRE(plan.plan.hint);
   CHECK_THAT(plan.json(), Catch::Contains("\"hint\": "));
+
+  // Filters that no stored run passes are named, with what is stored instead.
+  auto unknown_machine = request("feature", pipeline::PruneRuns::all, {"deadbeef"});
+  unknown_machine.dry_run = true;
+  plan = pipeline::prune(unknown_machine, *fx.git, *fx.store);
+  CHECK(plan.keys.empty());
+  CHECK_THAT(plan.text(), Catch::Contains("\nNo run matches the selection.\n\nNo stored run matches the effective "
+                                          "partition engine=all, target-triple=x86_64-unknown-linux-gnu (auto-detected), "
+                                          "machine-key=deadbeef: --machine-key deadbeef matches no stored run (stored: "
+                                          "mk-a and mk-b)."));
 }
 
 TEST_CASE("prune without a deletion scope is refused", "[prune]") {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/analysis/reconstruction.hpp"
 #include "benchhist/analysis/selection.hpp"
+#include "benchhist/report/hints.hpp"
 #include "benchhist/report/analysis_report.hpp"
 #include "benchhist/storage/object_store.hpp"
 
@@ -64,6 +66,11 @@ report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filt
 // The always-on selection line of docs/formats.md#streams, handed to hooks.announce.
 void announce_selection(const Hooks& hooks, const analysis::DiscriminantFilters& filters,
                         const analysis::Selection& selection);
+
+// For an empty selection's hint: each constrained filter that none of the stored runs the filters
+// turned away (their sets, `turned_away`) passes on its own, with the values stored on its axis.
+std::vector<report::EmptyingFilter> emptying_filters(const analysis::DiscriminantFilters& filters,
+                                                     std::span<const DiscriminantSet> turned_away);
 
 // The empty-outcome hint of docs/formats.md#listings-and-command-messages when no run entered the
 // selection, else nullopt.
