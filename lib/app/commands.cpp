@@ -142,7 +142,7 @@ void run_install(const InstallOptions& options, const Invocation& inv) {
     return;
   }
   // A file other commands would not find by themselves is read only when named: every command
-  // needs --config then.
+  // needs --config then. Asked after writing: the new file may now be the nearest one.
   const bool must_name = options.config && config_location(EnvironmentOptions{}, inv.cwd,
                                                             probe::find_worktree_root(inv.cwd)).path != path;
   const std::string with_config = must_name ? " --config " + shell_word(options.config->string()) : "";
