@@ -413,17 +413,24 @@ BENCHHIST_DETECT_INLINE FamilyResult select_history_findings(std::span<const His
 BENCHHIST_DETECT_INLINE HistoryFamily judge_history_family(std::span<const SeriesInput> series, unsigned threads,
                                    std::span<const SeriesKey> keys, detail::Departures departures) {
   HistoryFamily f;
-  // Refused before any work, naming the series (by its key when given) and the point.
-  for (std::size_t i = 0; i < series.size(); ++i)
-    if (const auto problem = detail::series_input_problem(series[i])) {
-      const std::string name = keys.size() == series.size()
-                                   ? keys[i].id.qualified() + " " + std::string(to_string(keys[i].kind))
-                                   : std::to_string(i);
-      throw Error(ErrorKind::usage, "series " + name + ": " + *problem, detail::series_input_subject(*problem), {},
-                  detail::series_input_hint);
-    }
   const std::size_t m = history_family_size(series);
-  f.judgements = judge_history_batch(series, threads, m, departures);
+  try {
+    f.judgements = judge_history_batch(series, threads, m, departures);
+  } catch (const Error& e) {
+    // HistoryJudge::judge refused an input (the lowest failing index, whatever the thread
+    // count): name that series, by its key when given. Searched on this path only, so judging
+    // reads each value once.
+    if (e.kind() != ErrorKind::usage) throw;
+    for (std::size_t i = 0; i < series.size(); ++i)
+      if (const auto problem = detail::series_input_problem(series[i])) {
+        const std::string name = keys.size() == series.size()
+                                     ? keys[i].id.qualified() + " " + std::string(to_string(keys[i].kind))
+                                     : std::to_string(i);
+        throw Error(ErrorKind::usage, "series " + name + ": " + *problem, detail::series_input_subject(*problem), {},
+                    detail::series_input_hint);
+      }
+    throw;
+  }
   f.result = select_history_findings(f.judgements, m, keys);
   return f;
 }
