@@ -83,7 +83,8 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
 
   std::map<DiscriminantSet, std::map<std::size_t, report::PrunedCommit>> plan;
   PruneResult out;
-  std::set<DiscriminantSet> turned_away, passed;  // for the hint when the filters leave nothing
+  std::set<DiscriminantSet> turned_away;  // for the hint when the filters leave nothing
+  bool any_passed = false;
   for (const auto& key : store.list(codec::project_data_prefix(req.selection.project))) {
     const auto data = codec::parse_data_key(key);
     if (!data) continue;
@@ -91,7 +92,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
       turned_away.insert(data->set());
       continue;
     }
-    passed.insert(data->set());
+    any_passed = true;
     const auto it = eligible.find(data->commit);
     if (it == eligible.end()) continue;
     const std::size_t pos = it->second;
@@ -150,7 +151,7 @@ PruneResult prune(const PruneRequest& req, const analysis::GitTopology& git, sto
     }
   }
   // Filters no stored run passes (`--machine-key deadbeef`): name them, as analyze's hint does.
-  if (out.keys.empty() && !out.plan.hint && passed.empty() && !turned_away.empty()) {
+  if (out.keys.empty() && !out.plan.hint && !any_passed && !turned_away.empty()) {
     const std::vector<DiscriminantSet> sets(turned_away.begin(), turned_away.end());
     const auto& f = req.selection.filters;
     out.plan.hint = report::hint_nothing_matched(f.engine.describe(), f.target_triple.describe(),

@@ -45,8 +45,7 @@ void AnalysisReport::check() const {
   for (const auto& f : findings)
     if (std::none_of(sets.begin(), sets.end(), [&](const SetReport& s) { return s.set == f.set; }))
       throw Error(ErrorKind::usage,
-                  "the report's finding " + f.benchmark.qualified() + " is in the discriminant set " +
-                      std::string(to_string(f.set.engine)) + "/" + f.set.target_triple + "/" + f.set.machine_key +
+                  "the report's finding " + f.benchmark.qualified() + " is in the discriminant set " + f.set.label() +
                       ", which AnalysisReport::sets does not list",
                   f.benchmark.qualified(), {},
                   "add a SetReport for every set a finding is in (pipeline::analyze does; docs/reports.md)");
