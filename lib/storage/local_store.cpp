@@ -95,6 +95,12 @@ void LocalStore::check_inside_root(const fs::path& dir, std::string_view key) co
                 "remove the symbolic link from the storage directory");
 }
 
+namespace {
+// How often a write makes its directories again after a concurrent remove() took one away
+// (docs/formats.md#local-backend).
+constexpr int vanished_directory_retries = 16;
+}  // namespace
+
 void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) const {
   // The directory named in the message is not the object: the cause says which key it was for
   // (a full disk or a read-only store fails here first for a new commit).
@@ -112,7 +118,7 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   // times; each remover only ever takes directories that are empty).
   const fs::path rel = target.parent_path().lexically_relative(root_);
   for (int attempt = 0;; ++attempt)
-    if (make_parent_dirs_once(rel, key, for_key, /*last=*/attempt == 16)) return;
+    if (make_parent_dirs_once(rel, key, for_key, /*last=*/attempt == vanished_directory_retries)) return;
 }
 
 // One walk from the root down to the key's directory; false if a directory vanished under
@@ -124,8 +130,7 @@ bool LocalStore::make_parent_dirs_once(const fs::path& rel, std::string_view key
   for (const auto& part : rel) {
     dir /= part;
     if (fs::create_directory(dir, ec)) continue;
-    const bool vanished = ec == std::errc::no_such_file_or_directory;
-    if (vanished && !last) return false;
+    if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec && ec != std::errc::file_exists)
       io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
     const auto st = fs::symlink_status(dir, ec);
@@ -203,7 +208,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       // file (it removes directories left empty): make it again. Once the temp file is in it,
       // the directory is not empty and stays.
       std::error_code dec;
-      if (attempt >= 16 || fs::exists(dir, dec)) throw;
+      if (attempt >= vanished_directory_retries || fs::exists(dir, dec)) throw;
       make_parent_dirs(target, key);
     }
   }
