@@ -15,7 +15,12 @@
 #include <ostream>
 #include <system_error>
 
+#include <algorithm>
+#include <iterator>
+
 #include "benchhist/analysis/filters.hpp"
+#include "benchhist/pipeline/analyze.hpp"
+#include "benchhist/report/hints.hpp"
 #include "app/list_discriminants.hpp"
 #include "benchhist/report/list_output.hpp"
 #include "app/storage_selection.hpp"
@@ -62,12 +67,20 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   auto& store = ctx.store;
   const auto& project = ctx.project;
 
-  auto sets = list_discriminant_sets(*store, project, o.filters);
+  const auto filters = o.filters.resolve();
+  const auto stored = list_discriminant_sets(*store, project, FilterOptions{});
+  std::vector<DiscriminantSet> sets;
+  std::copy_if(stored.begin(), stored.end(), std::back_inserter(sets),
+               [&](const DiscriminantSet& s) { return filters.accepts(s); });
   // The effective selection, as every query prints it (docs/formats.md#streams): here the
   // filters alone, never auto-detected, since the listing is how a user finds the partitions.
-  inv.err << analysis::selection_announcement(o.filters.resolve()) << '\n';
+  inv.err << analysis::selection_announcement(filters) << '\n';
   finish_store(ctx, inv, v);
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
+  // An empty listing says why: nothing stored at all, or which filter turned the stored sets away.
+  if (sets.empty())
+    announce(inv, stored.empty() ? report::hint_nothing_stored(project, store->describe())
+                                 : report::hint_no_set_matched(pipeline::emptying_filters(filters, stored)));
 
   files.render(sets);
   write_reports(files.files, inv, v);

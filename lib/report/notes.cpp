@@ -87,6 +87,22 @@ std::string dirty_context_note(std::string_view context_commit, std::string_view
                   "the working tree as it is now.";
 }
 
+namespace {
+
+// "--machine-key x matches no stored <what> (stored: a, b and 3 more)", one per emptying filter.
+std::string emptying_parts(const std::vector<EmptyingFilter>& emptying, std::string_view what) {
+  std::vector<std::string> parts;
+  for (const auto& f : emptying) {
+    std::vector<std::string> shown(f.stored.begin(), f.stored.begin() + std::min<std::size_t>(f.stored.size(), 5));
+    if (f.stored.size() > shown.size()) shown.push_back(std::to_string(f.stored.size() - 5) + " more");
+    parts.push_back(f.option + " " + f.filter + " matches no stored " + std::string(what) + " (stored: " +
+                    joined(shown, "and") + ")");
+  }
+  return joined(parts, "and");
+}
+
+}  // namespace
+
 std::string hint_nothing_stored(std::string_view project, std::string_view store) {
   // The project id defaults to the repository directory's name, so a clone under another name
   // looks at an empty project: say which one, and how to point it at the stored history.
@@ -107,15 +123,18 @@ std::string hint_nothing_matched(std::string_view engine, std::string_view targe
                "combinations are stored with `cargo bench-history list discriminants`.";
   // Name the filter that emptied the selection, with what is stored instead: widening an axis
   // the user never constrained (`--target-triple all` when only --engine was given) helps nobody.
-  std::vector<std::string> parts, widen;
-  for (const auto& f : emptying) {
-    std::vector<std::string> shown(f.stored.begin(), f.stored.begin() + std::min<std::size_t>(f.stored.size(), 5));
-    if (f.stored.size() > shown.size()) shown.push_back(std::to_string(f.stored.size() - 5) + " more");
-    parts.push_back(f.option + " " + f.filter + " matches no stored run (stored: " + joined(shown, "and") + ")");
-    widen.push_back("`" + f.option + " all`");
-  }
-  return h + ": " + joined(parts, "and") + ". Pass one of the stored values, or widen it with " +
+  std::vector<std::string> widen;
+  for (const auto& f : emptying) widen.push_back("`" + f.option + " all`");
+  return h + ": " + emptying_parts(emptying, "run") + ". Pass one of the stored values, or widen it with " +
          joined(widen, "and") + "; `cargo bench-history list discriminants` shows what is stored.";
+}
+
+std::string hint_no_set_matched(const std::vector<EmptyingFilter>& emptying) {
+  if (emptying.empty())
+    return "Each filter matches some stored discriminant set, but no set matches all of them at once. Leave "
+           "one of the options out to see which combinations are stored.";
+  return "No stored discriminant set passes the filters: " + emptying_parts(emptying, "set") +
+         ". Pass one of the stored values, or leave the option out to list every set.";
 }
 
 std::string hint_none_entered(const UnenteredRuns& u) {

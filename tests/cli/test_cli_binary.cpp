@@ -374,6 +374,16 @@ TEST_CASE("list discriminants lists the partitions of the project's store", "[cl
     auto none = run_cli({"list", "discriminants", "--local=store", "--machine-key", "nope"}, dir.path());
     CHECK(none.exit_code == 0);
     CHECK(none.out == "No discriminant sets found.\n\n");
+    // The empty listing names the filter that emptied it, with the values stored on its axis.
+    CHECK(contains(none.err,
+                   "No stored discriminant set passes the filters: --machine-key nope matches no stored "
+                   "set (stored: a1b2c3d4e5f60718 and ffff000011112222). Pass one of the stored values"));
+    // Each filter matches some set, only not together.
+    auto apart = run_cli({"list", "discriminants", "--local=store", "--engine", "callgrind", "--target-triple",
+                          "x86_64-unknown-linux-gnu"},
+                         dir.path());
+    CHECK(apart.out == "No discriminant sets found.\n\n");
+    CHECK(contains(apart.err, "no set matches all of them at once"));
   }
   SECTION("--json and --markdown write files; --no-text keeps stdout empty") {
     auto w = run_cli({"list", "discriminants", "--local=store", "--no-text", "--json", "out/sets.json",
@@ -478,6 +488,7 @@ TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the
     auto e = run_cli({"list", "discriminants", "--local"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", (d / "from-env").string()}});
     CHECK(e.exit_code == 0);
     CHECK(e.out == "No discriminant sets found.\n\n");
+    CHECK(contains(e.err, "No runs are stored for project"));
   }
   SECTION("a bare --local with the variable unset or empty is an error") {
     const std::string msg = "--local was given without a path and CARGO_BENCH_HISTORY_STORAGE is unset or empty";

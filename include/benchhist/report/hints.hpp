@@ -36,6 +36,11 @@ struct EmptyingFilter {
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,
                                  std::string_view machine_key, const std::vector<EmptyingFilter>& emptying);
 
+// `list discriminants` listed nothing although the store holds sets: the filters that emptied the
+// listing, with the values stored on their axes (`emptying`; none when each filter matches some
+// set, only not together).
+std::string hint_no_set_matched(const std::vector<EmptyingFilter>& emptying);
+
 // Runs existed but none entered; only non-zero bullets are listed.
 struct UnenteredRuns {
   std::uint64_t stored = 0;
