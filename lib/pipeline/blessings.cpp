@@ -37,10 +37,14 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
   const auto& filters = req.selection.filters;
 
   std::vector<std::pair<std::string, codec::DataKey>> sidecars;
+  std::size_t outside = 0;  // recorded at the commit, turned away by the filters
   for (const auto& key : store.list(codec::project_data_prefix(req.selection.project))) {
     auto data = codec::parse_data_key(key);
-    if (data && data->kind == codec::ObjectKind::partition_blessing && data->commit == segment && filters.accepts(data->set()))
+    if (!data || data->kind != codec::ObjectKind::partition_blessing || data->commit != segment) continue;
+    if (filters.accepts(data->set()))
       sidecars.emplace_back(key, std::move(*data));
+    else
+      ++outside;
   }
   // Group by set in set order, then by key (issue seconds) within a set.
   std::sort(sidecars.begin(), sidecars.end(), [](const auto& a, const auto& b) {
@@ -63,10 +67,18 @@ BlessingsListing head_view(const ListBlessingsRequest& req, const analysis::GitT
     const Blessing b = codec::decode_blessing(*body, key);
     if (!b.scope || !intersects(*b.scope, request_scope)) {
       if (hooks.note) hooks.note("not listed " + key + ": its scope lies outside the selection");
+      ++outside;
       continue;
     }
     out.scoped.push_back({key, commit, *b.scope, b.prefixes, format_rfc3339(b.issued_at)});
   }
+  // "No blessings recorded" would be wrong when the filters hid them: say so, and how to see them.
+  if (outside != 0 && out.listing.blessings.empty() && out.scoped.empty() && hooks.announce)
+    hooks.announce(std::to_string(outside) + (outside == 1 ? " blessing" : " blessings") + " recorded at commit " +
+                   std::string(short_id(commit)) + (outside == 1 ? " lies" : " lie") +
+                   " outside the selection engine=" + filters.engine.describe() + ", target-triple=" +
+                   filters.target_triple.describe() + ", machine-key=" + filters.machine_key.describe() +
+                   "; pass `--engine all --target-triple all --machine-key all` to list them.");
   return out;
 }
 

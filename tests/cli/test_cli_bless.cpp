@@ -87,6 +87,13 @@ TEST_CASE("bless through the CLI re-baselines the step, a foreign scope does not
   const auto listed = run_cli(list, repo);
   REQUIRE(listed.exit_code == 0);
   CHECK(contains(listed.out, "parse/"));
+  // Filters that hide every blessing at the commit say so instead of "none recorded" alone.
+  const auto hidden = run_cli({"list", "blessings", local, "--context", commits[15], "--machine-key", "mk-nosuch"}, repo);
+  REQUIRE(hidden.exit_code == 0);
+  CHECK(contains(hidden.out, "No blessings recorded at commit"));
+  CHECK(contains(hidden.err, "2 blessings recorded at commit " + commits[15].substr(0, 12) +
+                                 " lie outside the selection engine=all"));
+  CHECK(contains(hidden.err, "machine-key=mk-nosuch; pass `--engine all --target-triple all --machine-key all`"));
 
   // unbless with the mk-a scope removes only the record it contains; the step is back.
   std::vector<std::string> unbless{"unbless", local, "--context", commits[15]};
