@@ -12,6 +12,7 @@
 #include "benchhist/codec/json_writer.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/model/text.hpp"
+#include "benchhist/pipeline/analyze.hpp"
 #include "benchhist/pipeline/bless.hpp"
 #include "benchhist/report/markdown_text.hpp"
 #include "benchhist/codec/key.hpp"
@@ -91,6 +92,8 @@ BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::Gi
   out.listing.window = true;
   const auto sel = analysis::select_objects(req.selection, git, store);
   announce_selection(hooks, req.selection.filters, sel);
+  // "No blessings in the analysis window" over an empty window says why it is empty.
+  if (const auto hint = empty_selection_hint(sel, req.selection, store); hint && hooks.announce) hooks.announce(*hint);
   out.listing.head_commit = sel.context_commit;
   const auto loaded = analysis::load_selection(store, sel, req.threads);
 

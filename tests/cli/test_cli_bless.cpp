@@ -94,6 +94,11 @@ TEST_CASE("bless through the CLI re-baselines the step, a foreign scope does not
   CHECK(contains(hidden.err, "2 blessings recorded at commit " + commits[15].substr(0, 12) +
                                  " lie outside the selection engine=all"));
   CHECK(contains(hidden.err, "machine-key=mk-nosuch; pass `--engine all --target-triple all --machine-key all`"));
+  // The window view over an empty window names the filter that emptied it.
+  const auto window = run_cli({"list", "blessings", "--all", local, "--context", commits[15], "--machine-key", "mk-nosuch"}, repo);
+  REQUIRE(window.exit_code == 0);
+  CHECK(contains(window.out, "No blessings in the analysis window."));
+  CHECK(contains(window.err, "--machine-key mk-nosuch matches no stored run"));
 
   // unbless with the mk-a scope removes only the record it contains; the step is back.
   std::vector<std::string> unbless{"unbless", local, "--context", commits[15]};
