@@ -53,16 +53,18 @@ std::string dot_joined(std::initializer_list<std::string> parts) {
   return out;
 }
 
+// This tool's bodies begin with their marker. One that merely contains it (a person quoting our
+// comment, or pasting it into an issue of their own) is a person's text and is never edited.
+bool ours(const std::string& body, const std::string& marker) { return body.starts_with(marker); }
+
+// The issue this tool maintains: same title and our marker first; the oldest when an accidental
+// duplicate exists, whatever order the API lists. An issue a person opened under the same title
+// is left alone (a new one is opened beside it).
 const GitHubIssue* find_issue(const std::vector<GitHubIssue>& issues, const std::string& title,
                               const std::string& marker) {
   const GitHubIssue* best = nullptr;
-  for (const auto& i : issues) {
-    if (i.title != title) continue;
-    const bool marked = i.body.find(marker) != std::string::npos;
-    const bool best_marked = best && best->body.find(marker) != std::string::npos;
-    // Ours (marked) first, then the oldest: deterministic whatever order the API lists.
-    if (!best || (marked && !best_marked) || (marked == best_marked && i.number < best->number)) best = &i;
-  }
+  for (const auto& i : issues)
+    if (i.title == title && ours(i.body, marker) && (!best || i.number < best->number)) best = &i;
   return best;
 }
 
@@ -235,7 +237,7 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
   const auto comments = github.comments(p.pull_request);
   const GitHubComment* mine = nullptr;
   for (const auto& c : comments)  // oldest first: an accidental duplicate never takes over
-    if (c.body.find(marker) != std::string::npos && (!mine || c.id < mine->id)) mine = &c;
+    if (ours(c.body, marker) && (!mine || c.id < mine->id)) mine = &c;
   const char* what = p.kind == PrPublicationKind::pending              ? "pending"
                      : p.kind == PrPublicationKind::nothing_benchmarked ? "nothing benchmarked"
                                                                         : "result";

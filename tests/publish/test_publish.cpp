@@ -431,25 +431,46 @@ TEST_CASE("an inconclusive report never clears the issue, nor does a clean one w
   CHECK(comments_in(st).empty());
 }
 
-TEST_CASE("the rolling issue is found by exact title among open issues only, on any page", "[publish][history]") {
+TEST_CASE("the rolling issue is found by exact title and our marker among open issues only, on any page",
+          "[publish][history]") {
   auto& s = standin();
   s.reset();
-  // A closed old findings issue, a pull request with the same title, other projects' issues and
-  // enough noise to push the real one onto a later page.
-  std::string seed = R"({"issues": [{"title": "Benchmark history findings for textproc", "state": "closed"},
-                                    {"title": "Benchmark history findings for textproc", "pull_request": true},
+  const std::string title = "Benchmark history findings for textproc";
+  const std::string marker = findings_issue_marker("textproc");
+  // A closed old findings issue, a pull request with the same title, another project's issue, a
+  // person's issue under the same title, one quoting our marker, and enough noise to push ours onto a
+  // later page.
+  std::string seed = R"({"issues": [{"title": "Benchmark history findings for textproc", "state": "closed", "body": ")" +
+                     marker + R"("},
+                                    {"title": "Benchmark history findings for textproc", "pull_request": true, "body": ")" +
+                     marker + R"("},
                                     {"title": "Benchmark history findings for textproc-2"})";
-  seed += R"(, {"title": "Benchmark history findings for textproc", "body": "older, hand-made"})";
+  seed += R"(, {"title": "Benchmark history findings for textproc", "body": "Tracking: parse got slower on my laptop"})";
+  seed += R"(, {"title": "Benchmark history findings for textproc", "body": "> )" + marker + R"(\n> quoted by alice"})";
   for (int i = 0; i < 230; ++i) seed += ", {\"title\": \"noise " + std::to_string(i) + "\"}";
+  seed += R"(, {"title": "Benchmark history findings for textproc", "body": ")" + marker + R"(\nolder findings"})";
   seed += "]}";
   s.seed(seed);
   auto github = s.client();
   auto r = publish_history(github, history(findings_report()));
-  CHECK(r.message == "Updated issue #4 with the findings at 1111111111aa.");
+  CHECK(r.message == "Updated issue #236 with the findings at 1111111111aa.");
   auto st = s.state();
-  CHECK(issues_in(st).size() == 234);
+  CHECK(issues_in(st).size() == 236);
   for (const auto& i : issues_in(st))
-    if (i.at("number").as_int64() != 4) CHECK(i.at("edits").as_int64() == 0);
+    if (i.at("number").as_int64() != 236) CHECK(i.at("edits").as_int64() == 0);
+
+  // Without ours, a person's issue under the same title is not adopted: a new one is opened.
+  s.reset();
+  s.seed(R"({"issues": [{"title": "Benchmark history findings for textproc", "body": "Tracking: parse got slower"},
+                        {"title": "Benchmark history findings for textproc", "body": "> )" +
+         marker + R"(\n> quoted"}]})");
+  auto opened = publish_history(github, history(findings_report()));
+  CHECK(opened.message == "Opened issue #3 \"" + title + "\" with the findings at 1111111111aa.");
+  st = s.state();
+  REQUIRE(issues_in(st).size() == 3);
+  CHECK(issues_in(st)[0].at("edits").as_int64() == 0);
+  CHECK(issues_in(st)[1].at("edits").as_int64() == 0);
+  CHECK(str(issues_in(st)[0], "body") == "Tracking: parse got slower");
 }
 
 TEST_CASE("an issue body too long for GitHub is shortened by whole sections with a pointer to the bundle",
@@ -507,7 +528,9 @@ TEST_CASE("three pushes edit the one pull-request comment in place: pending, the
   std::string seed = "{\"comments\": [";
   for (int i = 0; i < 120; ++i)
     seed += std::string(i ? "," : "") + "{\"issue\": 7, \"body\": \"review note " + std::to_string(i) + "\"}";
-  seed += ", {\"issue\": 7, \"body\": \"" + pr_comment_marker("other-project") + "\\nsomeone else's\"}]}";
+  seed += ", {\"issue\": 7, \"body\": \"" + pr_comment_marker("other-project") + "\\nsomeone else's\"}";
+  // A person quoting our comment: it carries our marker, but not as its first line.
+  seed += ", {\"issue\": 7, \"body\": \"> " + pr_comment_marker("textproc") + "\\n> **Pending** ...\\nWhy so long?\"}]}";
   s.seed(seed);
   auto github = s.client();
 
@@ -524,7 +547,7 @@ TEST_CASE("three pushes edit the one pull-request comment in place: pending, the
     auto result = publish_pr(github, pr_result(f, "# Benchmark history analysis: textproc\n\nreport " + commit + "\n"));
     CHECK(result.message == "Updated the benchmark comment on pull request #7 (result).");
     auto ours = comments_on(s.state(), 7);
-    REQUIRE(ours.size() == 122);
+    REQUIRE(ours.size() == 123);
     const auto& mine = ours.back();
     if (!our_id) our_id = mine.at("id").as_int64();
     CHECK(mine.at("id").as_int64() == *our_id);
