@@ -189,7 +189,14 @@ TEST_CASE("platforms: Linux labels become the matrix; Windows, macOS and old Ubu
   auto ok = run({"bash", script}, {{"PLATFORMS", "ubuntu-latest, ubuntu-24.04-arm,ubuntu-latest\nself-hosted-linux"}});
   CHECK(ok.exit_code == 0);
   CHECK(ok.out == "matrix=[\"ubuntu-latest\",\"ubuntu-24.04-arm\",\"self-hosted-linux\"]\n");
-  for (const char* bad : {"ubuntu-latest,windows-latest", "macos-latest", "ubuntu-22.04"}) {
+  // GitHub's runner labels are case-insensitive: case variants are the same label (listed once, in
+  // lower case) and are refused alike; every ubuntu-XX.YY older than 24.04 is refused, suffixed or not.
+  auto cased = run({"bash", script}, {{"PLATFORMS", "Ubuntu-Latest,ubuntu-latest,UBUNTU-24.04,ubuntu-24.04-ARM,ubuntu-26.04"}});
+  CHECK(cased.exit_code == 0);
+  CHECK(cased.out == "matrix=[\"ubuntu-latest\",\"ubuntu-24.04\",\"ubuntu-24.04-arm\",\"ubuntu-26.04\"]\n");
+  for (const char* bad : {"ubuntu-latest,windows-latest", "macos-latest", "ubuntu-22.04", "Ubuntu-22.04", "UBUNTU-20.04",
+                          "ubuntu-18.04", "ubuntu-16.04", "ubuntu-23.10", "ubuntu-22.04-arm", "Ubuntu-22.04-ARM",
+                          "Windows-Latest", "MACOS-14", "MacOS-latest", "ubuntu-latest,ubuntu-20.04"}) {
     INFO(bad);
     auto r = run({"bash", script}, {{"PLATFORMS", bad}});
     CHECK(r.exit_code == 1);
@@ -197,6 +204,8 @@ TEST_CASE("platforms: Linux labels become the matrix; Windows, macOS and old Ubu
     CHECK(r.err.find("::error title=Unsupported platform::platforms: ") != std::string::npos);
   }
   CHECK(run({"bash", script}, {{"PLATFORMS", "windows-latest"}}).err.find("builds only on Linux runners") != std::string::npos);
+  CHECK(run({"bash", script}, {{"PLATFORMS", "UBUNTU-20.04"}}).err.find("platforms: UBUNTU-20.04 — its distribution has no "
+                                                                        "Boost.JSON 1.81+") != std::string::npos);
   CHECK(run({"bash", script}, {{"PLATFORMS", " , "}}).err.find("platforms is empty") != std::string::npos);
   CHECK(run({"bash", script}, {{"PLATFORMS", "ubuntu-latest;rm"}}).exit_code == 1);
 }
