@@ -19,6 +19,7 @@ CommandSpec spec() {
       {"pr", 0, Kind::value, "N", "pr: the pull-request number"},
       {"pending", 0, Kind::flag, "", "pr: post or reset the comment as pending"},
       {"nothing-benchmarked", 0, Kind::flag, "", "pr: say that no package with benchmarks is affected"},
+      {"failed", 0, Kind::flag, "", "pr: say that the run stopped before it produced a result (needs --run-url)"},
       {"commit", 0, Kind::value, "SHA", "pr, failure: the commit concerned [default: $GITHUB_SHA]"},
       {"ref", 0, Kind::value, "NAME", "failure: the branch the failed run was for [default: $GITHUB_REF_NAME]"},
       {"run-url", 0, Kind::value, "URL", "The workflow run to link (required for failure)"},
@@ -49,6 +50,7 @@ Runner build(const Parsed& p) {
   if (p.vm.count("pr")) o.pull_request = p.number("pr", 0);
   o.pending = p.flag("pending");
   o.nothing_benchmarked = p.flag("nothing-benchmarked");
+  o.failed = p.flag("failed");
   o.commit = p.value("commit");
   o.ref = p.value("ref");
   o.run_url = p.value("run-url");

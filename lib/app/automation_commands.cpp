@@ -96,6 +96,8 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
         p.kind = publish::PrPublicationKind::pending;
       } else if (o.nothing_benchmarked) {
         p.kind = publish::PrPublicationKind::nothing_benchmarked;
+      } else if (o.failed) {
+        p.kind = publish::PrPublicationKind::failed;
       } else {
         p.kind = publish::PrPublicationKind::result;
         p.facts = report_facts(o, inv, ctx.project);

@@ -30,7 +30,8 @@ struct PublishOptions {
   std::optional<std::uint64_t> pull_request;      // pr: --pr N
   bool pending = false;                           // pr: --pending
   bool nothing_benchmarked = false;               // pr: --nothing-benchmarked
-  std::optional<std::string> commit;              // pr pending/nothing, failure: the commit
+  bool failed = false;                            // pr: --failed
+  std::optional<std::string> commit;              // pr pending/nothing/failed, failure: the commit
   std::optional<std::string> ref;                 // failure: the branch/ref name
 };
 

@@ -137,6 +137,7 @@ void validate_publish(const PublishOptions& o) {
       forbid(o.pull_request.has_value(), "--pr <N>", "history");
       forbid(o.pending, "--pending", "history");
       forbid(o.nothing_benchmarked, "--nothing-benchmarked", "history");
+      forbid(o.failed, "--failed", "history");
       if (!o.json || !o.markdown)
         usage("`publish history` requires --json <PATH> and --markdown <PATH> (the analyze reports)",
               o.json ? "--markdown" : "--json");
@@ -144,11 +145,14 @@ void validate_publish(const PublishOptions& o) {
     case PublishTarget::pr: {
       if (!o.pull_request) usage("`publish pr` requires --pr <N>", "--pr");
       if (*o.pull_request == 0) usage("invalid value '0' for '--pr <N>': the value must be at least 1", "--pr");
-      const int modes = int(o.pending) + int(o.nothing_benchmarked) + int(o.json.has_value() || o.markdown.has_value());
+      const int modes = int(o.pending) + int(o.nothing_benchmarked) + int(o.failed) +
+                        int(o.json.has_value() || o.markdown.has_value());
       if (modes != 1)
-        usage("`publish pr` takes exactly one of --pending, --nothing-benchmarked, or --json <PATH> with "
+        usage("`publish pr` takes exactly one of --pending, --nothing-benchmarked, --failed, or --json <PATH> with "
               "--markdown <PATH>",
-              "--pending|--nothing-benchmarked|--json");
+              "--pending|--nothing-benchmarked|--failed|--json");
+      // The comment says "the run's log says why": it must link the run.
+      if (o.failed && !o.run_url) usage("`publish pr --failed` requires --run-url <URL> (the failed run)", "--run-url");
       if ((o.json.has_value() || o.markdown.has_value()) && !(o.json && o.markdown))
         usage("a pull-request result needs both --json <PATH> and --markdown <PATH>", o.json ? "--markdown" : "--json");
       break;
@@ -157,6 +161,7 @@ void validate_publish(const PublishOptions& o) {
       forbid(o.pull_request.has_value(), "--pr <N>", "failure");
       forbid(o.pending, "--pending", "failure");
       forbid(o.nothing_benchmarked, "--nothing-benchmarked", "failure");
+      forbid(o.failed, "--failed", "failure");
       forbid(o.json.has_value(), "--json <PATH>", "failure");
       forbid(o.markdown.has_value(), "--markdown <PATH>", "failure");
       if (!o.run_url) usage("`publish failure` requires --run-url <URL> (the failed run)", "--run-url");

@@ -224,6 +224,14 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
                      run_link(p.links)}) +
              ".\n";
       break;
+    case PrPublicationKind::failed:
+      body = marker + "\n" +
+             dot_joined({"**Failed:** the benchmark run for " + commit_ref(p.commit) + " in `" + p.project +
+                         "` stopped before it produced a result, so there is no verdict for it. The run's log says why; "
+                         "the next push benchmarks the pull request again",
+                     run_link(p.links)}) +
+             ".\n";
+      break;
     case PrPublicationKind::result: {
       if (!p.facts)
         throw Error(ErrorKind::usage, "a pull-request result needs the JSON report", "--json", {},
@@ -240,6 +248,7 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
     if (ours(c.body, marker) && (!mine || c.id < mine->id)) mine = &c;
   const char* what = p.kind == PrPublicationKind::pending              ? "pending"
                      : p.kind == PrPublicationKind::nothing_benchmarked ? "nothing benchmarked"
+                     : p.kind == PrPublicationKind::failed              ? "failed"
                                                                         : "result";
   const std::string pr = "#" + std::to_string(p.pull_request);
   if (mine) {

@@ -131,6 +131,23 @@ TEST_CASE("publish pr posts pending, then edits the same comment with the result
   CHECK(contains(body, "**Findings** for commit `9f2c4a1d3b5e`: 2 regressions"));
   CHECK(contains(body, "[Download the full report bundle](https://github.test/a/3)"));
   no_token_printed(r);
+
+  // A run that stops before its result replaces the pending promise with "failed", linking the run.
+  r = run_cli({"publish", "pr", "--pr", "1", "--pending", "--run-url", "https://github.test/runs/4"}, p.dir,
+              github_env());
+  CHECK(r.exit_code == 0);
+  r = run_cli({"publish", "pr", "--pr", "1", "--failed", "--run-url", "https://github.test/runs/4"}, p.dir,
+              github_env());
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "Updated the benchmark comment on pull request #1 (failed)."));
+  comments = s.state().at("comments").as_array();
+  REQUIRE(comments.size() == 1);
+  body = std::string(comments.at(0).at("body").as_string());
+  CHECK(contains(body, "**Failed:** the benchmark run for commit `abcdefabcdef` in `textproc` stopped before it "
+                       "produced a result"));
+  CHECK(contains(body, "[workflow run](https://github.test/runs/4)"));
+  CHECK_FALSE(contains(body, "Pending"));
 }
 
 TEST_CASE("publish refuses a report of another project and arguments that do not fit the target", "[publish][cli]") {
@@ -148,6 +165,9 @@ TEST_CASE("publish refuses a report of another project and arguments that do not
       {{"publish", "pr", "--pending"}, "`publish pr` requires --pr <N>"},
       {{"publish", "pr", "--pr", "3"}, "exactly one of --pending, --nothing-benchmarked"},
       {{"publish", "pr", "--pr", "3", "--pending", "--nothing-benchmarked"}, "exactly one of"},
+      {{"publish", "pr", "--pr", "3", "--pending", "--failed"}, "exactly one of --pending, --nothing-benchmarked, --failed"},
+      {{"publish", "pr", "--pr", "3", "--failed"}, "`publish pr --failed` requires --run-url <URL>"},
+      {{"publish", "history", "--failed"}, "'--failed' does not apply to `publish history`"},
       {{"publish", "failure"}, "`publish failure` requires --run-url <URL>"},
       {{"publish", "failure", "--run-url", "u", "--pr", "2"}, "'--pr <N>' does not apply to `publish failure`"},
       {{"publish", "history", "--json", "a", "--markdown", "b", "--collection-complete", "yes"},

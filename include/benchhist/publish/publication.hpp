@@ -8,8 +8,8 @@
 //   open; an inconclusive report never clears it; a first clean or inconclusive report opens
 //   nothing.
 // * pr — one comment per pull request and project, found again by a hidden marker, posted as
-//   pending and edited in place with the result (findings, clean or inconclusive alike) or with
-//   the "nothing was benchmarked" explanation.
+//   pending and edited in place with the result (findings, clean or inconclusive alike), with
+//   the "nothing was benchmarked" explanation, or with "the run failed" when it stopped first.
 // * failure — opens `Benchmark history workflow failed for <project>`, or comments on the open
 //   one; nothing here ever closes it.
 //
@@ -38,13 +38,15 @@ struct HistoryPublication {
   PublicationLinks links;
 };
 
-enum class PrPublicationKind { pending, nothing_benchmarked, result };
+// `failed`: the run stopped before it produced a result (the workflow's failure step), so the
+// pending comment does not promise a result that never comes.
+enum class PrPublicationKind { pending, nothing_benchmarked, result, failed };
 
 struct PrPublication {
   std::string project;          // raw project id (the marker and heading)
   std::uint64_t pull_request = 0;
   PrPublicationKind kind = PrPublicationKind::pending;
-  std::optional<std::string> commit;  // the head commit (pending / nothing benchmarked)
+  std::optional<std::string> commit;  // the head commit (pending / nothing benchmarked / failed)
   std::optional<ReportFacts> facts;   // result only
   std::string markdown;               // result only
   bool collection_complete = false;   // result only
