@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The collect/backfill arguments the reusable workflows' measurement inputs stand for, one per
-# line (read them with `mapfile -t args < <(scope-args.sh)`):
+# line (read them with `scope=$(scope-args.sh)` and then `mapfile -t args <<< "$scope"`:
+# a process substitution would drop a failing exit status):
 #   PACKAGES             space-separated packages (pull requests: the affected ones) → --package …
 #   EXCLUDE              comma/space-separated packages → --exclude … (only without PACKAGES)
 #   BENCH                comma/space-separated bench targets → --bench …

@@ -6,7 +6,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "benchhist/probe/process.hpp"
@@ -69,6 +74,79 @@ std::string inputs_block(const std::string& yml) {
   REQUIRE(on != std::string::npos);
   const auto end = yml.find("\n\n", on + 1);
   return yml.substr(on, end - on);
+}
+
+// The `run: |` script of the step named `name` (the first such step at or after `from`), dedented
+// as the runner hands it to the shell.
+std::string step_script(const std::string& yml, const std::string& name, std::size_t from = 0) {
+  const auto step = yml.find("      - name: " + name + "\n", from);
+  REQUIRE(step != std::string::npos);
+  auto next = yml.find("\n      - ", step + 1);
+  const auto next_job = yml.find("\n\n  ", step + 1);
+  if (next_job < next) next = next_job;
+  const auto run = yml.find("        run: |\n", step);
+  REQUIRE(run < next);
+  std::string script;
+  std::istringstream lines(yml.substr(run + 15, next == std::string::npos ? std::string::npos : next + 1 - (run + 15)));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) {
+      script += "\n";
+      continue;
+    }
+    if (line.rfind("          ", 0) != 0) break;
+    script += line.substr(10) + "\n";
+  }
+  return script;
+}
+
+// A scratch directory, removed with the object.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag) {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("bh-workflows-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void write_file(const fs::path& p, const std::string& text, bool executable = false) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+  if (executable) fs::permissions(p, fs::perms::owner_all, fs::perm_options::add);
+}
+
+// Runs a step's script as GitHub runs `shell: bash` (bash --noprofile --norc -eo pipefail), in a
+// workspace holding this repository's scripts at bench-history-tool/, with a stand-in
+// cargo-bench-history on PATH that records its arguments (one per line) in `calls`.
+struct StepRun {
+  ProcessResult result;
+  std::optional<std::string> calls;  // nullopt: the tool was never invoked
+};
+StepRun run_step(const std::string& script, std::map<std::string, std::optional<std::string>> env) {
+  TempDir dir("step");
+  const auto ws = dir.path / "workspace";
+  fs::create_directories(ws / "bench-history-tool/.github");
+  fs::copy(source / ".github/scripts", ws / "bench-history-tool/.github/scripts", fs::copy_options::recursive);
+  fs::create_directories(ws / "project");
+  fs::create_directories(dir.path / "temp/bench-history-report");
+  write_file(dir.path / "temp/bench-history-report/bisect.md", "bisect\n");
+  write_file(dir.path / "bin/cargo-bench-history", "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> \"$TOOL_CALLS\"\n", true);
+  write_file(dir.path / "step.sh", script);
+  env["PATH"] = (dir.path / "bin").string() + ":" + std::getenv("PATH");
+  env["TOOL_CALLS"] = (dir.path / "calls").string();
+  env["GITHUB_WORKSPACE"] = ws.string();
+  env["RUNNER_TEMP"] = (dir.path / "temp").string();
+  env["GITHUB_STEP_SUMMARY"] = (dir.path / "summary.md").string();
+  env["GITHUB_OUTPUT"] = (dir.path / "output").string();
+  StepRun r;
+  r.result = run({"bash", "--noprofile", "--norc", "-eo", "pipefail", (dir.path / "step.sh").string()}, env, ws / "project");
+  if (fs::exists(dir.path / "calls")) r.calls = read(dir.path / "calls");
+  return r;
 }
 
 }  // namespace
@@ -245,4 +323,47 @@ TEST_CASE("the workflow scripts are shellcheck-clean", "[automation][workflows]"
   auto r = run(argv);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("an invalid best-of stops every collect, bisect and backfill step before the tool runs",
+          "[automation][workflows]") {
+  struct Step {
+    const char* workflow;
+    const char* name;
+    const char* command;  // the tool's first arguments when it does run
+  };
+  const Step steps[] = {{"history", "Collect", "collect\n--skip-existing\n"},
+                        {"history", "Bisect", "bisect\n"},
+                        {"pr", "Collect the affected packages", "collect\n--skip-existing\n"},
+                        {"backfill", "Backfill", "backfill\n"}};
+  const std::map<std::string, std::optional<std::string>> inputs = {
+      {"CONFIG", ""}, {"EXCLUDE", ""}, {"BENCH", ""}, {"FEATURES", ""}, {"ALL_FEATURES", "false"},
+      {"NO_DEFAULT_FEATURES", "false"}, {"PACKAGES", ""}, {"BISECT_BUILDS", "4"}, {"FROM", "a1"}, {"TO", "b2"},
+      {"MAX_COMMITS", ""}, {"IGNORE_ERRORS", "false"}};
+  for (const auto& step : steps) {
+    INFO(step.workflow << ": " << step.name);
+    const auto yml = read(source / ".github/workflows" / (std::string(step.workflow) + ".yml"));
+    // The exit status of a process substitution is lost even under set -euo pipefail.
+    CHECK(yml.find("< <(") == std::string::npos);
+    const auto script = step_script(yml, step.name);
+    REQUIRE(script.find("scope-args.sh") != std::string::npos);
+    for (const char* bad : {"0", "2.5", "-1", "x"}) {
+      INFO("best-of " << bad);
+      auto env = inputs;
+      env["BEST_OF"] = bad;
+      const auto r = run_step(script, env);
+      CHECK(r.result.exit_code != 0);
+      CHECK(r.result.err.find("best-of must be a positive integer, not \"" + std::string(bad) + "\"") != std::string::npos);
+      CHECK_FALSE(r.calls.has_value());
+    }
+    auto env = inputs;
+    env["BEST_OF"] = "3";
+    const auto ok = run_step(script, env);
+    INFO(ok.result.out << ok.result.err);
+    CHECK(ok.result.exit_code == 0);
+    REQUIRE(ok.calls.has_value());
+    CHECK(ok.calls->rfind(step.command, 0) == 0);
+    CHECK(ok.calls->find("--workspace\n") != std::string::npos);
+    CHECK(ok.calls->find("\n--best-of\n3\n") != std::string::npos);
+  }
 }
