@@ -9,6 +9,7 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/ascii.hpp"
 #include "benchhist/model/text.hpp"
+#include "shallow_history.hpp"
 
 namespace benchhist::automation {
 namespace {
@@ -57,6 +58,15 @@ std::string resolve_ref(const analysis::GitTopology& git, const std::string& ref
 }
 
 std::string when(const std::optional<Timestamp>& t) { return t ? format_rfc3339_seconds(*t) : std::string("an unknown time"); }
+
+// A walk that ran out of history in a shallow clone stopped at the clone's boundary, not at
+// the history's start: whatever it concluded about older commits would be made up.
+[[noreturn]] void history_cut_off(const analysis::CommitInfo& oldest, const std::string& why) {
+  throw Error(ErrorKind::git,
+              "this shallow clone's history ends at " + short_id(oldest.id) + " (committed " +
+                  when(oldest.committer_time) + "), " + why,
+              oldest.id, {}, shallow_history_hint);
+}
 
 }  // namespace
 
@@ -132,6 +142,10 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
       return c.committer_time && *c.committer_time <= *plan.age_cutoff;
     });
     if (it == history.rend()) {
+      if (git.is_shallow() && !history.empty())
+        history_cut_off(history.front(), "and no first-parent commit of " + r.head + " from there on was committed " +
+                                             "at least " + std::string(ascii::trim(r.minimum_age)) + " before " +
+                                             format_rfc3339_seconds(r.now) + ": the range's end may lie beyond it");
       plan.eligible = false;
       plan.explanation = "nothing to backfill: no first-parent commit of " + r.head + " (" + short_id(head) +
                          ") was committed at least " + std::string(ascii::trim(r.minimum_age)) + " before " +
@@ -146,12 +160,14 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
 
   // The start: walk back from the end while commits stay within the lookback horizon.
   const auto history = git.first_parent_history(plan.to);  // oldest first, the end last
+  const auto within = [&](const analysis::CommitInfo& c) {
+    return c.committer_time && *c.committer_time >= *plan.lookback_cutoff;
+  };
   std::size_t start = history.size() - 1;
-  while (start > 0) {
-    const auto& prev = history[start - 1];
-    if (!prev.committer_time || *prev.committer_time < *plan.lookback_cutoff) break;
-    --start;
-  }
+  while (start > 0 && within(history[start - 1])) --start;
+  if (start == 0 && within(history.front()) && git.is_shallow())
+    history_cut_off(history.front(), "within " + std::string(ascii::trim(r.lookback)) + " of " +
+                                         format_rfc3339_seconds(r.now) + ": the range's start may lie beyond it");
   plan.from = history[start].id;
   plan.commits = history.size() - start;
   plan.eligible = true;
@@ -168,8 +184,10 @@ BackfillRangePlan prepare_backfill_range(const analysis::GitTopology& git, const
                   : "is the newest at least " + std::string(ascii::trim(r.minimum_age)) + " old") +
       " (committed " + when(end.committer_time) + "), the start the oldest of its first-parent ancestors within " +
       std::string(ascii::trim(r.lookback)) + " of " + format_rfc3339_seconds(r.now) +
-      (plan.commits == 1 ? " (the history before the end is older than that horizon, so the end is measured alone)"
-                         : "");
+      (plan.commits > 1        ? ""
+       : !within(end)         ? " (the end is already older than that horizon, so it is measured alone)"
+       : history.size() == 1  ? " (the end is the first commit of the history, so it is measured alone)"
+                              : " (the history before the end is older than that horizon, so the end is measured alone)");
   return plan;
 }
 

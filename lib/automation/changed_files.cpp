@@ -9,6 +9,7 @@
 #include "git/error.hpp"
 #include "git/repository.hpp"
 #include "git/versions.hpp"
+#include "shallow_history.hpp"
 
 namespace benchhist::automation {
 namespace {
@@ -55,8 +56,7 @@ ChangedFiles changed_files_since_merge_base(const std::filesystem::path& repo_di
                     ": cannot tell what the pull request changes",
                 std::string(head_ref),
                 rc == GIT_ENOTFOUND ? std::string("the histories share no commit") : git::last_error_message(),
-                "a shallow clone cuts the history off: fetch full history (actions/checkout with `fetch-depth: 0`, or "
-                "`git fetch --unshallow`)");
+                shallow_history_hint);
   out.merge_base = git::oid_hex(mb);
 
   auto old_tree = tree_of(repo.get(), mb);

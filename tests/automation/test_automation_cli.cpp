@@ -58,6 +58,31 @@ TEST_CASE("backfill-range prints the frozen range as step outputs, resolved from
   CHECK(contains(explicit_range.out, "\ncommits=4\n"));
 }
 
+TEST_CASE("backfill-range in a shallow clone refuses a range that reaches the clone's boundary", "[automation][cli]") {
+  bhtest::TempRepo repo("range-shallow-cli");
+  const long long now = now_seconds();
+  repo.commit("c0", now - 40 * day);
+  repo.commit("c1", now - 20 * day);
+  const auto c2 = repo.commit("c2", now - 3600);
+  const auto clone = [&](int depth) {
+    const auto dir = repo.dir().parent_path() / ("depth-" + std::to_string(depth));
+    repo.git({"clone", "-q", "--depth", std::to_string(depth), "file://" + repo.dir().string(), dir.string()});
+    return dir;
+  };
+  // Depth 1: c1, 20 days old, is within the lookback; the clone just does not have it.
+  auto cut = run_cli({"backfill-range", "--lookback", "60 days", "--minimum-age", "0"}, clone(1));
+  CHECK(cut.exit_code == 1);
+  CHECK(cut.out.empty());
+  CHECK(contains(cut.err, "Error: this shallow clone's history ends at " + c2.substr(0, 12) + " (committed "));
+  CHECK(contains(cut.err, "within 60 days of "));
+  CHECK(contains(cut.err, "hint: a shallow clone cuts the history off: fetch full history"));
+  // Depth 2: the 10-day window ends at c1, inside what the clone holds.
+  auto inside = run_cli({"backfill-range", "--lookback", "10 days", "--minimum-age", "0"}, clone(2));
+  INFO(inside.err);
+  CHECK(inside.exit_code == 0);
+  CHECK(contains(inside.out, "eligible=true\nfrom=" + c2 + "\nto=" + c2 + "\ncommits=1\n"));
+}
+
 TEST_CASE("affected prints the packages a branch affects, or any=false", "[automation][cli]") {
   bhtest::TempRepo repo("affected-cli");
   repo.write(".cargo/config.toml", "[net]\noffline = true\n");

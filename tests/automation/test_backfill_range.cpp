@@ -64,6 +64,26 @@ std::string error_of(const DatedRepo& d, BackfillRangeRequest r) {
   return "(no error)";
 }
 
+// A real shallow clone of the dated repository (`git clone --depth <depth> file://…`), planned
+// at the same `now`.
+struct ShallowClone {
+  bhtest::TempRepo holder{"range-shallow"};
+  std::filesystem::path dir;
+  Timestamp now;
+  ShallowClone(const DatedRepo& d, int depth) : dir(holder.dir().parent_path() / "clone"), now(d.now) {
+    holder.git({"clone", "-q", "--depth", std::to_string(depth), "file://" + d.repo.dir().string(), dir.string()});
+  }
+  BackfillRangePlan rolling(std::string lookback, std::string age) const {
+    BackfillRangeRequest r;
+    r.lookback = std::move(lookback);
+    r.minimum_age = std::move(age);
+    r.now = now;
+    auto git = analysis::open_git_topology(dir);
+    REQUIRE(git->is_shallow());
+    return prepare_backfill_range(*git, r);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("rolling selection: the newest commit at least minimum-age old, back to the oldest within lookback",
@@ -122,7 +142,8 @@ TEST_CASE("to overrides the end while the lookback still runs from now", "[autom
   CHECK(alone.to == d.c1);
   CHECK(alone.from == d.c1);
   CHECK(alone.commits == 1);
-  CHECK(alone.explanation.find("the end is measured alone") != std::string::npos);
+  CHECK(alone.explanation.find("(the end is already older than that horizon, so it is measured alone)") !=
+        std::string::npos);
   CHECK(alone.explanation.rfind("backfilling 1 first-parent commit, " + d.c1.substr(0, 12) + ": the end given by to", 0) == 0);
 }
 
@@ -136,6 +157,65 @@ TEST_CASE("no eligible end is not an error: the plan explains the no-op", "[auto
   CHECK(p.explanation == "nothing to backfill: no first-parent commit of HEAD (" + d.c6.substr(0, 12) +
                              ") was committed at least 60 days before 2026-03-15T12:00:00Z (the oldest, " +
                              d.c0.substr(0, 12) + ", dates from 2026-02-01T09:00:00Z), so no benchmark job starts");
+}
+
+TEST_CASE("a range that reaches a shallow clone's boundary is refused, not taken for the history's start",
+          "[automation][range]") {
+  const auto& d = dated();
+  const std::string hint = "a shallow clone cuts the history off: fetch full history (actions/checkout with "
+                           "`fetch-depth: 0`, or `git fetch --unshallow`)";
+  // Depth 1 holds c6 alone; c5 (a day old) is within 60 days, the clone just does not have it.
+  const ShallowClone one(d, 1);
+  try {
+    one.rolling("60 days", "0");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::git);
+    CHECK(e.message() == "this shallow clone's history ends at " + d.c6.substr(0, 12) +
+                             " (committed 2026-03-15T11:00:00Z), within 60 days of 2026-03-15T12:00:00Z: the range's "
+                             "start may lie beyond it");
+    CHECK(e.subject() == d.c6);
+    CHECK(e.hint() == hint);
+  }
+  // No commit the clone holds is old enough: an older end may lie past the boundary.
+  try {
+    one.rolling("14 days", "24 hours");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.message() == "this shallow clone's history ends at " + d.c6.substr(0, 12) +
+                             " (committed 2026-03-15T11:00:00Z), and no first-parent commit of HEAD from there on was "
+                             "committed at least 24 hours before 2026-03-15T12:00:00Z: the range's end may lie beyond it");
+    CHECK(e.hint() == hint);
+  }
+  // Depth 3 holds c5, m, c6 of the first-parent line: the end c5 is the boundary itself.
+  const ShallowClone three(d, 3);
+  CHECK_THROWS_WITH(three.rolling("14 days", "24 hours"),
+                    Catch::StartsWith("this shallow clone's history ends at " + d.c5.substr(0, 12) + " "));
+  // A range whose start lies inside the clone is the same as in a full clone.
+  auto inside = three.rolling("1 day", "0");
+  CHECK(inside.from == d.m);
+  CHECK(inside.to == d.c6);
+  CHECK(inside.commits == 2);
+  // So is an end older than the horizon: measured alone, whatever lies before it.
+  auto old_end = three.rolling("6 hours", "24 hours");
+  CHECK(old_end.from == d.c5);
+  CHECK(old_end.commits == 1);
+  CHECK(old_end.explanation.find("(the end is already older than that horizon, so it is measured alone)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a repository's first commit is measured alone because nothing precedes it", "[automation][range]") {
+  bhtest::TempRepo repo("range-root");
+  const auto root = repo.commit("root", at("2026-03-10T09:00:00Z"));
+  BackfillRangeRequest r;
+  r.lookback = "14 days";
+  r.minimum_age = "0";
+  r.now = *parse_rfc3339("2026-03-15T12:00:00Z");
+  auto git = analysis::open_git_topology(repo.dir());
+  auto p = prepare_backfill_range(*git, r);
+  CHECK(p.from == root);
+  CHECK(p.commits == 1);
+  CHECK(p.explanation.find("(the end is the first commit of the history, so it is measured alone)") != std::string::npos);
 }
 
 TEST_CASE("an explicit range is frozen to full ids and its start must be a first-parent ancestor of its end",

@@ -19,7 +19,9 @@
 //
 // prepare_backfill_range throws Error{usage} (subject = the input's name) for an invalid input,
 // Error{git} (subject = the ref) for a ref that does not resolve, a `from` that is not a
-// first-parent ancestor of `to`, or a repository that cannot be read.
+// first-parent ancestor of `to`, or a repository that cannot be read, and Error{git} (subject =
+// the boundary commit) when rolling selection's walk reaches a shallow clone's boundary while
+// the range may still go on (docs/backfill.md "The workflow's range in a shallow clone").
 
 #include <cstddef>
 #include <cstdint>
