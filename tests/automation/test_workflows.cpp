@@ -99,6 +99,18 @@ std::string step_script(const std::string& yml, const std::string& name, std::si
   return script;
 }
 
+// The text of job `job` in a workflow file: from its key to the next job's (or the end).
+std::string job_block(const std::string& yml, const std::string& job) {
+  const auto jobs = yml.find("\njobs:\n");
+  REQUIRE(jobs != std::string::npos);
+  const auto at = yml.find("\n  " + job + ":\n", jobs);
+  REQUIRE(at != std::string::npos);
+  auto end = at + 1;
+  while ((end = yml.find("\n  ", end + 1)) != std::string::npos && yml[end + 3] == ' ') {
+  }
+  return yml.substr(at + 1, end == std::string::npos ? std::string::npos : end - at);
+}
+
 // A scratch directory, removed with the object.
 struct TempDir {
   fs::path path;
@@ -366,4 +378,45 @@ TEST_CASE("an invalid best-of stops every collect, bisect and backfill step befo
     CHECK(ok.calls->find("--workspace\n") != std::string::npos);
     CHECK(ok.calls->find("\n--best-of\n3\n") != std::string::npos);
   }
+}
+
+TEST_CASE("pr.yml edits the pending comment to say the run failed, on failure but not on cancellation",
+          "[automation][workflows]") {
+  const auto pr = read(source / ".github/workflows/pr.yml");
+  const auto failed = job_block(pr, "failed");
+  INFO(failed);
+  // After everything that can fail once the pending comment may exist.
+  CHECK(failed.find("    needs: [tool, prepare, collect, analyze]\n") != std::string::npos);
+  const auto if_at = failed.find("    if: >-\n");
+  REQUIRE(if_at != std::string::npos);
+  const auto condition = failed.substr(if_at, failed.find("    runs-on:") - if_at);
+  CHECK(condition.find("failure()") != std::string::npos);
+  // A run cancelled by a newer push is superseded by that push's pending comment.
+  CHECK(condition.find("!cancelled()") != std::string::npos);
+  CHECK(condition.find("always()") == std::string::npos);
+  // Only when the pending step ran (succeeded or failed: the comment may exist) and no later step
+  // left a final comment (nothing benchmarked, or the result even when the regression gate fails).
+  CHECK(condition.find("(needs.prepare.outputs.pending == 'success' || needs.prepare.outputs.pending == 'failure')") !=
+        std::string::npos);
+  CHECK(condition.find("needs.prepare.outputs.nothing-benchmarked != 'success'") != std::string::npos);
+  CHECK(condition.find("needs.analyze.outputs.commented != 'success'") != std::string::npos);
+  const auto prepare = job_block(pr, "prepare");
+  CHECK(prepare.find("      pending: ${{ steps.pending.outcome }}\n") != std::string::npos);
+  CHECK(prepare.find("      nothing-benchmarked: ${{ steps.nothing.outcome }}\n") != std::string::npos);
+  CHECK(prepare.find("      - name: Post the pending comment\n        id: pending\n") != std::string::npos);
+  CHECK(prepare.find("      - name: Say that nothing was benchmarked\n        id: nothing\n") != std::string::npos);
+  const auto analyze = job_block(pr, "analyze");
+  CHECK(analyze.find("      commented: ${{ steps.comment.outcome }}\n") != std::string::npos);
+  CHECK(analyze.find("      - name: Update the pull-request comment\n        id: comment\n") != std::string::npos);
+  CHECK(analyze.find("--json \"$out/report.json\"", analyze.find("id: comment")) != std::string::npos);
+  // The same permissions and environment as the other publish steps.
+  CHECK(failed.find("    permissions:\n      contents: read\n      pull-requests: write\n    steps:") != std::string::npos);
+  CHECK(failed.find("uses: ./bench-history-tool/.github/actions/build-tool") != std::string::npos);
+  CHECK(failed.find("          GITHUB_TOKEN: ${{ github.token }}\n") != std::string::npos);
+  CHECK(failed.find("          RUN_URL: ${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}\n") !=
+        std::string::npos);
+  CHECK(failed.find("        working-directory: ") != std::string::npos);
+  CHECK(failed.find("cargo-bench-history publish pr \"${config[@]}\" --pr \"$PR\" --failed --commit \"$HEAD_SHA\" "
+                    "--run-url \"$RUN_URL\"") != std::string::npos);
+  CHECK(failed.find("ref: ${{ github.event.pull_request.head.sha }}") != std::string::npos);
 }
