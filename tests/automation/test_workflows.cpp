@@ -420,3 +420,26 @@ TEST_CASE("pr.yml edits the pending comment to say the run failed, on failure bu
                     "--run-url \"$RUN_URL\"") != std::string::npos);
   CHECK(failed.find("ref: ${{ github.event.pull_request.head.sha }}") != std::string::npos);
 }
+
+TEST_CASE("history.yml serializes analyze-and-publish per repository, project directory and configuration, "
+          "never collection",
+          "[automation][workflows]") {
+  const auto history = read(source / ".github/workflows/history.yml");
+  // Not the whole run: a waiting run replaced by a newer one would lose its push's measurement.
+  CHECK(history.substr(0, history.find("\njobs:\n")).find("concurrency:") == std::string::npos);
+  for (const char* job : {"tool", "prepare", "collect"}) {
+    INFO(job);
+    CHECK(job_block(history, job).find("concurrency:") == std::string::npos);
+  }
+  const std::string key = "${{ github.repository }}-${{ inputs.working-directory }}-${{ inputs.config }}";
+  const auto analyze = job_block(history, "analyze");
+  INFO(analyze);
+  CHECK(analyze.find("    concurrency:\n      group: cargo-bench-history-history-" + key +
+                     "\n      cancel-in-progress: false\n") != std::string::npos);
+  CHECK(analyze.find("publish history") != std::string::npos);
+  // Alerts are serialized too, in a group of their own: an alert never replaces a waiting analysis.
+  const auto failure = job_block(history, "failure");
+  CHECK(failure.find("    concurrency:\n      group: cargo-bench-history-history-failure-" + key +
+                     "\n      cancel-in-progress: false\n") != std::string::npos);
+  CHECK(failure.find("publish failure") != std::string::npos);
+}
