@@ -271,7 +271,7 @@ void check(const PruneOptions& o) {
   // [COMMIT] is a prefix of full commit ids (docs/prune.md): a ref or a tag could never match,
   // and would prune nothing without a word.
   for (const auto& c : o.commits)
-    if (c.empty() || !std::all_of(c.begin(), c.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); }))
+    if (!is_commit_id(c))
       usage("invalid commit \"" + c + "\": prune takes commit ids or their prefixes (hexadecimal), not refs; pass "
             "the id, e.g. $(git rev-parse " + (c.empty() ? std::string("HEAD") : c) + ")",
             "[COMMIT]");

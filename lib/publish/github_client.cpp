@@ -119,6 +119,34 @@ std::string body_document(std::string_view body) {
   return "{\"body\":" + codec::json::quote(body) + "}";
 }
 
+// GitHub's rate limits (docs.github.com "Rate limits for the REST API"): the primary limit
+// answers 403 or 429 with `x-ratelimit-remaining: 0` and the reset time in `x-ratelimit-reset`
+// (epoch seconds); a secondary limit answers 403 or 429 with Retry-After. Neither is a
+// permission problem, and retrying before the reset only spends attempts.
+bool rate_limited(int status, const std::optional<std::string>& remaining, bool retry_after) {
+  return status == 429 || (status == 403 && ((remaining && *remaining == "0") || retry_after));
+}
+
+// How long until the limit lifts: Retry-After, else the reset time; nullopt when neither says.
+std::optional<std::chrono::milliseconds> rate_limit_wait(const std::optional<std::string>& retry_after,
+                                                         const std::optional<std::string>& reset,
+                                                         std::chrono::system_clock::time_point now) {
+  if (retry_after)
+    if (auto d = https::parse_retry_after(*retry_after, now)) return d;
+  if (!reset) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const long long epoch = std::stoll(*reset, &used);
+    if (used != reset->size()) return std::nullopt;
+    const auto at = std::chrono::system_clock::time_point(std::chrono::seconds(epoch));
+    // One second more: the reset time is truncated to whole seconds.
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(at - now) + std::chrono::seconds(1));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 GitHubClient::GitHubClient(GitHubTarget target, std::shared_ptr<https::HttpClient> http, GitHubClientOptions options)
@@ -167,7 +195,27 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
       if (reply.status >= 200 && reply.status < 300) return reply;
       const auto message = service_message(reply.body);
       const std::string detail = redact("HTTP " + std::to_string(reply.status) + (message.empty() ? "" : ": " + message));
-      if (!https::is_transient_status(reply.status)) {
+      const auto retry_after_header = reply.header("Retry-After");
+      const bool limited = rate_limited(reply.status, reply.header("x-ratelimit-remaining"), retry_after_header.has_value());
+      if (limited) {
+        const auto now = std::chrono::system_clock::now();
+        const auto wait = rate_limit_wait(retry_after_header, reply.header("x-ratelimit-reset"), now);
+        if (wait && (attempt >= max_attempts || *wait > options_.retry.max_delay)) {
+          const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(*wait).count();
+          throw Error(ErrorKind::network,
+                      "GitHub's API rate limit for this token stopped " + what + "; it lifts in " +
+                          std::to_string(seconds) + " s",
+                      where, detail,
+                      "run the step again after the limit lifts; runs that publish at the same time share one "
+                      "token's limit");
+        }
+        last = detail + " (rate limited)";
+        if (wait) {
+          // Waiting less than the limit asks for would only spend an attempt.
+          options_.retry.wait(*wait);
+          continue;
+        }
+      } else if (!https::is_transient_status(reply.status)) {
         switch (reply.status) {
           case 401:
             throw Error(ErrorKind::auth, "GitHub rejected the token in GITHUB_TOKEN while " + what, where, detail,
@@ -188,13 +236,14 @@ GitHubClient::Reply GitHubClient::call(const std::string& method, const std::str
                         "check GITHUB_API_URL (" + target_.api_url + ") and GitHub's status");
         }
       }
-      last = detail;
-      if (auto ra = reply.header("Retry-After"))
-        retry_after = https::parse_retry_after(*ra, std::chrono::system_clock::now());
+      last = limited ? detail + " (rate limited)" : detail;
+      if (retry_after_header) retry_after = https::parse_retry_after(*retry_after_header, std::chrono::system_clock::now());
     }
     if (attempt >= max_attempts)
       throw Error(ErrorKind::network, what + " failed after " + std::to_string(attempt) + " attempts", where, last,
-                  "GitHub or the network is failing; run the step again later");
+                  last.ends_with("(rate limited)")
+                      ? "GitHub is rate-limiting this token; run the step again later"
+                      : "GitHub or the network is failing; run the step again later");
     options_.retry.wait(options_.retry.delay_after(attempt, retry_after, unit(rng)));
   }
 }
@@ -282,6 +331,28 @@ GitHubComment GitHubClient::update_comment(std::uint64_t comment_id, std::string
   const std::string url = target_.repository_url() + "/issues/comments/" + std::to_string(comment_id);
   auto reply = call("PATCH", url, body_document(body), what);
   return to_comment(parse_json(reply.body, what, url), what, url);
+}
+
+GitHubIssue GitHubClient::issue(std::uint64_t number) {
+  const std::string what = "reading #" + std::to_string(number) + " of " + target_.repository();
+  const std::string url = target_.repository_url() + "/issues/" + std::to_string(number);
+  auto reply = call("GET", url, {}, what);
+  return to_issue(parse_json(reply.body, what, url), what, url);
+}
+
+std::optional<std::string> GitHubClient::compare(std::string_view base, std::string_view head) {
+  const std::string what = "comparing " + std::string(base) + " with " + std::string(head) + " in " + target_.repository();
+  const std::string url = target_.repository_url() + "/compare/" + std::string(base) + "..." + std::string(head);
+  try {
+    auto reply = call("GET", url, {}, what);
+    const auto v = parse_json(reply.body, what, url);
+    const auto status = string_member(as_object(v, what, url), "status");
+    if (status.empty()) bad_json(what, url, "missing string member \"status\"");
+    return status;
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::not_found) return std::nullopt;
+    throw;
+  }
 }
 
 }  // namespace benchhist::publish

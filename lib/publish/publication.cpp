@@ -70,6 +70,19 @@ const GitHubIssue* find_issue(const std::vector<GitHubIssue>& issues, const std:
 
 enum class IssueState { findings, all_clear, unknown };
 
+// The commit the issue's description shows (`commit=` of its state marker), when it names one.
+std::optional<std::string> shown_commit(const std::string& body) {
+  const auto at = body.find(kStatePrefix);
+  if (at == std::string::npos) return std::nullopt;
+  const auto end = body.find(" -->", at);
+  const auto key = body.find(" commit=", at);
+  if (key == std::string::npos || (end != std::string::npos && key > end)) return std::nullopt;
+  const auto from = key + 8;
+  const auto to = body.find_first_of(" \n", from);
+  std::string c = body.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  return is_commit_id(c) ? std::optional<std::string>(std::move(c)) : std::nullopt;
+}
+
 IssueState state_of(const std::string& body) {
   auto at = body.find(kStatePrefix);
   if (at == std::string::npos) return IssueState::unknown;
@@ -77,6 +90,17 @@ IssueState state_of(const std::string& body) {
   if (value.rfind("all-clear", 0) == 0) return IssueState::all_clear;
   if (value.rfind("findings", 0) == 0) return IssueState::findings;
   return IssueState::unknown;
+}
+
+// Whether `shown` is a descendant of `report` on GitHub. Best effort: a token without `contents:
+// read`, or a commit GitHub does not know, is no evidence of age, and the report is published.
+bool newer_than(GitHubClient& github, const std::string& shown, const std::string& report) {
+  try {
+    return github.compare(shown, report) == std::optional<std::string>("behind");
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::auth) return false;
+    throw;
+  }
 }
 
 std::string counts(const ReportFacts& f) {
@@ -154,6 +178,17 @@ PublicationResult publish_history(GitHubClient& github, const HistoryPublication
   const auto issues = github.open_issues();
   const GitHubIssue* issue = find_issue(issues, title, findings_issue_marker(f.project));
   const std::string at = " at " + short_id(f.tip_commit);
+
+  // A report for a commit older than the one the issue shows (an earlier push's slower run
+  // finishing last, or an old run re-run) must not take the issue back in time: neither
+  // "findings again" nor "all clear" would be true of the code on the branch now.
+  if (issue && state != PublicationState::inconclusive && is_commit_id(f.tip_commit))
+    if (const auto shown = shown_commit(issue->body); shown && *shown != f.tip_commit)
+      if (newer_than(github, *shown, f.tip_commit))
+        return {"Left issue #" + std::to_string(issue->number) + " unchanged: it shows commit " + short_id(*shown) +
+                    ", which is newer than this report's commit " + short_id(f.tip_commit) +
+                    " (a run for an older commit finished later).",
+                issue->html_url};
 
   if (state == PublicationState::findings) {
     const std::string body = findings_body(p);

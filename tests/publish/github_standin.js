@@ -13,12 +13,14 @@
 // characters or a missing title. Everything lives in memory.
 //
 // Test control (no authentication), all JSON:
-//   POST /__control/config  {token, owner, repo, read_only}        merged into the settings
+//   POST /__control/config  {token, owner, repo, read_only, history}  merged into the settings;
+//        `history` lists the branch's commit ids oldest first, for the compare endpoint
 //   POST /__control/reset                                          empty repository, the initial token, no faults, no log
 //   POST /__control/seed    {issues: [{title, body, state, pull_request}], comments: [{issue, body}]}
-//   POST /__control/faults  {rules: [{method, path, count, status, retry_after, hang}]}
+//   POST /__control/faults  {rules: [{method, path, count, status, retry_after, headers, hang}]}
 //        the next `count` requests whose method matches (if given) and whose path starts with
-//        `path` get `status` (with Retry-After) or, with `hang`, no answer at all
+//        `path` get `status` (with Retry-After and any other `headers`, e.g. GitHub's
+//        x-ratelimit-remaining / x-ratelimit-reset) or, with `hang`, no answer at all
 //   GET  /__control/state   {issues: [...], comments: [...]} with per-item edit counts
 //   GET  /__control/requests  every API request so far: {method, url, headers, body}
 // Prints `PORT <n>` on stdout once listening on 127.0.0.1.
@@ -32,7 +34,7 @@ const LIMIT = 65536;
 
 let settings, issues, comments, nextIssue, nextComment, rules, log;
 function reset() {
-  settings = { token: initialToken || 'test-token', owner: 'octo-org', repo: 'octo-repo', read_only: false };
+  settings = { token: initialToken || 'test-token', owner: 'octo-org', repo: 'octo-repo', read_only: false, history: [] };
   issues = [];     // {number, title, body, state, pull_request, edits}
   comments = [];   // {id, issue, body, edits}
   nextIssue = 1;
@@ -149,8 +151,10 @@ function api(req, res, body) {
     if (rule.path && !path.startsWith(rule.path)) continue;
     rule.count -= 1;
     if (rule.hang) return;  // never answer; the client's timeout must fire
-    const headers = rule.retry_after !== undefined ? { 'Retry-After': String(rule.retry_after) } : {};
-    return send(res, rule.status || 502, { message: 'Server Error (injected)' }, headers);
+    const headers = { ...(rule.headers || {}) };
+    if (rule.retry_after !== undefined) headers['Retry-After'] = String(rule.retry_after);
+    const message = rule.status === 403 || rule.status === 429 ? 'API rate limit exceeded (injected)' : 'Server Error (injected)';
+    return send(res, rule.status || 502, { message }, headers);
   }
 
   if (!req.headers['user-agent'])
@@ -171,6 +175,19 @@ function api(req, res, body) {
     return send(res, 403, { message: 'Resource not accessible by integration', documentation_url: DOCS, status: '403' });
 
   let m;
+  // GET /compare/{base}...{head}: ids (or prefixes of 7+) of the configured first-parent history.
+  if ((m = rest.match(/^\/compare\/([0-9a-fA-F]+)\.\.\.([0-9a-fA-F]+)$/)) && req.method === 'GET') {
+    const at = (id) => settings.history.findIndex((c) => id.length >= 7 && c.startsWith(id.toLowerCase()));
+    const base = at(m[1]), head = at(m[2]);
+    if (base < 0 || head < 0) return notFound(res);
+    const status = head === base ? 'identical' : head > base ? 'ahead' : 'behind';
+    return send(res, 200, { status, ahead_by: Math.max(0, head - base), behind_by: Math.max(0, base - head), total_commits: Math.max(0, head - base) });
+  }
+  if ((m = rest.match(/^\/issues\/(\d+)$/)) && req.method === 'GET') {
+    const issue = issues.find((i) => i.number === Number(m[1]));
+    if (!issue) return notFound(res);
+    return send(res, 200, issueJson(req, issue));
+  }
   if (rest === '/issues' && req.method === 'GET') {
     const state = url.searchParams.get('state') || 'open';
     const list = issues.filter((i) => state === 'all' || i.state === state).sort((a, b) => b.number - a.number);

@@ -292,6 +292,55 @@ TEST_CASE("retries are bounded: a persistent 5xx fails naming the operation and 
   CHECK(api_requests() == 3);
 }
 
+TEST_CASE("a rate limit is told apart from a permission problem: waited out when short, named when long",
+          "[publish][client]") {
+  auto& s = standin();
+  s.reset();
+  s.seed(R"({"issues": [{"title": "existing"}]})");
+  const auto epoch = [](int from_now) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count() +
+                          from_now);
+  };
+  GitHubClientOptions patient;
+  patient.retry.max_attempts = 3;
+  patient.retry.max_delay = std::chrono::seconds(5);
+  std::vector<std::chrono::milliseconds> waits;
+  patient.retry.sleep = [&](std::chrono::milliseconds d) { waits.push_back(d); };
+  GitHubClient github(GitHubTarget::from_environment(s.env()), s.http(), patient);
+  // The primary limit, lifting in about a second: waited out (not blamed on permissions), then served.
+  s.faults(R"({"rules": [{"method": "GET", "path": "/repos/octo-org/octo-repo/issues", "count": 1, "status": 403,
+                          "headers": {"x-ratelimit-remaining": "0", "x-ratelimit-reset": ")" +
+           epoch(1) + R"("}}]})");
+  CHECK(github.open_issues().size() == 1);
+  REQUIRE(waits.size() == 1);
+  CHECK(waits[0] >= std::chrono::milliseconds(1000));
+  CHECK(api_requests() == 2);
+  // Lifting in an hour: one request, an error naming the rate limit, not the job's permissions.
+  s.reset();
+  s.faults(R"({"rules": [{"count": 1, "status": 403, "headers": {"x-ratelimit-remaining": "0", "x-ratelimit-reset": ")" +
+           epoch(3600) + R"("}}]})");
+  try {
+    github.open_issues();
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::network);
+    CHECK(e.message().find("GitHub's API rate limit for this token stopped listing the open issues") != std::string::npos);
+    CHECK(e.message().find("it lifts in 360") != std::string::npos);
+    CHECK(e.hint().find("after the limit lifts") != std::string::npos);
+    CHECK(e.hint().find("issues: write") == std::string::npos);
+  }
+  CHECK(api_requests() == 1);
+  // A secondary limit (429, Retry-After beyond the cap): no futile retries within the cap.
+  s.reset();
+  s.faults(R"({"rules": [{"count": 1, "status": 429, "retry_after": 120}]})");
+  CHECK_THROWS_WITH(github.open_issues(), Catch::Contains("rate limit for this token stopped") &&
+                                              Catch::Contains("it lifts in 120 s"));
+  CHECK(api_requests() == 1);
+  s.reset();
+}
+
 TEST_CASE("401, 403, 404 and 422 are final answers: one request each, an error saying what to do",
           "[publish][client]") {
   auto& s = standin();
@@ -409,6 +458,33 @@ TEST_CASE("a later complete clean report marks the issue all clear with a commen
   c = comments_on(st, 1);
   REQUIRE(c.size() == 2);
   CHECK(std::string(c[1].at("body").as_string()).rfind("**Findings again** at commit `5555555555ee`", 0) == 0);
+}
+
+TEST_CASE("a report for a commit older than the one the issue shows leaves the issue alone", "[publish][history]") {
+  auto& s = standin();
+  s.reset();
+  s.configure("{\"history\": [\"" + tip_a + "\", \"" + tip_b + "\", \"" + tip_c + "\"]}");
+  auto github = s.client();
+  publish_history(github, history(facts("findings", "partial", 8, 5, 2, tip_c)));
+  // The clean run of an earlier push finishes last: it must not mark the newer findings all clear.
+  auto stale_clean = publish_history(github, history(clean_report()));
+  CHECK(stale_clean.message == "Left issue #1 unchanged: it shows commit 5555555555ee, which is newer than this "
+                               "report's commit 3333333333cc (a run for an older commit finished later).");
+  auto st = s.state();
+  CHECK(issues_in(st)[0].at("edits").as_int64() == 0);
+  CHECK(comments_in(st).empty());
+  // A clean report of the newest commit clears it; stale findings then do not say "findings again".
+  publish_history(github, history(facts("clean", "full", 6, 6, 0, tip_c)));
+  CHECK(str(issues_in(s.state())[0], "body").find("**All clear**") != std::string::npos);
+  auto stale_findings = publish_history(github, history(facts("findings", "partial", 8, 5, 2, tip_a)));
+  CHECK(stale_findings.message.rfind("Left issue #1 unchanged: it shows commit 5555555555ee", 0) == 0);
+  st = s.state();
+  CHECK(str(issues_in(st)[0], "body").find("**All clear**") != std::string::npos);
+  CHECK(comments_in(st).size() == 1);
+  // A commit GitHub does not know (compare answers 404) is no evidence of age: the report is published.
+  s.configure(R"({"history": []})");
+  auto unknown = publish_history(github, history(facts("findings", "partial", 8, 5, 2, tip_a)));
+  CHECK(unknown.message.rfind("Updated issue #1 with the findings at 1111111111aa", 0) == 0);
 }
 
 TEST_CASE("an inconclusive report never clears the issue, nor does a clean one with a platform missing",

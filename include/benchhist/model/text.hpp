@@ -14,6 +14,15 @@ namespace benchhist {
 inline constexpr std::size_t short_id_length = 12;
 inline std::string short_id(std::string_view commit) { return std::string(commit.substr(0, short_id_length)); }
 
+// A commit id or a prefix of one: hexadecimal digits only (either case), not empty. A ref, a tag
+// or `HEAD~1` is not one.
+inline bool is_commit_id(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  for (const char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
+  return true;
+}
+
 // Count + noun with the plural rule of docs/formats.md#listings-and-command-messages: `1 run`, `2
 // runs`; `series` never changes.
 inline std::string plural(std::uint64_t n, std::string_view noun) {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,12 @@ class GitHubClient {
   GitHubComment create_comment(std::uint64_t issue_number, std::string_view body);
   // PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}.
   GitHubComment update_comment(std::uint64_t comment_id, std::string_view body);
+  // GET /repos/{owner}/{repo}/issues/{number}: an issue or a pull request (`pull_request` set).
+  GitHubIssue issue(std::uint64_t number);
+  // GET /repos/{owner}/{repo}/compare/{base}...{head}: how head relates to base — `ahead`,
+  // `behind`, `identical` or `diverged`; nullopt when GitHub does not know one of the commits
+  // (404: not pushed, or rewritten away).
+  std::optional<std::string> compare(std::string_view base, std::string_view head);
 
   // HTTP exchanges made so far (every try of every call).
   std::size_t exchanges() const noexcept { return exchanges_; }
