@@ -19,6 +19,13 @@ GitHubTarget GitHubTarget::from_environment(const probe::Environment& env) {
                 "GITHUB_TOKEN", {},
                 "in a workflow step set `env: GITHUB_TOKEN: ${{ github.token }}` and grant `issues: write` (history, "
                 "failure) or `pull-requests: write` (pr); elsewhere export a token for the repository");
+  // A token read from a file keeps its newline; inside the Authorization header any control
+  // character breaks the request, and GitHub's answer then blames the server, not the variable.
+  for (const char c : *token)
+    if (static_cast<unsigned char>(c) < 0x21 || c == 0x7f)
+      throw Error(ErrorKind::usage, "GITHUB_TOKEN contains whitespace or a control character (a trailing newline?)",
+                  "GITHUB_TOKEN", {},
+                  "export the token without its newline, e.g. GITHUB_TOKEN=\"$(tr -d '[:space:]' < token-file)\"");
   t.token = *token;
 
   auto repo = env.non_empty("GITHUB_REPOSITORY");
@@ -36,6 +43,12 @@ GitHubTarget GitHubTarget::from_environment(const probe::Environment& env) {
   if (ok)
     for (char c : *repo)
       if (c != '/' && bad_char(c)) ok = false;
+  // `.` and `..` are path segments, not names: /repos/../x would leave the repository.
+  if (ok) {
+    const std::string_view owner = std::string_view(*repo).substr(0, slash), name = std::string_view(*repo).substr(slash + 1);
+    for (const auto part : {owner, name})
+      if (part == "." || part == "..") ok = false;
+  }
   if (!ok)
     throw Error(ErrorKind::usage, "GITHUB_REPOSITORY \"" + *repo + "\" is not of the form owner/name",
                 "GITHUB_REPOSITORY", {}, "set GITHUB_REPOSITORY=<owner>/<name>, e.g. octo-org/octo-repo");

@@ -110,7 +110,16 @@ TEST_CASE("a missing token or repository fails naming the variable, and the API 
   }
   env2.set("GITHUB_REPOSITORY", "just-a-name");
   CHECK_THROWS_WITH(GitHubTarget::from_environment(env2), Catch::Contains("GITHUB_REPOSITORY \"just-a-name\" is not of the form owner/name"));
+  for (const char* dots : {"../octo-repo", "octo-org/..", "./x", "o/."}) {
+    env2.set("GITHUB_REPOSITORY", dots);
+    CHECK_THROWS_WITH(GitHubTarget::from_environment(env2), Catch::Contains("is not of the form owner/name"));
+  }
   env2.set("GITHUB_REPOSITORY", "o/r");
+  for (const char* token : {"tok\n", "tok en", "\ttok", "tok\r"}) {
+    env2.set("GITHUB_TOKEN", token);
+    CHECK_THROWS_WITH(GitHubTarget::from_environment(env2), Catch::Contains("GITHUB_TOKEN contains whitespace"));
+  }
+  env2.set("GITHUB_TOKEN", "t");
   env2.set("GITHUB_API_URL", "http://github.example/api/v3");
   CHECK_THROWS_WITH(GitHubTarget::from_environment(env2), Catch::Contains("GITHUB_API_URL"));
   env2.set("GITHUB_API_URL", "https://github.example/api/v3/");
