@@ -205,9 +205,11 @@ TEST_CASE("the reusable workflows take every input the guide names and the guide
     // No stored secret: Azure is reached with the job's OIDC token and two identifiers.
     CHECK(yml.find("secrets") == std::string::npos);
     CHECK(yml.find("AZURE_CLIENT_ID: ${{ inputs.azure-client-id }}") != std::string::npos);
-    // The optional setup hook comes from the invocation checkout.
-    CHECK(yml.find("if: hashFiles('repo/.github/actions/bench-history-setup/action.yml') != ''") != std::string::npos);
-    CHECK(yml.find("uses: ./repo/.github/actions/bench-history-setup") != std::string::npos);
+    // The optional setup hook comes from the invocation checkout, staged at a fixed path (`uses:`
+    // takes no expressions, and the checkout's path names the repository).
+    CHECK(yml.find("run: bash bench-history-tool/.github/scripts/setup-hook.sh \"src/$GITHUB_REPOSITORY\" >> "
+                   "\"$GITHUB_OUTPUT\"") != std::string::npos);
+    CHECK(yml.find("if: steps.hook.outputs.found == 'true'\n        uses: ./bench-history-setup\n") != std::string::npos);
   }
   const auto history = read(source / ".github/workflows/history.yml");
   CHECK(history.find("collect --skip-existing") != std::string::npos);
@@ -231,8 +233,10 @@ TEST_CASE("the reusable workflows take every input the guide names and the guide
                      bisect_step) != std::string::npos);
   CHECK(history.find("scope-args.sh", bisect_step) < history.find("      - name: Analyze\n"));
   // The runner measures as the collect jobs do: the setup hook and rustflags, only when bisecting.
-  CHECK(history.find("if: inputs.bisect-builds > 0 && hashFiles('repo/.github/actions/bench-history-setup/action.yml') "
-                     "!= ''") != std::string::npos);
+  CHECK(history.find("      - name: Find the repository setup hook\n        id: hook\n        if: inputs.bisect-builds > 0\n") !=
+        std::string::npos);
+  CHECK(history.find("if: inputs.bisect-builds > 0 && steps.hook.outputs.found == 'true'\n        uses: ./bench-history-setup\n") !=
+        std::string::npos);
   CHECK(read(source / "docs/github.md").find("      bisect-builds: 8\n") != std::string::npos);
   const auto pr = read(source / ".github/workflows/pr.yml");
   CHECK(pr.find("collect --skip-existing") != std::string::npos);
@@ -442,4 +446,81 @@ TEST_CASE("history.yml serializes analyze-and-publish per repository, project di
   CHECK(failure.find("    concurrency:\n      group: cargo-bench-history-history-failure-" + key +
                      "\n      cancel-in-progress: false\n") != std::string::npos);
   CHECK(failure.find("publish failure") != std::string::npos);
+}
+
+TEST_CASE("the workflows check the repository out at a path whose last component is its name, so the default "
+          "project id is the repository's name",
+          "[automation][workflows]") {
+  // The tool's project id defaults to the name of the git working tree's root directory: a
+  // checkout at `repo` made every CI history "repo", apart from the local clone's.
+  const std::string checkout = "src/${{ github.repository }}";
+  for (const char* name : {"history", "pr", "backfill"}) {
+    INFO(name);
+    const auto yml = read(source / ".github/workflows" / (std::string(name) + ".yml"));
+    CHECK(yml.find("path: repo") == std::string::npos);
+    CHECK(yml.find("repo/") == std::string::npos);
+    CHECK(yml.find("'repo") == std::string::npos);
+    CHECK(yml.find("hashFiles(") == std::string::npos);
+    // Every checkout: the tool's source at bench-history-tool, or the caller's repository at
+    // src/<owner>/<name> (github.repository, which every event has; github.event.repository is
+    // missing from some scheduled runs' payloads).
+    std::size_t checkouts = 0;
+    for (auto at = yml.find("- uses: actions/checkout@v4\n"); at != std::string::npos;
+         at = yml.find("- uses: actions/checkout@v4\n", at + 1)) {
+      const auto end = yml.find("\n      - ", at + 1);
+      const auto block = yml.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      INFO(block);
+      if (block.find("repository: ${{ needs.tool.outputs.repository }}") != std::string::npos) {
+        CHECK(block.find("          path: bench-history-tool\n") != std::string::npos);
+      } else {
+        CHECK(block.find("          path: " + checkout + "\n") != std::string::npos);
+        ++checkouts;
+      }
+    }
+    CHECK(checkouts >= 2);
+    // Every command runs in the project directory inside that checkout.
+    std::size_t dirs = 0;
+    for (auto at = yml.find("working-directory: "); at != std::string::npos; at = yml.find("working-directory: ", at + 1)) {
+      const auto line = yml.substr(at, yml.find('\n', at) - at);
+      if (line.find("description") != std::string::npos) continue;
+      INFO(line);
+      CHECK(line == "working-directory: " + checkout + "/${{ inputs.working-directory }}");
+      ++dirs;
+    }
+    CHECK(dirs >= 1);
+    CHECK(yml.find("run: cp -a \"src/$GITHUB_REPOSITORY/$SOURCE_PATH\" bench-history-tool") != std::string::npos);
+  }
+  // Expanded as the runner expands it, the checkout's last component is the repository's name
+  // (GITHUB_REPOSITORY is github.repository).
+  const std::string repository = "octo-org/widgets";
+  auto expanded = checkout;
+  expanded.replace(expanded.find("${{ github.repository }}"), 24, repository);
+  CHECK(fs::path(expanded).filename() == "widgets");
+}
+
+TEST_CASE("setup-hook.sh stages the repository's setup hook at a fixed path when there is one", "[automation][workflows]") {
+  const std::string script = (source / ".github/scripts/setup-hook.sh").string();
+  TempDir ws("hook");
+  const auto checkout = ws.path / "src/octo-org/widgets";
+  fs::create_directories(checkout);
+  auto none = run({"bash", script, "src/octo-org/widgets"}, {}, ws.path);
+  CHECK(none.exit_code == 0);
+  CHECK(none.out == "found=false\n");
+  CHECK_FALSE(fs::exists(ws.path / "bench-history-setup"));
+  for (const char* file : {"action.yml", "action.yaml"}) {
+    INFO(file);
+    fs::remove_all(checkout / ".github");
+    write_file(checkout / ".github/actions/bench-history-setup" / file, "name: hook\n");
+    write_file(checkout / ".github/actions/bench-history-setup/install.sh", "echo hi\n", true);
+    auto found = run({"bash", script, "src/octo-org/widgets"}, {}, ws.path);
+    CHECK(found.exit_code == 0);
+    CHECK(found.out == "found=true\n");
+    CHECK(read(ws.path / "bench-history-setup" / file) == "name: hook\n");
+    CHECK(fs::exists(ws.path / "bench-history-setup/install.sh"));
+  }
+  // A stale copy never survives a checkout without a hook.
+  fs::remove_all(checkout / ".github");
+  CHECK(run({"bash", script, "src/octo-org/widgets"}, {}, ws.path).out == "found=false\n");
+  CHECK_FALSE(fs::exists(ws.path / "bench-history-setup"));
+  CHECK(run({"bash", script}, {}, ws.path).exit_code == 2);
 }
