@@ -24,6 +24,12 @@ const char* kDurationExamples = "a duration such as \"14 days\", \"24 hours ago\
 // minimum-age (lookback refuses it as zero afterwards); any other number needs its unit.
 Timestamp duration_cutoff(const std::string& text, const char* input, Timestamp now) {
   if (ascii::trim(text) == "0") return now;
+  // The shared parser ignores a sign because --since also reads `-3 days` as a look-back; here
+  // the span is a window's length, and a minus sign is a mistake to point out, not to drop.
+  if (ascii::trim(text).starts_with('-'))
+    usage("invalid " + std::string(input) + " \"" + text + "\": a span cannot be negative", input,
+          "give " + std::string(input) + " without the minus sign, such as \"14 days\": it always counts back "
+          "from now");
   std::optional<Timestamp> cutoff;
   try {
     cutoff = analysis::parse_span_before(text, now);

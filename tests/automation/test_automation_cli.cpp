@@ -52,6 +52,10 @@ TEST_CASE("backfill-range prints the frozen range as step outputs, resolved from
   CHECK(zero.exit_code == 1);
   CHECK(contains(zero.err, "Error: lookback must be a nonzero duration (got \"0 days\")"));
   CHECK(zero.out.empty());
+  auto negative = run_cli({"backfill-range", "--lookback", "-3 days", "--minimum-age", "0"}, repo.dir());
+  CHECK(negative.exit_code == 1);
+  CHECK(contains(negative.err, "Error: invalid lookback \"-3 days\": a span cannot be negative"));
+  CHECK(negative.out.empty());
   auto explicit_range = run_cli({"backfill-range", "--from", c1.substr(0, 8), "--to", "HEAD"}, repo.dir());
   CHECK(explicit_range.exit_code == 0);
   CHECK(contains(explicit_range.out, "\nfrom=" + c1 + "\n"));

@@ -264,6 +264,32 @@ TEST_CASE("inputs are validated naming the input", "[automation][range]") {
   CHECK(error_of(d, req("14 days", "1 day", "", " \t")) == "to must not be blank");
 }
 
+TEST_CASE("a negative span is refused for lookback and minimum-age, naming the input", "[automation][range]") {
+  const auto& d = dated();
+  auto refusal = [&](std::string lookback, std::string age) -> Error {
+    BackfillRangeRequest r;
+    r.lookback = std::move(lookback);
+    r.minimum_age = std::move(age);
+    try {
+      d.plan(r);
+    } catch (const Error& e) {
+      return e;
+    }
+    return Error(ErrorKind::internal, "(no error)");
+  };
+  auto lookback = refusal("-3 days", "24 hours");
+  CHECK(lookback.kind() == ErrorKind::usage);
+  CHECK(lookback.message() == "invalid lookback \"-3 days\": a span cannot be negative");
+  CHECK(lookback.subject() == "lookback");
+  CHECK(lookback.hint() == "give lookback without the minus sign, such as \"14 days\": it always counts back from now");
+  auto age = refusal("14 days", " -PT24H ago");
+  CHECK(age.message() == "invalid minimum-age \" -PT24H ago\": a span cannot be negative");
+  CHECK(age.subject() == "minimum-age");
+  CHECK(refusal("-14 days ago", "0").subject() == "lookback");
+  // A plus sign says what the span means anyway.
+  CHECK(d.rolling("+14 days", "+24 hours").from == d.c2);
+}
+
 TEST_CASE("max-commits is empty (unlimited) or a positive integer; ignore-errors true or false",
           "[automation][range]") {
   const auto& d = dated();

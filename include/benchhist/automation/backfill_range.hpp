@@ -10,8 +10,9 @@
 //   least `minimum-age` before `now` (`to` overrides that choice); the start is the end's
 //   oldest first-parent ancestor reached without passing a commit older than `now −
 //   lookback` — the lookback runs from `now`, not from the end. An end older than that horizon
-//   is backfilled alone. `lookback` must be nonzero; `minimum-age` may be zero. No eligible end
-//   is not an error: the plan says why and is not eligible.
+//   is backfilled alone. `lookback` must be nonzero; `minimum-age` may be zero; neither may be
+//   negative (a leading `-`, which the shared parser would drop). No eligible end is not an
+//   error: the plan says why and is not eligible.
 // * Explicit range — `from` and `to`, each a nonblank single-line commit reference, `from` a
 //   first-parent ancestor of `to`; `from` is never combined with a duration.
 // * `max-commits` — empty (unlimited) or a positive integer; `ignore-errors` — empty, `true`
@@ -21,7 +22,7 @@
 // Error{git} (subject = the ref) for a ref that does not resolve, a `from` that is not a
 // first-parent ancestor of `to`, or a repository that cannot be read, and Error{git} (subject =
 // the boundary commit) when rolling selection's walk reaches a shallow clone's boundary while
-// the range may still go on (docs/backfill.md "The workflow's range in a shallow clone").
+// the range may still go on (docs/backfill.md "In a shallow clone").
 
 #include <cstddef>
 #include <cstdint>
