@@ -46,9 +46,24 @@ CommandContext project_context(const std::optional<std::filesystem::path>& confi
   return open_context(env, nullptr, inv, base, false);
 }
 
-publish::ReportFacts report_facts(const PublishOptions& o, const Invocation& inv, const std::string& project) {
+publish::ReportFacts report_facts(const PublishOptions& o, const Invocation& inv, const std::string& project,
+                                  AnalysisMode mode) {
   const auto path = inv.cwd / *o.json;
   auto facts = publish::read_report_facts(read_input(path, "JSON report"), path.string());
+  // The trunk's issue shows history; a pull request's comment shows its branch against the base.
+  // The other mode's report would put a feature branch's commit on the trunk issue, or the
+  // trunk's drift on a pull request.
+  if (facts.mode != mode)
+    throw Error(ErrorKind::usage,
+                "the JSON report at " + path.string() + " is a " + std::string(to_string(facts.mode)) +
+                    "-mode report, but `publish " + (mode == AnalysisMode::history ? "history" : "pr") +
+                    "` publishes " + std::string(to_string(mode)) + "-mode reports",
+                path.string(), {},
+                mode == AnalysisMode::history
+                    ? "publish the report analyze wrote on the default branch (history mode), or use `publish pr` "
+                      "for a pull request's report"
+                    : "publish the report analyze wrote for the pull request's head (branch mode), or use `publish "
+                      "history` for the default branch's report");
   if (facts.project != project)
     throw Error(ErrorKind::usage,
                 "the JSON report at " + path.string() + " is for project \"" + facts.project +
@@ -77,7 +92,7 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
   switch (o.target) {
     case PublishTarget::history: {
       publish::HistoryPublication p;
-      p.facts = report_facts(o, inv, ctx.project);
+      p.facts = report_facts(o, inv, ctx.project, AnalysisMode::history);
       p.markdown = read_input(inv.cwd / *o.markdown, "Markdown report");
       p.collection_complete = o.collection_complete;
       p.links = links;
@@ -100,7 +115,7 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
         p.kind = publish::PrPublicationKind::failed;
       } else {
         p.kind = publish::PrPublicationKind::result;
-        p.facts = report_facts(o, inv, ctx.project);
+        p.facts = report_facts(o, inv, ctx.project, AnalysisMode::branch);
         p.markdown = read_input(inv.cwd / *o.markdown, "Markdown report");
         p.collection_complete = o.collection_complete;
       }

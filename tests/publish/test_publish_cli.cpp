@@ -17,9 +17,9 @@ namespace {
 const std::string tip = "9f2c4a1d3b5e708aab12cd34ef5678901234567a";
 
 std::string report_json(const std::string& project, const std::string& outcome, const std::string& coverage,
-                        int regressions) {
+                        int regressions, const std::string& mode = "history") {
   return "{\"project\": \"" + project + "\", \"tip_commit\": \"" + tip +
-         "\", \"tip_dirty\": false, \"mode\": \"history\", \"outcome\": \"" + outcome +
+         "\", \"tip_dirty\": false, \"mode\": \"" + mode + "\", \"outcome\": \"" + outcome +
          "\", \"notable\": false, \"runs\": 3, \"series\": 4, \"regressions\": " + std::to_string(regressions) +
          ", \"ghosts_excluded\": 0, \"census\": {\"total\": 4, \"in_scope\": 4, \"judged\": 4, \"unjudged\": 0, "
          "\"coverage\": \"" + coverage + "\", \"reasons\": []}, \"findings\": [], \"sets\": []}";
@@ -32,6 +32,7 @@ struct Project {
   Project() {
     std::filesystem::create_directories(dir);
     bhtest::write_file(dir / "report.json", report_json("textproc", "findings", "full", 2));
+    bhtest::write_file(dir / "branch.json", report_json("textproc", "findings", "full", 2, "branch"));
     bhtest::write_file(dir / "summary.md", "# Benchmark history analysis: textproc\n\n- Regressions: 2\n");
   }
 };
@@ -120,7 +121,7 @@ TEST_CASE("publish pr posts pending, then edits the same comment with the result
   CHECK(contains(r.out, "Commented on pull request #1 (pending)."));
   auto body = std::string(s.state().at("comments").as_array().at(0).at("body").as_string());
   CHECK(contains(body, "**Pending:** benchmarking commit `abcdefabcdef` for `textproc`"));  // $GITHUB_SHA
-  r = run_cli({"publish", "pr", "--pr", "1", "--json", "report.json", "--markdown", "summary.md",
+  r = run_cli({"publish", "pr", "--pr", "1", "--json", "branch.json", "--markdown", "summary.md",
                "--collection-complete", "true", "--artifact-url", "https://github.test/a/3"},
               p.dir, github_env());
   CHECK(r.exit_code == 0);
@@ -158,6 +159,14 @@ TEST_CASE("publish refuses a report of another project and arguments that do not
   auto r = run_cli({"publish", "history", "--json", "other.json", "--markdown", "summary.md"}, p.dir, github_env());
   CHECK(r.exit_code == 1);
   CHECK(contains(r.err, "is for project \"other\", but this directory's project id is \"textproc\""));
+  CHECK(s.requests().empty());
+  // The other mode's report: a branch's tip on the trunk issue, or trunk history on a pull request.
+  r = run_cli({"publish", "history", "--json", "branch.json", "--markdown", "summary.md"}, p.dir, github_env());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "is a branch-mode report, but `publish history` publishes history-mode reports"));
+  r = run_cli({"publish", "pr", "--pr", "1", "--json", "report.json", "--markdown", "summary.md"}, p.dir, github_env());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "is a history-mode report, but `publish pr` publishes branch-mode reports"));
   CHECK(s.requests().empty());
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
