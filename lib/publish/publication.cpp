@@ -28,12 +28,14 @@ std::string bundle_link(const PublicationLinks& l) {
   return {};
 }
 
-std::string omission_note(const PublicationLinks& l) {
+std::string omission_note(const PublicationLinks& l, Shortening how) {
   std::string where = l.artifact_url ? "in the [report bundle](" + *l.artifact_url + ")"
                       : l.run_url    ? "in the [workflow run](" + *l.run_url + ")'s artifacts"
                                      : std::string("in the workflow run's artifacts");
-  return "> **Shortened:** whole sections of this report were left out to fit GitHub's 65,536-character limit. "
-         "The full report is " + where + ".";
+  const char* what = how == Shortening::whole_sections ? "whole sections of this report were left out"
+                                                       : "parts of this report were left out";
+  return std::string("> **Shortened:** ") + what + " to fit GitHub's 65,536-character limit. The full report is " +
+         where + ".";
 }
 
 // prefix + the report shortened to what fits + suffix, within GitHub's limit.
@@ -41,7 +43,7 @@ std::string compose(const std::string& prefix, std::string_view markdown, const 
                     const PublicationLinks& links) {
   const std::size_t frame = prefix.size() + suffix.size();
   const std::size_t budget = frame < github_body_limit ? github_body_limit - frame : 0;
-  auto fitted = fit_markdown(markdown, budget, omission_note(links));
+  auto fitted = fit_markdown(markdown, budget, [&](Shortening how) { return omission_note(links, how); });
   return prefix + fitted.text + suffix;
 }
 

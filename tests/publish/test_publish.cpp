@@ -165,46 +165,6 @@ void check_well_formed(const std::string& md) {
 
 }  // namespace
 
-TEST_CASE("Markdown that fits is left alone; a long report loses whole trailing sections behind one note",
-          "[publish][size]") {
-  const std::string small = big_report(2);
-  auto same = fit_markdown(small, 65536, "NOTE");
-  CHECK(same.text == small);
-  CHECK_FALSE(same.shortened());
-
-  const std::string md = big_report(200);
-  REQUIRE(md.size() > 3 * 65536);
-  for (std::size_t budget : {65536u, 20000u, 7777u, 3001u}) {
-    INFO("budget " << budget);
-    auto fitted = fit_markdown(md, budget, "> shortened: see the bundle");
-    CHECK(fitted.shortened());
-    CHECK(fitted.text.size() <= budget);
-    // A prefix of the original ending at a section boundary, then the note.
-    const std::string note = "\n> shortened: see the bundle\n";
-    REQUIRE(fitted.text.size() > note.size());
-    CHECK(fitted.text.substr(fitted.text.size() - note.size()) == note);
-    const std::string kept = fitted.text.substr(0, fitted.text.size() - note.size());
-    CHECK(md.compare(0, kept.size(), kept) == 0);
-    CHECK(md.compare(kept.size(), 3, "## ") == 0);  // the next section starts right after
-    CHECK(fitted.omitted_blocks == 0);
-    check_well_formed(fitted.text);
-  }
-}
-
-TEST_CASE("a first section too long to keep whole is cut between blocks, never inside a table or a fence",
-          "[publish][size]") {
-  std::string md = "# Header\n\nIntro paragraph.\n\n| a | b |\n| --- | --- |\n";
-  for (int r = 0; r < 500; ++r) md += "| row" + std::to_string(r) + " | x |\n";
-  md += "\n```text\nchart\n```\n\n## Next\n\nMore.\n";
-  auto fitted = fit_markdown(md, 2000, "NOTE");
-  CHECK(fitted.text == "# Header\n\nIntro paragraph.\n\n\nNOTE\n");
-  CHECK(fitted.omitted_sections == 1);
-  CHECK(fitted.omitted_blocks == 2);
-  check_well_formed(fitted.text);
-}
-
-// ---- the client ----------------------------------------------------------------------------
-
 TEST_CASE("open issues are read across every page through the Link header, pull requests left out",
           "[publish][client]") {
   auto& s = standin();
@@ -494,6 +454,22 @@ TEST_CASE("a report for a commit older than the one the issue shows leaves the i
   s.configure(R"({"history": []})");
   auto unknown = publish_history(github, history(facts("findings", "partial", 8, 5, 2, tip_a)));
   CHECK(unknown.message.rfind("Updated issue #1 with the findings at 1111111111aa", 0) == 0);
+}
+
+TEST_CASE("a body cut inside a section says parts of the report, not whole sections, were left out",
+          "[publish][history][size]") {
+  auto& s = standin();
+  s.reset();
+  auto github = s.client();
+  std::string md = "# Benchmark history analysis: textproc\n\n| Benchmark | Change |\n| --- | --- |\n";
+  for (int r = 0; r < 5000; ++r) md += "| bench_" + std::to_string(r) + " | +12.34% |\n";
+  publish_history(github, history(findings_report(), true, md));
+  const auto body = str(issues_in(s.state())[0], "body");
+  CHECK(body.size() <= github_body_limit);
+  CHECK(body.find("> **Shortened:** parts of this report were left out to fit GitHub's 65,536-character limit. "
+                  "The full report is in the [report bundle](") != std::string::npos);
+  CHECK(body.find("whole sections") == std::string::npos);
+  check_well_formed(body);
 }
 
 TEST_CASE("an inconclusive report never clears the issue, nor does a clean one with a platform missing",
