@@ -29,11 +29,18 @@ bool under(const std::string& path, const std::string& dir) {
   return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
 }
 
-}  // namespace
+// `commit` alone when `ref` already is (a prefix of) its id, as the workflow's head sha is.
+std::string named_commit(const std::string& ref, const std::string& commit) {
+  const bool is_id = !ref.empty() && commit.starts_with(ref) &&
+                     ref.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return is_id ? short_id(commit) : ref + " (" + short_id(commit) + ")";
+}
 
-AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::path& repo_workdir,
-                                           const std::vector<std::string>& changed_paths,
-                                           const std::vector<std::string>& excludes) {
+// `nothing_changed` explains an empty change list: with no changed file, "no changed file is
+// inside a workspace package" would point at the wrong cause.
+AffectedSelection select(const CargoWorkspace& ws, const fs::path& repo_workdir,
+                         const std::vector<std::string>& changed_paths, const std::vector<std::string>& excludes,
+                         const std::string& nothing_changed) {
   AffectedSelection sel;
   std::error_code ec;
   fs::path workdir = fs::weakly_canonical(repo_workdir, ec);  // cargo reports canonical paths
@@ -114,7 +121,8 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
                       (sel.packages.empty() ? std::string("but no package has benchmarks")
                                             : "benchmarking " + joined(sel.packages));
   else if (sel.packages.empty())
-    sel.explanation = changed.empty() ? "no changed file is inside a workspace package, so nothing is benchmarked"
+    sel.explanation = changed_paths.empty() ? nothing_changed + ", so nothing is benchmarked"
+                      : changed.empty()       ? "no changed file is inside a workspace package, so nothing is benchmarked"
                       : !excluded_with_benchmarks.empty()
                           ? "the changed packages (" + joined(sel.changed_packages) +
                                 ") and their dependents with benchmarks are all excluded (" +
@@ -126,6 +134,22 @@ AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::p
                       " (the changed packages with benchmarks and every workspace package depending on them)";
   if (!named.empty() && !sel.packages.empty()) sel.explanation += "; excluded: " + joined(named);
   return sel;
+}
+
+}  // namespace
+
+AffectedSelection select_affected_packages(const CargoWorkspace& ws, const ChangedFiles& changes,
+                                           const std::vector<std::string>& excludes) {
+  return select(ws, changes.workdir, changes.paths, excludes,
+                "no file changed between the merge base " + short_id(changes.merge_base) + " and " +
+                    named_commit(changes.head_ref, changes.head) +
+                    (changes.merge_base == changes.head ? ": " + changes.base_ref + " already contains it" : ""));
+}
+
+AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::path& repo_workdir,
+                                           const std::vector<std::string>& changed_paths,
+                                           const std::vector<std::string>& excludes) {
+  return select(ws, repo_workdir, changed_paths, excludes, "no file changed between the merge base and the head");
 }
 
 }  // namespace benchhist::automation

@@ -46,6 +46,8 @@ ChangedFiles changed_files_since_merge_base(const std::filesystem::path& repo_di
   if (const char* wd = git_repository_workdir(repo.get())) out.workdir = std::filesystem::path(wd).lexically_normal();
   const git_oid base = resolve(repo.get(), base_ref);
   const git_oid head = resolve(repo.get(), head_ref);
+  out.base_ref = base_ref;
+  out.head_ref = head_ref;
   out.base = git::oid_hex(base);
   out.head = git::oid_hex(head);
   git_oid mb;

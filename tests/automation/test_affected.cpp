@@ -143,6 +143,38 @@ TEST_CASE("a change outside every package benchmarks nothing", "[automation][aff
         Names{"reprot", "gamma"});
 }
 
+TEST_CASE("no change at all is explained as such, with the merge base and the head", "[automation][affected]") {
+  const auto& w = flat();
+  const auto ws = read_cargo_workspace(w.project());
+  const std::string main_id = w.repo.git({"rev-parse", "main"});
+  // Base and head the same commit.
+  auto same = changed_files_since_merge_base(w.project(), "main", "main");
+  CHECK(same.paths.empty());
+  auto s = select_affected_packages(ws, same, {});
+  CHECK(s.packages.empty());
+  CHECK(s.changed_packages.empty());
+  CHECK(s.explanation == "no file changed between the merge base " + main_id.substr(0, 12) + " and main (" +
+                             main_id.substr(0, 12) + "): main already contains it, so nothing is benchmarked");
+  // The head an ancestor of the base (a branch main has moved past), named by its full id.
+  auto behind = changed_files_since_merge_base(w.project(), "main", w.base);
+  REQUIRE(behind.merge_base == w.base);
+  CHECK(select_affected_packages(ws, behind, {}).explanation ==
+        "no file changed between the merge base " + w.base.substr(0, 12) + " and " + w.base.substr(0, 12) +
+            ": main already contains it, so nothing is benchmarked");
+  // A head that only adds an empty commit: ahead of the merge base, yet nothing changed.
+  w.repo.git({"checkout", "-q", "-b", "empty-change", w.base});
+  w.repo.git({"commit", "-q", "--allow-empty", "-m", "nothing"}, 1767484800);
+  const std::string empty_id = w.repo.git({"rev-parse", "HEAD"});
+  w.repo.git({"checkout", "-q", "main"});
+  auto empty = changed_files_since_merge_base(w.project(), "main", "empty-change");
+  CHECK(select_affected_packages(ws, empty, {}).explanation ==
+        "no file changed between the merge base " + w.base.substr(0, 12) + " and empty-change (" +
+            empty_id.substr(0, 12) + "), so nothing is benchmarked");
+  // Without the commits, the same fact, unnamed.
+  CHECK(select_affected_packages(ws, same.workdir, same.paths, {}).explanation ==
+        "no file changed between the merge base and the head, so nothing is benchmarked");
+}
+
 TEST_CASE("a workspace in a subdirectory: paths are matched relative to the repository", "[automation][affected]") {
   Workspace w("rust");
   CHECK(w.change({"rust/tokens/src/lib.rs"}).packages == Names{"parse", "report"});

@@ -117,6 +117,12 @@ TEST_CASE("affected prints the packages a branch affects, or any=false", "[autom
   CHECK(contains(typo.out, "packages=app\n"));
   CHECK(contains(typo.err, "warning: --exclude ap names no package of the workspace (its packages: "));
   CHECK_FALSE(contains(typo.out, "excluded: ap"));
+  // Nothing changed at all: the head is the base.
+  auto unchanged = run_cli({"affected", "--base", "main", "--head", "main"}, repo.dir());
+  CHECK(unchanged.exit_code == 0);
+  CHECK(contains(unchanged.out, "any=false\npackages=\ncount=0\nworkspace-wide=false\nmerge-base=" + base +
+                                    "\nexplanation=no file changed between the merge base "));
+  CHECK_FALSE(contains(unchanged.out, "inside a workspace package"));
   auto missing = run_cli({"affected"}, repo.dir());
   CHECK(missing.exit_code == 1);
   CHECK(contains(missing.err, "--base <REF>"));

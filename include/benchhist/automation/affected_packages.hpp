@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchhist/automation/cargo_workspace.hpp"
+#include "benchhist/automation/changed_files.hpp"
 
 namespace benchhist::automation {
 
@@ -24,8 +25,15 @@ struct AffectedSelection {
   std::vector<std::string> unknown_excludes; // excludes that name no workspace member (a typo), in given order
 };
 
-// `changed_paths` are repository-relative ('/'-separated) paths of the repository whose working
-// directory is `repo_workdir` (the workspace may sit in a subdirectory of it).
+// The selection for what changed_files_since_merge_base found. When no file changed at all
+// (the head is the base, lies behind it, or changes nothing), the explanation says so, naming
+// the merge base and the head.
+AffectedSelection select_affected_packages(const CargoWorkspace& workspace, const ChangedFiles& changes,
+                                           const std::vector<std::string>& excludes);
+
+// The same for bare paths: `changed_paths` are repository-relative ('/'-separated) paths of the
+// repository whose working directory is `repo_workdir` (the workspace may sit in a subdirectory
+// of it). Without the commits, an empty change list is explained without naming them.
 AffectedSelection select_affected_packages(const CargoWorkspace& workspace, const std::filesystem::path& repo_workdir,
                                            const std::vector<std::string>& changed_paths,
                                            const std::vector<std::string>& excludes);

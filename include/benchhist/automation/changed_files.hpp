@@ -12,6 +12,8 @@ namespace benchhist::automation {
 
 struct ChangedFiles {
   std::filesystem::path workdir;   // the repository's working directory (absolute)
+  std::string base_ref;            // the base ref as given
+  std::string head_ref;            // the head ref as given
   std::string base;                // full id of the base ref
   std::string head;                // full id of the head ref
   std::string merge_base;          // full id
