@@ -279,6 +279,13 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
       break;
     }
   }
+  // A mistyped number must not put the benchmark comment on an unrelated issue: the issues
+  // endpoints serve both, so ask which this one is.
+  if (const auto target = github.issue(p.pull_request); !target.pull_request)
+    throw Error(ErrorKind::usage,
+                "#" + std::to_string(p.pull_request) + " of " + github.target().repository() +
+                    " is an issue, not a pull request",
+                "--pr", {}, "pass the pull request's number: --pr ${{ github.event.pull_request.number }}");
   const auto comments = github.comments(p.pull_request);
   const GitHubComment* mine = nullptr;
   for (const auto& c : comments)  // oldest first: an accidental duplicate never takes over

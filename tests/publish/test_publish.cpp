@@ -654,8 +654,14 @@ TEST_CASE("a pull request that does not exist is a 404 naming it, with no retry"
   s.reset();
   auto github = s.client();
   CHECK_THROWS_WITH(publish_pr(github, pr_publication(PrPublicationKind::pending, tip_a)),
-                    Catch::Contains("GitHub found nothing at /repos/octo-org/octo-repo/issues/7/comments"));
+                    Catch::Contains("GitHub found nothing at /repos/octo-org/octo-repo/issues/7 "));
   CHECK(api_requests() == 1);
+  // A plain issue under that number is refused before anything is written on it.
+  s.seed(R"({"issues": [{"title": "1"}, {"title": "2"}, {"title": "3"}, {"title": "4"}, {"title": "5"}, {"title": "6"},
+                        {"title": "a plain issue"}]})");
+  CHECK_THROWS_WITH(publish_pr(github, pr_publication(PrPublicationKind::pending, tip_a)),
+                    Catch::Contains("#7 of octo-org/octo-repo is an issue, not a pull request"));
+  CHECK(s.state().at("comments").as_array().empty());
 }
 
 // ---- failure alerts --------------------------------------------------------------------------
