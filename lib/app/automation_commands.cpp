@@ -86,7 +86,10 @@ void run_publish(const PublishOptions& o, const Invocation& inv) {
   auto target = publish::GitHubTarget::from_environment(inv.env);
   note(inv, v, "GitHub API " + target.api_url + ", repository " + target.repository());
   publish::GitHubClient github(target, https::make_http_client());
-  publish::PublicationLinks links{non_empty(o.run_url), non_empty(o.artifact_url)};
+  publish::PublicationLinks links{non_empty(o.run_url), non_empty(o.artifact_url), std::nullopt};
+  // Actions sets GITHUB_SERVER_URL (github.com or the Enterprise host); without it, no guess.
+  if (const auto server = non_empty(inv.env.get("GITHUB_SERVER_URL")); server && server->starts_with("https://"))
+    links.commit_url_base = *server + "/" + target.repository() + "/commit/";
 
   publish::PublicationResult result;
   switch (o.target) {
@@ -167,7 +170,7 @@ void run_affected(const AffectedOptions& o, const Invocation& inv) {
   const auto workspace = automation::read_cargo_workspace(dir, collect::cargo_program(inv.env));
   note(inv, o.verbose, "workspace " + workspace.root.string() + " with " + std::to_string(workspace.members.size()) +
                            " package(s)");
-  const auto sel = automation::select_affected_packages(workspace, changes.workdir, changes.paths, o.excludes);
+  const auto sel = automation::select_affected_packages(workspace, changes, o.excludes);
   announce(inv, sel.explanation);
   // A typo in the workflow's `exclude` input would otherwise exclude nothing without a word.
   if (!sel.unknown_excludes.empty()) {

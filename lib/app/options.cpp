@@ -132,6 +132,11 @@ void validate_publish(const PublishOptions& o) {
     if (present)
       usage(std::string("'") + option + "' does not apply to `publish " + target + "`", option);
   };
+  // The comment shows and links it: a ref or a sentence would be printed as a commit.
+  if (o.commit && !o.commit->empty() && !is_commit_id(*o.commit))
+    usage("invalid value '" + *o.commit + "' for '--commit <SHA>': pass the commit's id (hexadecimal), e.g. "
+          "${{ github.event.pull_request.head.sha }} or $(git rev-parse HEAD)",
+          "--commit");
   switch (o.target) {
     case PublishTarget::history:
       forbid(o.pull_request.has_value(), "--pr <N>", "history");

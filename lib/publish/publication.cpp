@@ -14,8 +14,14 @@ namespace {
 
 constexpr std::string_view kStatePrefix = "<!-- cargo-bench-history:state=";
 
-std::string commit_ref(const std::optional<std::string>& commit) {
-  return commit && !commit->empty() ? "commit `" + short_id(*commit) + "`" : std::string("the analyzed commit");
+// "commit `abc123`", linked to the commit's page when the server is known; `fallback` without a
+// commit.
+std::string commit_ref(const std::optional<std::string>& commit, const PublicationLinks& links,
+                       std::string_view fallback = "the analyzed commit") {
+  if (!commit || commit->empty()) return std::string(fallback);
+  const std::string shown = "`" + short_id(*commit) + "`";
+  if (links.commit_url_base && is_commit_id(*commit)) return "commit [" + shown + "](" + *links.commit_url_base + *commit + ")";
+  return "commit " + shown;
 }
 
 std::string run_link(const PublicationLinks& l) {
@@ -120,7 +126,7 @@ std::string findings_body(const HistoryPublication& p) {
   const auto& f = p.facts;
   std::string prefix = findings_issue_marker(f.project) + "\n" + std::string(kStatePrefix) + "findings commit=" +
                        f.tip_commit + " -->\n" +
-                       dot_joined({"**Findings** at " + commit_ref(f.tip_commit) + ": " + counts(f), run_link(p.links),
+                       dot_joined({"**Findings** at " + commit_ref(f.tip_commit, p.links) + ": " + counts(f), run_link(p.links),
                                bundle_link(p.links)}) +
                        "\n\n";
   return compose(prefix, p.markdown, kIssueFooter, p.links);
@@ -130,7 +136,7 @@ std::string all_clear_body(const HistoryPublication& p) {
   const auto& f = p.facts;
   std::string prefix = findings_issue_marker(f.project) + "\n" + std::string(kStatePrefix) + "all-clear commit=" +
                        f.tip_commit + " -->\n" +
-                       dot_joined({"**All clear** since " + commit_ref(f.tip_commit) +
+                       dot_joined({"**All clear** since " + commit_ref(f.tip_commit, p.links) +
                                    ": a complete clean report (every in-scope series judged, no reportable move, "
                                    "collection complete on every expected platform). The earlier findings are in "
                                    "this description's edit history",
@@ -144,12 +150,12 @@ std::string pr_result_status(const PrPublication& p) {
   const auto state = publication_state(f, p.collection_complete);
   switch (state) {
     case PublicationState::findings:
-      return "**Findings** for " + commit_ref(f.tip_commit) + ": " + counts(f) + ". Findings are advisory";
+      return "**Findings** for " + commit_ref(f.tip_commit, p.links) + ": " + counts(f) + ". Findings are advisory";
     case PublicationState::clean:
-      return "**Clean** for " + commit_ref(f.tip_commit) +
+      return "**Clean** for " + commit_ref(f.tip_commit, p.links) +
              ": every in-scope series was judged on every expected platform and no reportable move survived the gates";
     case PublicationState::inconclusive:
-      return "**Inconclusive** for " + commit_ref(f.tip_commit) + ": " + inconclusive_reason(f, p.collection_complete) +
+      return "**Inconclusive** for " + commit_ref(f.tip_commit, p.links) + ": " + inconclusive_reason(f, p.collection_complete) +
              ". This is not an all-clear";
   }
   return {};
@@ -203,7 +209,7 @@ PublicationResult publish_history(GitHubClient& github, const HistoryPublication
     auto updated = github.update_issue_body(issue->number, body);
     if (was_clear)
       github.create_comment(issue->number,
-                            dot_joined({"**Findings again** at " + commit_ref(f.tip_commit) + ": " + counts(f) +
+                            dot_joined({"**Findings again** at " + commit_ref(f.tip_commit, p.links) + ": " + counts(f) +
                                         ". The description now shows the new report",
                                     run_link(p.links)}) +
                                 ".\n");
@@ -222,7 +228,7 @@ PublicationResult publish_history(GitHubClient& github, const HistoryPublication
               issue->html_url};
     github.update_issue_body(issue->number, all_clear_body(p));
     auto comment = github.create_comment(
-        issue->number, dot_joined({"**All clear** at " + commit_ref(f.tip_commit) +
+        issue->number, dot_joined({"**All clear** at " + commit_ref(f.tip_commit, p.links) +
                                    ": a complete clean report — every in-scope series was judged, no reportable move "
                                    "survived the gates, and collection succeeded on every expected platform. This "
                                    "issue stays open until you close it",
@@ -248,14 +254,14 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
   switch (p.kind) {
     case PrPublicationKind::pending:
       body = marker + "\n" +
-             dot_joined({"**Pending:** benchmarking " + commit_ref(p.commit) + " for `" + p.project +
+             dot_joined({"**Pending:** benchmarking " + commit_ref(p.commit, p.links, "this pull request's head") + " for `" + p.project +
                          "`; this comment is updated with the result when the run finishes",
                      run_link(p.links)}) +
              ".\n";
       break;
     case PrPublicationKind::nothing_benchmarked:
       body = marker + "\n" +
-             dot_joined({"**Nothing was benchmarked** for " + commit_ref(p.commit) + " in `" + p.project +
+             dot_joined({"**Nothing was benchmarked** for " + commit_ref(p.commit, p.links, "this pull request's head") + " in `" + p.project +
                          "`: no workspace package with benchmarks is affected by this pull request's changes against "
                          "the merge base with its base branch",
                      run_link(p.links)}) +
@@ -263,7 +269,7 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
       break;
     case PrPublicationKind::failed:
       body = marker + "\n" +
-             dot_joined({"**Failed:** the benchmark run for " + commit_ref(p.commit) + " in `" + p.project +
+             dot_joined({"**Failed:** the benchmark run for " + commit_ref(p.commit, p.links, "this pull request's head") + " in `" + p.project +
                          "` stopped before it produced a result, so there is no verdict for it. The run's log says why; "
                          "the next push benchmarks the pull request again",
                      run_link(p.links)}) +
@@ -307,16 +313,18 @@ PublicationResult publish_failure(GitHubClient& github, const FailurePublication
   const std::string title = failure_issue_title(p.project);
   const auto issues = github.open_issues();
   const GitHubIssue* issue = find_issue(issues, title, failure_issue_marker(p.project));
-  std::string where = commit_ref(p.commit);
-  if (p.ref && !p.ref->empty()) where += " on `" + *p.ref + "`";
+  // "for commit `abc` on `main`", or as much of it as is known.
+  std::string where = commit_ref(p.commit, p.links, "");
+  if (p.ref && !p.ref->empty()) where += (where.empty() ? "on `" : " on `") + *p.ref + "`";
+  if (!where.empty()) where = " for " + where;
   if (issue) {
     auto comment = github.create_comment(
-        issue->number, dot_joined({"The benchmark history workflow failed again for " + where, run_link(p.links)}) + ".\n");
+        issue->number, dot_joined({"The benchmark history workflow failed again" + where, run_link(p.links)}) + ".\n");
     return {"Commented on the open failure alert #" + std::to_string(issue->number) + ".", comment.html_url};
   }
   const std::string body =
       failure_issue_marker(p.project) + "\n" +
-      dot_joined({"The benchmark history workflow failed for " + where, run_link(p.links)}) +
+      dot_joined({"The benchmark history workflow failed" + where, run_link(p.links)}) +
       ".\n\nInspect the failed run and its diagnostics. This alert is about running the workflow, not about benchmark "
       "results. Later successful runs do not close it: close it once the cause is fixed.\n";
   auto created = github.create_issue(title, body);

@@ -44,6 +44,7 @@ std::map<std::string, std::optional<std::string>> github_env() {
           {"GITHUB_TOKEN", bhtest::GitHubStandIn::token},
           {"GITHUB_SHA", "abcdefabcdef0123456789abcdef0123456789ab"},
           {"GITHUB_REF_NAME", "main"},
+          {"GITHUB_SERVER_URL", std::nullopt},  // set per test: Actions sets it, so bodies link commits
           {"SSL_CERT_FILE", s.cert().string()}};
 }
 
@@ -149,6 +150,21 @@ TEST_CASE("publish pr posts pending, then edits the same comment with the result
                        "produced a result"));
   CHECK(contains(body, "[workflow run](https://github.test/runs/4)"));
   CHECK_FALSE(contains(body, "Pending"));
+
+  // In Actions (GITHUB_SERVER_URL set) the commit links to its page; without any commit the
+  // body names the pull request's head instead of an "analyzed commit" nobody analyzed.
+  auto env = github_env();
+  env["GITHUB_SERVER_URL"] = "https://github.test";
+  r = run_cli({"publish", "pr", "--pr", "1", "--pending", "--run-url", "https://github.test/runs/5"}, p.dir, env);
+  CHECK(r.exit_code == 0);
+  body = std::string(s.state().at("comments").as_array().at(0).at("body").as_string());
+  CHECK(contains(body, "benchmarking commit [`abcdefabcdef`](https://github.test/octo-org/octo-repo/commit/"
+                       "abcdefabcdef0123456789abcdef0123456789ab) for `textproc`"));
+  env["GITHUB_SHA"] = std::nullopt;
+  r = run_cli({"publish", "pr", "--pr", "1", "--pending", "--run-url", "https://github.test/runs/6"}, p.dir, env);
+  CHECK(r.exit_code == 0);
+  body = std::string(s.state().at("comments").as_array().at(0).at("body").as_string());
+  CHECK(contains(body, "**Pending:** benchmarking this pull request's head for `textproc`"));
 }
 
 TEST_CASE("publish refuses a report of another project and arguments that do not fit the target", "[publish][cli]") {
@@ -176,6 +192,8 @@ TEST_CASE("publish refuses a report of another project and arguments that do not
       {{"publish", "pr", "--pr", "3", "--pending", "--nothing-benchmarked"}, "exactly one of"},
       {{"publish", "pr", "--pr", "3", "--pending", "--failed"}, "exactly one of --pending, --nothing-benchmarked, --failed"},
       {{"publish", "pr", "--pr", "3", "--failed"}, "`publish pr --failed` requires --run-url <URL>"},
+      {{"publish", "pr", "--pr", "3", "--pending", "--commit", "not a sha"},
+       "invalid value 'not a sha' for '--commit <SHA>': pass the commit's id"},
       {{"publish", "history", "--failed"}, "'--failed' does not apply to `publish history`"},
       {{"publish", "failure"}, "`publish failure` requires --run-url <URL>"},
       {{"publish", "failure", "--run-url", "u", "--pr", "2"}, "'--pr <N>' does not apply to `publish failure`"},

@@ -29,6 +29,9 @@ namespace benchhist::publish {
 struct PublicationLinks {
   std::optional<std::string> run_url;       // the workflow run
   std::optional<std::string> artifact_url;  // the report bundle (falls back to the run)
+  // `<server>/<owner>/<name>/commit/`: commits in the bodies link to their page (a code span
+  // alone is not linked by GitHub). Unset: shown, not linked.
+  std::optional<std::string> commit_url_base;
 };
 
 struct HistoryPublication {
