@@ -490,6 +490,12 @@ TEST_CASE("the workflows check the repository out at a path whose last component
     CHECK(dirs >= 1);
     CHECK(yml.find("run: cp -a \"src/$GITHUB_REPOSITORY/$SOURCE_PATH\" bench-history-tool") != std::string::npos);
   }
+  // Backfill's checkout is the invocation commit: configuration, the setup hook and a source-path
+  // tool come from it, never from the range end (a historical commit).
+  const auto backfill = read(source / ".github/workflows/backfill.yml");
+  CHECK(backfill.find("ref: ${{ needs.prepare.outputs.to }}") == std::string::npos);
+  CHECK(backfill.find("          path: " + checkout + "\n          ref: ${{ github.sha }}\n          fetch-depth: 0\n") !=
+        std::string::npos);
   // Expanded as the runner expands it, the checkout's last component is the repository's name
   // (GITHUB_REPOSITORY is github.repository).
   const std::string repository = "octo-org/widgets";
