@@ -120,12 +120,17 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
       at = i;
       break;
     }
-  if (at == history.size())
+  if (at == history.size()) {
+    // TO older than FROM (`backfill HEAD HEAD~3`) is the usual slip: name it rather than explain first parents.
+    const bool swapped = git(svc, repo, {"merge-base", "--is-ancestor", *to_id, *from_id}).success();
     throw Error(ErrorKind::usage,
                 "<FROM> (" + std::string(from) + ") is not a first-parent ancestor of <TO> (" + std::string(to) + ")",
                 repo.string(), {},
-                "pick FROM on the first-parent history of TO (`git log --first-parent " + std::string(to) +
-                    "` lists it); commits reached only through a merge's second parent are not in the range");
+                swapped ? "FROM and TO look swapped: " + std::string(to) + " is older than " + std::string(from) +
+                              "; pass the older commit first (backfill … " + std::string(to) + " " + std::string(from) + ")"
+                        : "pick FROM on the first-parent history of TO (`git log --first-parent " + std::string(to) +
+                              "` lists it); commits reached only through a merge's second parent are not in the range");
+  }
   std::vector<RangeEntry> range(history.begin() + static_cast<std::ptrdiff_t>(at), history.end());
   return {range.rbegin(), range.rend()};
 }
