@@ -1,6 +1,7 @@
 #include "benchhist/engines/bmf.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "common.hpp"
@@ -17,6 +18,7 @@ ParsedReport read_document(const JsonValue& doc) {
   if (!doc.is_object()) throw JsonProblem("the document must be an object of benchmarks but is " + type_of(doc));
   if (doc.members().empty()) throw JsonProblem("the document holds no benchmark");
   ParsedReport out;
+  std::map<BenchmarkId, std::string> names;  // identity → the benchmark name it came from
   for (const auto& [name, measures] : doc.members()) {
     const std::string where = "/" + name;
     if (!measures.is_object())
@@ -59,10 +61,10 @@ ParsedReport read_document(const JsonValue& doc) {
       return std::find(all_metric_kinds.begin(), all_metric_kinds.end(), a.kind) <
              std::find(all_metric_kinds.begin(), all_metric_kinds.end(), b.kind);
     });
-    for (const BenchmarkResult& earlier : out.results)
-      if (earlier.id == result.id)
-        throw JsonProblem("benchmarks \"" + earlier.id.qualified() + "\" and \"" + name +
-                          "\" have one identity (names are split on '/', empty segments dropped); rename one");
+    if (auto [it, fresh] = names.try_emplace(result.id, name); !fresh) {
+      if (it->second == name) throw JsonProblem("benchmark \"" + name + "\" is given twice; keep one");
+      detail::throw_identity_collision(it->second, name, result.id, "/");
+    }
     out.results.push_back(std::move(result));
   }
   return out;

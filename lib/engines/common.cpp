@@ -32,6 +32,16 @@ BenchmarkId split_identity(std::string_view name, std::string_view separator) {
   return BenchmarkId(std::move(segments));
 }
 
+void throw_identity_collision(std::string_view earlier_name, std::string_view name, const BenchmarkId& id,
+                              std::string_view separator) {
+  const std::string sep(separator);
+  throw JsonProblem("two benchmarks in this file, '" + std::string(earlier_name) + "' and '" + std::string(name) +
+                        "', become the same benchmark id '" + id.qualified() + "' (a name is split on '" + sep +
+                        "' into the id's segments, and empty segments are dropped)",
+                    "rename one of them so that the names differ in more than their '" + sep +
+                        "' separators; stored under one id, one result would replace the other");
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();

@@ -53,6 +53,11 @@ std::optional<Interval> optional_interval(const JsonValue& obj, std::string_view
 // of separators only stays one segment, so no identity is empty).
 BenchmarkId split_identity(std::string_view name, std::string_view separator);
 
+// Two different names of one file that split to one identity (`BM_A/64` and `BM_A//64`):
+// stored under one id, one result would replace the other, so the file fails naming both.
+[[noreturn]] void throw_identity_collision(std::string_view earlier_name, std::string_view name, const BenchmarkId& id,
+                                           std::string_view separator);
+
 // The median of a non-empty sample; even counts take the mean of the two middle values (Google
 // Benchmark's own median, and the usual definition).
 double median(std::vector<double> v);
@@ -73,6 +78,7 @@ auto with_parse_context(const std::filesystem::path& file, Fn&& fn) -> decltype(
   try {
     return fn();
   } catch (const JsonProblem& p) {
+    if (!p.hint().empty()) throw_parse_error(file, p.what(), p.hint());
     throw_parse_error(file, p.what());
   }
 }

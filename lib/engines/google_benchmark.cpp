@@ -143,6 +143,7 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
   }
 
   GoogleBenchmarkReport out;
+  std::map<BenchmarkId, std::string> stored_names;  // identity → the run name it came from
   for (const Group& g : groups) {
     if (g.not_measured) {
       out.notes.push_back(g.run_name + " stored nothing (" + *g.not_measured + ")");
@@ -196,6 +197,8 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
       out.notes.push_back(g.run_name + " stored nothing (no finite real_time or cpu_time)");
       continue;
     }
+    if (auto [it, fresh] = stored_names.try_emplace(result.id, g.run_name); !fresh)
+      detail::throw_identity_collision(it->second, g.run_name, result.id, "/");
     if (from_aggregate)
       out.notes.push_back(g.run_name + ": only aggregate rows were written; stored the median aggregate without an interval");
     out.results.push_back(std::move(result));

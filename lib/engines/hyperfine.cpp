@@ -1,7 +1,7 @@
 #include "benchhist/engines/hyperfine.hpp"
 
 #include <algorithm>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,7 +39,7 @@ ParsedReport read_export(const JsonValue& doc) {
   if (!results.is_array()) throw JsonProblem("/results must be an array but is " + type_of(results));
 
   ParsedReport out;
-  std::set<BenchmarkId> seen;
+  std::map<BenchmarkId, std::string> seen;  // identity → the command name it came from
   for (std::size_t i = 0; i < results.items().size(); ++i) {
     const std::string where = "/results/" + std::to_string(i);
     const JsonValue& r = detail::require_object(results.items()[i], where);
@@ -64,7 +64,8 @@ ParsedReport read_export(const JsonValue& doc) {
     if (name.empty()) throw JsonProblem(where + "/command is empty; give the command a --command-name");
     BenchmarkResult result;
     result.id = detail::split_identity(name, "/");
-    if (!seen.insert(result.id).second) {
+    if (auto [it, fresh] = seen.try_emplace(result.id, name); !fresh) {
+      if (it->second != name) detail::throw_identity_collision(it->second, name, result.id, "/");
       // A parameter scan (-P/-L) runs one command name once per value.
       const JsonValue* parameters = r.find("parameters");
       const bool scan = parameters && parameters->is_object() && !parameters->members().empty();

@@ -22,6 +22,13 @@ namespace benchhist::engines::detail {
 class JsonProblem : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // A problem whose fix is known, which the file's re-run would not cure (names that collide).
+  JsonProblem(const std::string& what, std::string hint) : std::runtime_error(what), hint_(std::move(hint)) {}
+  // Empty: the parse error's default hint (a damaged or foreign file).
+  const std::string& hint() const noexcept { return hint_; }
+
+ private:
+  std::string hint_;
 };
 
 class JsonValue {

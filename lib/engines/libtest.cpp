@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -49,6 +50,7 @@ std::optional<std::pair<std::string_view, std::string_view>> test_line(std::stri
 ParsedReport read_lines(std::string_view text) {
   if (!codec::utf8::is_valid(text)) throw JsonProblem("the file is not valid UTF-8");
   ParsedReport out;
+  std::map<BenchmarkId, std::string> names;  // identity → the benchmark name it came from
   std::size_t line_no = 0, start = 0;
   bool any_bench = false;
   while (start <= text.size()) {
@@ -84,10 +86,11 @@ ParsedReport read_lines(std::string_view text) {
       throw JsonProblem(where + ": the line is truncated or has no (+/- <deviation>)");
     BenchmarkResult r;
     r.id = detail::split_identity(name, "::");
-    for (const BenchmarkResult& earlier : out.results)
-      if (earlier.id == r.id)
-        throw JsonProblem("benchmark \"" + std::string(name) + "\" is reported twice (" + where +
+    if (auto [it, fresh] = names.try_emplace(r.id, std::string(name)); !fresh) {
+      if (it->second != name) detail::throw_identity_collision(it->second, name, r.id, "::");
+      throw JsonProblem("benchmark \"" + std::string(name) + "\" is reported twice (" + where +
                           "); two bench targets define it: rename one");
+    }
     r.metrics.push_back(MetricValue{MetricKind::wall_time, *value, std::nullopt, std::nullopt});
     out.results.push_back(std::move(r));
   }

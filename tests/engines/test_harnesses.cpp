@@ -292,7 +292,47 @@ TEST_CASE("bmf: truncated, empty, foreign, mistyped, negative and NaN documents 
   write_file(t.path() / "outside.json", R"({"a": {"latency": {"value": 10, "lower_value": 11, "upper_value": 12}}})");
   expect_parse_error(read_bmf, t.path() / "outside.json", "do not enclose the value");
   write_file(t.path() / "same.json", R"({"a/b": {"latency": {"value": 1}}, "a//b": {"latency": {"value": 2}}})");
-  expect_parse_error(read_bmf, t.path() / "same.json", "have one identity");
+  expect_parse_error(read_bmf, t.path() / "same.json",
+                     "two benchmarks in this file, 'a/b' and 'a//b', become the same benchmark id 'a/b'");
+}
+
+TEST_CASE("two names of one file that become one benchmark id fail the file naming both, whatever the engine",
+          "[engines][identity]") {
+  TempDir t;
+  const auto expect_collision = [&](auto read, const std::string& name, const std::string& text, const std::string& a,
+                                    const std::string& b, const std::string& id) {
+    write_file(t.path() / name, text);
+    try {
+      read(t.path() / name);
+      FAIL("no error for " << name);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::benchmark_output);
+      CHECK(e.subject() == (t.path() / name).string());
+      CHECK_THAT(e.cause(), Catch::StartsWith("two benchmarks in this file, '" + a + "' and '" + b +
+                                              "', become the same benchmark id '" + id + "' (a name is split on"));
+      CHECK_THAT(e.cause(), Catch::Contains("empty segments are dropped"));
+      // The fix is a rename, not the parse error's "re-run the benchmarks".
+      CHECK_THAT(e.hint(), Catch::StartsWith("rename one of them"));
+      CHECK_THAT(e.cause() + e.hint(), !Catch::Contains("also reported by"));
+    }
+  };
+  expect_collision(
+      [](const fs::path& f) { return read_report_file(f); }, "gb.json",
+      R"({"context":{"date":"x"},"benchmarks":[)"
+      R"({"name":"BM_A/64","run_type":"iteration","repetition_index":0,"iterations":1,"real_time":10,"cpu_time":10,"time_unit":"ns"},)"
+      R"({"name":"BM_A//64","run_type":"iteration","repetition_index":0,"iterations":1,"real_time":5000,"cpu_time":5000,"time_unit":"ns"}]})",
+      "BM_A/64", "BM_A//64", "BM_A/64");
+  expect_collision(read_bmf, "bmf.json", R"({"x/y": {"latency": {"value": 1}}, "x/y/": {"latency": {"value": 2}}})",
+                   "x/y", "x/y/", "x/y");
+  expect_collision(read_hyperfine, "hf.json",
+                   R"({"results": [{"command": "a/b", "times": [0.1, 0.2]}, {"command": "a//b", "times": [0.1, 0.2]}]})",
+                   "a/b", "a//b", "a/b");
+  expect_collision(read_libtest, "bench.txt",
+                   "test m::f ... bench: 10 ns/iter (+/- 1)\ntest m::::f ... bench: 20 ns/iter (+/- 1)\n", "m::f",
+                   "m::::f", "m/f");
+  // One name twice keeps its engine's own message (a re-registration, not a collapse).
+  write_file(t.path() / "twice.txt", "test m::f ... bench: 10 ns/iter (+/- 1)\ntest m::f ... bench: 20 ns/iter (+/- 1)\n");
+  expect_parse_error(read_libtest, t.path() / "twice.txt", "benchmark \"m::f\" is reported twice");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,7 +435,14 @@ TEST_CASE("report files are recognised by content: one harvest per engine, a for
             "                                     mean          low mean      high mean\n"
             "sum                                          100             1     1.2 ms\n",
             "it is Catch2's console output, not its XML report: run the test binary with -r xml -o <file>"},
-           {"cut.json", R"({"results": [{"comm)", "it is not complete JSON"}}) {
+           {"cut.json", R"({"results": [{"comm)", "it is not complete JSON"},
+           // An object of objects whose measures are not {value…}: no BMF document.
+           {"nested.json", R"({"mean": {"point": 3, "spread": {"low": 1}}})",
+            "it is a JSON object of none of the known shapes (read as Bencher Metric Format, \"/mean/point\" would be "
+            "a measure, an object with \"value\", but it is a number)"},
+           {"novalue.json", R"({"parse": {"latency": {"median": 3}}})",
+            "it is a JSON object of none of the known shapes (read as Bencher Metric Format, \"/parse/latency\" would be a measure, an object with \"value\", but it "
+            "is an object without \"value\")"}}) {
     write_file(out / name, text);
     expect_parse_error([&](const fs::path&) { harvest_reports({out}, FreshnessGate::disabled(), notes); }, out / name,
                        "no engine recognises this file: " + why);
@@ -407,6 +454,46 @@ TEST_CASE("report files are recognised by content: one harvest per engine, a for
   expect_parse_error([&](const fs::path&) { harvest_reports({out}, FreshnessGate::disabled(), notes); },
                      out / "failed.txt", "benchmark \"tests::bench_x\" FAILED");
   fs::remove(out / "failed.txt");
+}
+
+TEST_CASE("Criterion's per-benchmark files given as reports are named as such, with --target-dir as the fix",
+          "[engines][recognition][criterion]") {
+  TempDir t;
+  const fs::path fixtures = enginetest::fixture_path("criterion");
+  std::vector<std::pair<fs::path, std::string>> files;  // the file, the Criterion file it is
+  for (const char* c : {"std_instant", "fast_time_clock"})
+    for (const char* f : {"estimates.json", "benchmark.json"}) files.emplace_back(fixtures / c / f, f);
+  // Criterion 0.3 capitalised the estimates ("Mean"); sample.json is {sampling_mode, iters,
+  // times} since 0.4 and [iters, times] before; tukey.json holds the four fences.
+  write_file(t.path() / "old-estimates.json",
+             R"({"Mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":4.6,"upper_bound":4.7},)"
+             R"("point_estimate":4.7,"standard_error":0.01}})");
+  files.emplace_back(t.path() / "old-estimates.json", "estimates.json");
+  write_file(t.path() / "sample.json", R"({"sampling_mode":"Linear","iters":[1.0,2.0],"times":[20.0,41.0]})");
+  files.emplace_back(t.path() / "sample.json", "sample.json");
+  write_file(t.path() / "old-sample.json", "[[1.0,2.0,3.0],[20.0,41.0,60.0]]");
+  files.emplace_back(t.path() / "old-sample.json", "sample.json");
+  write_file(t.path() / "tukey.json", "[4.25,4.44,4.92,5.10]");
+  files.emplace_back(t.path() / "tukey.json", "tukey.json");
+  for (const auto& [file, what] : files) {
+    INFO(file);
+    try {
+      read_report_file(file);
+      FAIL("read as a report");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::benchmark_output);
+      CHECK(e.subject() == file.string());
+      CHECK(e.cause() == "no engine recognises this file: it is Criterion's per-benchmark output (its " + what +
+                             "), not a report");
+      CHECK_THAT(e.hint(), Catch::StartsWith("import a Criterion run with --target-dir <target dir>"));
+    }
+    std::string why;
+    CHECK_FALSE(recognise_report(read_file(file), &why));
+    CHECK_THAT(why, Catch::Contains("Criterion"));
+  }
+  // Other arrays stay foreign JSON.
+  write_file(t.path() / "list.json", "[1, 2]");
+  expect_parse_error(read_report_file, t.path() / "list.json", "no engine recognises this file: it is JSON but not an object");
 }
 
 TEST_CASE("libtest: plain cargo bench's captured stdout is harvested when it has bench lines", "[engines][libtest][harvest]") {
