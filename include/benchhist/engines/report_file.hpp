@@ -16,10 +16,11 @@ namespace benchhist::engines {
 // The engine whose output `text` is, judged by its shape only (the parser judges the rest):
 //   a JSON object with `context` and `benchmarks` → google_benchmark;
 //   a JSON object with a non-object `results` → hyperfine;
-//   a non-empty JSON object whose every member is an object → bmf;
+//   a non-empty JSON object of objects of measures, each measure an object with `value` → bmf;
 //   an XML document → catch2 (its parser checks the root);
 //   text with a `test <name> ... bench:` line → libtest.
-// nullopt for anything else (empty, truncated or foreign), with the reason in `why_not`.
+// nullopt for anything else (empty, truncated or foreign), with the reason in `why_not`; Catch2's
+// console output and Criterion's per-benchmark files are named as such.
 std::optional<Engine> recognise_report(std::string_view text, std::string* why_not = nullptr);
 
 struct RecognisedReport {
