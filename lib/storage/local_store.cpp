@@ -63,6 +63,14 @@ bool not_found(const std::error_code& e) {
   return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
 }
 
+// A file where the store keeps a directory (`v1`, a project's directory): what is below it
+// cannot be read, and a write there fails the same way, so the store is broken, not empty.
+[[noreturn]] void not_a_directory(const fs::path& path, std::string_view prefix) {
+  throw Error(ErrorKind::io, "could not list the local store's objects at " + path.string(), path.string(),
+              path.string() + " is a file, not a directory, so nothing under " + std::string(prefix) + " can be read",
+              "move the file out of the storage directory (objects are stored in directories below it)");
+}
+
 }  // namespace
 
 LocalStore::LocalStore(fs::path root, LocalStoreOptions options) : root_(std::move(root)), options_(options) {}
@@ -281,7 +289,18 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
   }
   std::vector<std::string> keys;
   std::error_code ec;
-  if (!fs::is_directory(fs::status(start, ec))) return keys;  // the root itself may be a link
+  // Down to `start`, a missing directory only means nothing is stored there yet; a file (or
+  // anything else) standing where a directory must be is a broken store, and listing it as
+  // empty would read as "no runs yet" (the root itself may be a link).
+  fs::path at = root_;
+  const fs::path below(std::string{dir_part});
+  for (auto part = below.begin();; at /= *part++) {
+    const auto st = fs::status(at, ec);
+    if (st.type() == fs::file_type::not_found || not_found(ec)) return keys;
+    if (ec) io_error("open local storage listing directory", at, ec.value(), read_hint);
+    if (!fs::is_directory(st)) not_a_directory(at, prefix);
+    if (part == below.end()) break;
+  }
   check_inside_root(start, prefix);
 
   // Iterative walk that never follows symbolic links and tolerates entries vanishing under

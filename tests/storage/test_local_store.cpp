@@ -440,6 +440,45 @@ TEST_CASE("a file where a key directory belongs gives an io error naming the pat
   CHECK_FALSE(store.remove(key_a));
 }
 
+TEST_CASE("a file where the store keeps a directory fails a listing naming it instead of listing as empty",
+          "[local_store]") {
+  testing::TempDir dir;
+  const auto expect_broken = [&](const fs::path& file, std::string_view prefix) {
+    INFO(file << " listing " << prefix);
+    storage::LocalStore store(dir.path());
+    const Error e = expect_error([&] { store.list(prefix); });
+    CHECK(e.kind() == ErrorKind::io);
+    CHECK(e.message() == "could not list the local store's objects at " + file.string());
+    CHECK(e.subject() == file.string());
+    CHECK(e.cause() == file.string() + " is a file, not a directory, so nothing under " + std::string(prefix) +
+                           " can be read");
+    CHECK_THAT(e.hint(), Catch::StartsWith("move the file out of the storage directory"));
+  };
+  // `v1` itself: every project's listing, as analyze and list make them.
+  write_raw(dir.path() / "v1", "x\n");
+  expect_broken(dir.path() / "v1", "v1/p/objects/");
+  expect_broken(dir.path() / "v1", "v1/p/");
+  fs::remove(dir.path() / "v1");
+  // A project's directory, or one further down on the prefix's path.
+  write_raw(dir.path() / "v1/p", "x\n");
+  expect_broken(dir.path() / "v1/p", "v1/p/objects/criterion/t/m/");
+  fs::remove(dir.path() / "v1/p");
+  storage::LocalStore store(dir.path());
+  store.put(key_a, "x", storage::CollisionPolicy::refuse);
+  write_raw(dir.path() / "v1/p/objects/criterion/t/m2", "x\n");
+  expect_broken(dir.path() / "v1/p/objects/criterion/t/m2", "v1/p/objects/criterion/t/m2/");
+  // A stray file below where the walk starts is still listed (the key parser passes over it),
+  // and directories that do not exist yet still list as empty.
+  CHECK(store.list("v1/p/objects/") ==
+        std::vector<std::string>{key_a, "v1/p/objects/criterion/t/m2"});
+  CHECK(store.list("v1/q/objects/").empty());
+  CHECK(store.list("v1/p/objects/callgrind/").empty());
+  // The root itself, when a library caller hands one over that is a file.
+  write_raw(dir.path() / "file-root", "x\n");
+  const Error e = expect_error([&] { storage::LocalStore(dir.path() / "file-root").list("v1/p/objects/"); });
+  CHECK(e.subject() == (dir.path() / "file-root").string());
+}
+
 TEST_CASE("an unreadable directory makes a listing fail instead of silently omitting keys", "[local_store]") {
   testing::TempDir dir;
   storage::LocalStore(dir.path()).put(key_a, "x", storage::CollisionPolicy::refuse);
