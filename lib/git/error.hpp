@@ -10,8 +10,7 @@ namespace benchhist::git {
 
 // There is no repository at the path a command was given (or run in).
 inline constexpr const char* default_open_hint =
-    "run the command inside the project's git repository (or pass --repo <path>; a library caller opens the "
-    "repository's directory)";
+    "run the command inside the project's git repository, or pass --repo <path>";
 // A commit or ref that resolved but cannot be read: objects are missing (a damaged or partial
 // clone; callers handle a shallow clone's boundary before they get here).
 inline constexpr const char* unreadable_hint =

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "benchhist/error.hpp"
 #include "git/error.hpp"
@@ -16,9 +17,10 @@ namespace {
 // The spec's one message for every git-state failure (docs/formats.md#process-contract); what
 // failed and libgit2's (or our own) reason go into the cause.
 [[noreturn]] void fail(const std::filesystem::path& dir, const std::string& what,
-                       const std::string& why = git::last_error_message()) {
+                       const std::string& why = git::last_error_message(),
+                       std::string hint = git::default_open_hint) {
   throw Error(ErrorKind::git, "failed to probe the repository's git state", dir.string(),
-              what + " (" + why + ")", git::default_open_hint);
+              what + " (" + why + ")", std::move(hint));
 }
 
 }  // namespace
@@ -29,7 +31,7 @@ GitState probe_git_state(const std::filesystem::path& repo_dir) {
   try {
     opened = git::Repository::open(repo_dir);
   } catch (const Error& e) {
-    fail(repo_dir, e.message(), e.cause());
+    fail(repo_dir, e.message(), e.cause(), e.hint());  // the open knows the fix (another owner: safe.directory)
   }
   git_repository* repo = opened->get();
   if (git_repository_is_bare(repo)) {
