@@ -9,7 +9,7 @@
 //    Error directly (git/error.hpp), never through libgit2's error state;
 //  * a repository owned by another user is refused with GIT_EOWNER, except that 1.5 returns
 //    GIT_ENOTFOUND ("config value 'safe.directory' was not found") when the user's global
-//    configuration has no safe.directory entry at all (fixed in 1.6).
+//    configuration has no safe.directory entry at all.
 
 #include <git2.h>
 
