@@ -13,6 +13,17 @@
 namespace benchhist::analysis {
 namespace {
 
+// `spec` names an object, only not a commit (a blob or tree id, a tag of one): "could not
+// resolve … fetch it first" would send the user looking for an object that is there.
+[[noreturn]] void not_a_commit(const std::string& spec, const git_object* obj) {
+  std::string what = git_object_type2string(git_object_type(obj));
+  git::ObjectPtr target;
+  if (git_object_type(obj) == GIT_OBJECT_TAG && git_object_peel(git::out(target), obj, GIT_OBJECT_ANY) == 0)
+    what = std::string("tag of a ") + git_object_type2string(git_object_type(target.get()));
+  throw Error(ErrorKind::git, "\"" + spec + "\" is a " + what + ", not a commit", spec, {},
+              "pass a commit id, tag or branch: a blob or tree id names the content of a file or directory, not a "
+              "commit");
+}
 
 class LibgitTopology final : public GitTopology {
  public:
@@ -28,7 +39,7 @@ class LibgitTopology final : public GitTopology {
     git::ObjectPtr obj;
     if (git_revparse_single(git::out(obj), repo_, spec.c_str()) != 0) return std::nullopt;
     git::ObjectPtr peeled;
-    if (git_object_peel(git::out(peeled), obj.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;
+    if (git_object_peel(git::out(peeled), obj.get(), GIT_OBJECT_COMMIT) != 0) not_a_commit(spec, obj.get());
     return git::oid_hex(*git_object_id(peeled.get()));
   }
 
@@ -137,13 +148,11 @@ std::string resolve_context(const GitTopology& git, std::string_view ref) {
     throw Error(ErrorKind::git,
                 "could not resolve \"HEAD\" while resolving the analysis context: the repository has no commits yet",
                 std::string(ref), {},
-                "commit first (results are recorded and analysed per commit), or pass --context <REF> naming one "
-                "(SelectionRequest::context_ref in the library)");
+                "commit first (results are recorded and analysed per commit), or pass --context <REF> naming one");
   throw Error(ErrorKind::git,
               "could not resolve \"" + std::string(ref) +
                   "\" while resolving the analysis context. Check that the --context ref exists or is fetched.",
-              std::string(ref), {}, "name a branch, tag or commit of this repository (SelectionRequest::context_ref "
-                                    "in the library), or fetch it first");
+              std::string(ref), {}, "name a branch, tag or commit of this repository, or fetch it first");
 }
 
 ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::string>& explicit_base,

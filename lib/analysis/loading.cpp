@@ -164,9 +164,9 @@ std::string unreadable_hint(std::size_t unreadable, std::size_t total, const std
   std::string hint = std::to_string(unreadable) + " of the " + std::to_string(total) + " selected stored object" +
                      (total == 1 ? "" : "s") + " cannot be read";
   if (!original_hint.empty()) hint += "; " + original_hint;
-  // Library callers set the request field the flag sets: name both.
-  hint += "; or pass --skip-unreadable (skip_unreadable in the library's requests) to analyse the rest (the report "
-          "lists the skipped keys)";
+  // Named by its option, as every hint names what the CLI user types; a library caller sets the
+  // request's skip_unreadable, which the option sets (pipeline/analyze.hpp).
+  hint += "; or pass --skip-unreadable to analyse the rest (the report lists the skipped keys)";
   return hint;
 }
 

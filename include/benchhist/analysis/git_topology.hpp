@@ -4,7 +4,8 @@
 // implementation uses libgit2, which stays out of this header.
 //
 // Query conventions: "absent" answers (an unresolvable ref, no merge base) are nullopt, not
-// errors; only failures to read the repository at all throw Error{git} (every member below).
+// errors; only failures to read the repository at all (and a ref naming a non-commit, see resolve)
+// throw Error{git} (every member below).
 
 #include <filesystem>
 #include <memory>
@@ -29,7 +30,9 @@ class GitTopology {
  public:
   virtual ~GitTopology() = default;
 
-  // `<ref>^{commit}` → full commit id, or nullopt when it does not resolve.
+  // `<ref>^{commit}` → full commit id, or nullopt when it does not resolve. A ref naming an
+  // object that is no commit (a blob or tree id) is not absent but wrong: Error{git}
+  // `"<ref>" is a blob, not a commit` (subject = ref).
   virtual std::optional<std::string> resolve(std::string_view ref) const = 0;
   // docs/formats.md#git-facts: the target of refs/remotes/origin/HEAD with `refs/remotes/origin/`
   // stripped; else the first of `main`, `master` that resolves; else nullopt.
