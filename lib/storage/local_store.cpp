@@ -77,6 +77,27 @@ LocalStore::LocalStore(fs::path root, LocalStoreOptions options) : root_(std::mo
 
 std::string LocalStore::describe() const { return "local store at " + root_.string(); }
 
+void LocalStore::check_access() {
+  // The first put makes the root and the directories above it when they are missing: the nearest
+  // one that exists must take them. A probe file with the temp prefix (never listed) is the one
+  // test that answers as that put would (permissions, a read-only mount, a full disk's inodes).
+  std::error_code ec;
+  fs::path at = root_;
+  while (!at.empty() && !fs::exists(fs::symlink_status(at, ec))) at = at.parent_path();
+  if (at.empty()) at = ".";
+  const std::string what = at == root_ ? "write to the local store" : "create the local store";
+  const std::string in = at == root_ ? std::string("in it") : "in " + at.string();
+  const fs::path probe = at / (std::string(temp_prefix) + "access-" + std::to_string(platform::current_process_id()) +
+                               "-" + std::to_string(counter_.fetch_add(1)));
+  try {
+    platform::write_new_file(probe, {}, false);
+  } catch (const platform::WriteError& e) {
+    io_error(what, root_, e.code().value(), write_hint,
+             "a new file could not be made " + in + " (checked before any benchmark runs)");
+  }
+  fs::remove(probe, ec);
+}
+
 fs::path LocalStore::path_of(std::string_view key) const {
   codec::validate_key(key);
   // Names starting with the temp prefix are never listed and are deleted when stale, so an

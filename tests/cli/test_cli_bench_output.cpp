@@ -238,3 +238,23 @@ TEST_CASE("cargo bench's #[bench] lines are read from its output although it goe
   CHECK(contains(text, "Compiling fake v0.1.0\n"));
   CHECK(contains(text, "test tests::bench_sum ... bench:       1,234 ns/iter (+/- 56)\n"));
 }
+
+TEST_CASE("a store that cannot be written is refused before the benchmark command runs", "[cli][bench-output]") {
+  Project p;
+  const fs::path marks = p.dir.path() / "marks";
+  fs::create_directories(marks);
+  // A file where the store's parent directory should be: no user, root included, can write there.
+  bhtest::write_file(p.dir.path() / "not-a-dir", "");
+  const fs::path tmp = p.dir.path() / "tmp-unwritable";
+  fs::create_directories(tmp);
+  const auto r = run_cli({"collect", "--bench-command", "touch '" + (marks / "ran").string() + "'; ./bench.sh",
+                          "--local=" + (p.dir.path() / "not-a-dir" / "store").string(), "--target-triple", triple},
+                         p.repo, {{"TMPDIR", tmp.string()}, {"CI", std::nullopt}});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "Error: could not create the local store at " + (p.dir.path() / "not-a-dir" / "store").string() +
+                            "\n  caused by: a new file could not be made in " + (p.dir.path() / "not-a-dir").string() +
+                            " (checked before any benchmark runs): Not a directory\n"));
+  CHECK_FALSE(fs::exists(marks / "ran"));
+  CHECK_FALSE(contains(r.err, "the benchmark output goes to"));
+}

@@ -200,6 +200,55 @@ TEST_CASE("a refusal over a stored result holding benchmarks this run lacks says
                                                 missing + ", so that result was not stored)"));
 }
 
+TEST_CASE("a local store that cannot be written is refused before the benchmark command runs", "[collect]") {
+  Rig rig;
+  SECTION("a file where the store's parent directory belongs") {
+    write_file(rig.store_dir / "file", "");
+    storage::LocalStore store(rig.store_dir / "file" / "store");
+    try {
+      collect::collect(rig.request(), rig.env, &store, rig.services());
+      FAIL("the store was accepted");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::io);
+      CHECK(e.message() == "could not create the local store at " + (rig.store_dir / "file" / "store").string());
+      CHECK(e.cause() == "a new file could not be made in " + (rig.store_dir / "file").string() +
+                             " (checked before any benchmark runs): Not a directory");
+    }
+    CHECK(rig.runs == 0);
+  }
+  SECTION("a read-only store directory, for a user who is not root") {
+    // Root writes anywhere: a forked child gives up root (when it has it) before collecting.
+    const fs::path ro = rig.store_dir / "read-only";
+    fs::create_directories(ro);
+    fs::permissions(rig.store_dir, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read | fs::perms::others_exec);
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+      int code = 2;
+      try {
+        storage::LocalStore store(ro);
+        collect::collect(rig.request(), rig.env, &store, rig.services());
+      } catch (const Error& e) {
+        code = e.message() == "could not write to the local store at " + ro.string() &&
+                       e.cause() == "a new file could not be made in it (checked before any benchmark runs): "
+                                    "Permission denied" && rig.runs == 0
+                   ? 0
+                   : 1;
+      } catch (...) {
+        code = 1;  // the run itself failed (writing its engine files), past the check
+      }
+      ::_exit(code);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);  // 2: accepted; 1: another error; 3: could not give up root
+    fs::permissions(ro, fs::perms::owner_all, fs::perm_options::add);
+  }
+}
+
 TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
   Rig rig;
   rig.git.dirty = true;

@@ -71,6 +71,13 @@ class LocalStore final : public ObjectStore {
   // Throws Error{invalid_key} as for put; Error{io} when the file cannot be removed.
   bool remove(std::string_view key) override;
 
+  // Whether a put could write here, before a command spends minutes running benchmarks: the
+  // root, or while it does not exist yet its nearest existing ancestor (where the first put makes
+  // it), must take a new file — a probe file with the temp prefix, removed at once. Nothing is
+  // created. A subdirectory of the root that cannot be written is still found by put() only.
+  // Throws Error{io} naming the root, the OS error as the cause.
+  void check_access() override;
+
   // `local store at <root>`
   std::string describe() const override;
 

@@ -63,8 +63,8 @@ class ObjectStore {
   virtual void flush() {}
 
   // One cheap request that fails as the first real one would (an unreachable endpoint, missing
-  // credentials, a wrong account path), for a command about to spend minutes running benchmarks
-  // before it touches the store. A no-op where there is nothing to reach (local stores).
+  // credentials, a wrong account path, a read-only local directory), for a command about to spend
+  // minutes running benchmarks before it touches the store. A no-op by default.
   virtual void check_access() {}
 
   // A human description for messages and verbose notes, e.g. `local store at /x/bench-history`.
