@@ -448,14 +448,31 @@ CollectOutcome import_results(const ImportRequest& req, storage::ObjectStore& st
 }
 
 std::string CollectOutcome::message() const {
-  std::size_t cases = 0, stored_sets = 0;
+  std::size_t cases = 0, stored_sets = 0, stored_cases = 0;
   for (const auto& o : objects) {
     cases += o.cases;
-    if (o.outcome && *o.outcome != storage::PutOutcome::skipped_existing) ++stored_sets;
+    if (o.outcome && *o.outcome != storage::PutOutcome::skipped_existing) {
+      ++stored_sets;
+      stored_cases += o.cases;
+    }
   }
-  std::string msg = stored ? "Stored " + plural(stored_sets, "result set") + " covering " +
-                                 plural(cases, "benchmark case") + "."
-                           : "Harvested " + plural(cases, "benchmark case") + "; nothing stored (--no-store).";
+  // --skip-existing kept what was stored: the sentence says what was harvested and why none (or
+  // not all) of it was written, never "stored 0 … covering 4".
+  const std::size_t kept = objects.size() - stored_sets;
+  const std::string why_kept = kept == 1 ? "their result set was already stored, and --skip-existing keeps it"
+                                         : "their " + std::to_string(kept) +
+                                               " result sets were already stored, and --skip-existing keeps them";
+  std::string msg;
+  if (!stored)
+    msg = "Harvested " + plural(cases, "benchmark case") + "; nothing stored (--no-store).";
+  else if (kept == 0)
+    msg = "Stored " + plural(stored_sets, "result set") + " covering " + plural(cases, "benchmark case") + ".";
+  else if (stored_sets == 0)
+    msg = "Harvested " + plural(cases, "benchmark case") + " and stored nothing: " + why_kept + ".";
+  else
+    msg = "Stored " + plural(stored_sets, "result set") + " covering " + plural(stored_cases, "benchmark case") +
+          "; " + std::to_string(cases - stored_cases) + " more " + (cases - stored_cases == 1 ? "was" : "were") +
+          " harvested but not stored: " + why_kept + ".";
   if (!objects.empty()) {
     msg += " [";
     for (std::size_t i = 0; i < objects.size(); ++i) {

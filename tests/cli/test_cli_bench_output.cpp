@@ -258,3 +258,17 @@ TEST_CASE("a store that cannot be written is refused before the benchmark comman
   CHECK_FALSE(fs::exists(marks / "ran"));
   CHECK_FALSE(contains(r.err, "the benchmark output goes to"));
 }
+
+TEST_CASE("a re-run with --skip-existing benchmarks again and says why it stored nothing", "[cli][bench-output]") {
+  Project p;
+  REQUIRE(p.run({"collect", "--bench-command", "./bench.sh"}, p.dir.path() / "tmp-first").exit_code == 0);
+  const fs::path tmp = p.dir.path() / "tmp-again";
+  const auto r = p.run({"collect", "--skip-existing", "--bench-command", "./bench.sh"}, tmp);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("Harvested 1 benchmark case and stored nothing: their result set was already "
+                                      "stored, and --skip-existing keeps it. [google_benchmark: 1 harvested (v1/"));
+  const auto dirs = log_dirs(tmp);
+  REQUIRE(dirs.size() == 1);  // it did run (the guide: a broken benchmark is still caught)
+  CHECK(contains(bhtest::read_file(dirs[0] / (p.commits[0].substr(0, 12) + ".log")), "bench-out line 60."));
+}

@@ -247,8 +247,8 @@ TEST_CASE("import_results stores reports without a freshness gate, with the coll
   CHECK_THROWS_WITH(collect::import_results(req, rig.store, {}), Catch::Contains("a result is already stored for this run at "));
   req.policy = storage::CollisionPolicy::skip_existing;
   CHECK(collect::import_results(req, rig.store, {}).message() ==
-        "Stored 0 result sets covering 1 benchmark case. [google_benchmark: 1 harvested (" + rig.key("x86_64-unknown-linux-gnu") +
-            " already exists)]");
+        "Harvested 1 benchmark case and stored nothing: their result set was already stored, and --skip-existing "
+        "keeps it. [google_benchmark: 1 harvested (" + rig.key("x86_64-unknown-linux-gnu") + " already exists)]");
   req.context.git.dirty = true;
   req.policy = storage::CollisionPolicy::refuse;
   collect::import_results(req, rig.store, {});

@@ -159,7 +159,17 @@ TEST_CASE("a second clean collect is refused and stores nothing; skip-existing a
   auto skipped = collect::collect(req, rig.env, &rig.store, rig.services());
   CHECK(rig.store.get(key) == before);
   CHECK_THAT(skipped.message(), Catch::Contains("all_the_time: 1 harvested (" + key + " already exists)"));
-  CHECK_THAT(skipped.message(), Catch::StartsWith("Stored 0 result sets covering 4 benchmark cases."));
+  // It still ran the benchmarks (a broken one is caught), and says why it stored nothing.
+  CHECK(rig.runs == 3);
+  CHECK_THAT(skipped.message(), Catch::StartsWith("Harvested 4 benchmark cases and stored nothing: their 4 result sets "
+                                                  "were already stored, and --skip-existing keeps them. ["));
+
+  // One engine's object gone: the others are kept, and the sentence counts only what was stored.
+  rig.store.remove(key);
+  const auto partly = collect::collect(req, rig.env, &rig.store, rig.services());
+  CHECK_THAT(partly.message(), Catch::StartsWith("Stored 1 result set covering 1 benchmark case; 3 more were harvested "
+                                                 "but not stored: their 3 result sets were already stored, and "
+                                                 "--skip-existing keeps them. ["));
 
   req.policy = storage::CollisionPolicy::overwrite;
   collect::collect(req, rig.env, &rig.store, rig.services());

@@ -226,7 +226,8 @@ TEST_CASE("collect runs the real cargo bench and stores one gzip schema-5 Criter
     auto skip = collect(store.path(), {"--skip-existing"});
     INFO("stderr:\n" << skip.err);
     CHECK(skip.exit_code == 0);
-    CHECK(e2e::last_line(skip.out) == "Stored 0 result sets covering 3 benchmark cases. [criterion: 3 harvested (" +
+    CHECK(e2e::last_line(skip.out) == "Harvested 3 benchmark cases and stored nothing: their result set was already "
+                                      "stored, and --skip-existing keeps it. [criterion: 3 harvested (" +
                           clean_key(repo) + " already exists)]\n");
     CHECK(e2e::read_file(store.path() / clean_key(repo)) == body);
     CHECK(e2e::files_under(store.path()) == files);
