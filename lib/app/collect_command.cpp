@@ -18,6 +18,25 @@ namespace benchhist::app {
 
 using namespace detail;
 
+namespace {
+
+// The reports the freshness gate ignored in $BENCHHIST_OUTPUT_DIR, and how to make them count.
+std::string stale_report_note(const collect::CollectOutcome& outcome) {
+  const auto& stale = outcome.stale_reports;
+  std::vector<std::string> names;
+  for (const auto& r : stale)
+    names.push_back(r.name.generic_string() + " (modified " + format_rfc3339_seconds(r.modified) + ")");
+  const bool one = stale.size() == 1;
+  return "the benchmark command left " + std::string(one ? "a report" : plural(stale.size(), "report")) +
+         " in $BENCHHIST_OUTPUT_DIR modified before its run started (" +
+         format_rfc3339_seconds(stale.front().run_start) + "), so " + (one ? "it" : "they") +
+         " cannot hold this run's results and " + (one ? "was" : "were") + " ignored as stale: " + joined(names) + (outcome.objects.empty() ? "; nothing was stored" : "") +
+         ". Have the command write its reports while it runs; a copy made with `cp -p` keeps the old modification "
+         "time (drop -p, or `touch` the file after copying it; docs/bench-command.md)";
+}
+
+}  // namespace
+
 void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   // backfill resolves relative paths against --repo (docs/formats.md#storage-selection).
@@ -84,8 +103,11 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   inv.out << outcome.message() << '\n';
   // The command's side of the contract is to write its reports into $BENCHHIST_OUTPUT_DIR; one
   // that printed them instead stores nothing, which is worth a word (an engine of `cargo bench`
-  // that wrote nothing stays silent, as the guide says).
-  if (req.bench_command && outcome.objects.empty())
+  // that wrote nothing stays silent, as the guide says). One that put an old file there (a copy
+  // made with `cp -p`) did write a report, so telling it to write one would be no help.
+  if (!outcome.stale_reports.empty())
+    announce(inv, stale_report_note(outcome));
+  else if (req.bench_command && outcome.objects.empty())
     announce(inv, "the benchmark command wrote no report into $BENCHHIST_OUTPUT_DIR, so nothing was stored: have it "
                   "write its report files there (docs/bench-command.md)");
   // A stray untracked file is enough to make the run a dirty snapshot, which history analysis

@@ -1,6 +1,7 @@
 #include "benchhist/collect/collect.hpp"
 
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -91,6 +92,19 @@ class OutputDir {
   std::filesystem::path path_;
   bool keep_ = false;
 };
+
+// Records the reports of `output_dir` the freshness gate ignored (each name once): its
+// directory is fresh, so only the command can have put an old file there.
+void note_stale_reports(const std::vector<engines::HarvestNote>& notes, const std::filesystem::path& output_dir,
+                        Timestamp run_start, std::vector<StaleReport>& stale) {
+  for (const auto& n : notes) {
+    if (n.decision != engines::HarvestDecision::stale || !n.modified) continue;
+    const auto name = n.path.lexically_relative(output_dir);
+    if (name.empty() || *name.begin() == "..") continue;
+    if (std::none_of(stale.begin(), stale.end(), [&](const StaleReport& r) { return r.name == name; }))
+      stale.push_back({name, *n.modified, run_start});
+  }
+}
 
 Error collision(const std::string& key) {
   // Dirty snapshots are keyed to the second (the guide: only two taken in the same second
@@ -298,6 +312,7 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   }
 
   std::vector<engines::Harvest> harvests;
+  CollectOutcome out;
   Timestamp first_start{};
   const auto began = std::chrono::steady_clock::now();
   for (std::uint32_t rep = 1; rep <= req.best_of; ++rep) {
@@ -323,6 +338,7 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     }
     if (svc.note)
       for (const auto& n : harvests.back().notes) svc.note(n.text());
+    note_stale_reports(harvests.back().notes, output.path(), start, out.stale_reports);
   }
 
   // The rest is probed once, after all repetitions (docs/formats.md#benchmark-invocation).
@@ -345,7 +361,6 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   if (svc.note)
     for (const auto& s : reduced.samples) svc.note(s);
 
-  CollectOutcome out;
   out.git = ctx.git;
   out.toolchain = ctx.toolchain;
   out.machine_key = ctx.machine->fingerprint;

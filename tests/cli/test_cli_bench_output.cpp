@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,30 @@ TEST_CASE("cargo bench's #[bench] lines are read from its output although it goe
   const std::string text = bhtest::read_file(dirs[0] / (p.commits[0].substr(0, 12) + ".log"));
   CHECK(contains(text, "Compiling fake v0.1.0\n"));
   CHECK(contains(text, "test tests::bench_sum ... bench:       1,234 ns/iter (+/- 56)\n"));
+}
+
+TEST_CASE("a report the command copied with its old time is named as ignored, not as missing", "[cli][bench-output]") {
+  Project p;
+  // A report saved an hour ago, copied with `cp -p` (which keeps its time).
+  const fs::path saved = p.dir.path() / "saved" / "gbench.json";
+  const auto fresh = p.run({"collect", "--no-store", "--bench-command",
+                            "./bench.sh && mkdir -p '" + saved.parent_path().string() + "' && cp \"$BENCHHIST_OUTPUT_DIR/"
+                            "report.json\" '" + saved.string() + "'"},
+                           p.dir.path() / "tmp-save");
+  REQUIRE(fresh.exit_code == 0);
+  fs::last_write_time(saved, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const auto r = p.run({"collect", "--bench-command", "cp -p '" + saved.string() + "' \"$BENCHHIST_OUTPUT_DIR/\""},
+                       p.dir.path() / "tmp-stale");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "Stored 0 result sets covering 0 benchmark cases."));
+  CHECK(contains(r.err, "[bench-history] the benchmark command left a report in $BENCHHIST_OUTPUT_DIR modified before "
+                        "its run started ("));
+  CHECK(contains(r.err, "), so it cannot hold this run's results and was ignored as stale: gbench.json (modified "));
+  CHECK(contains(r.err, "); nothing was stored. Have the command write its reports while it runs; a copy made with `cp "
+                        "-p` keeps the old modification time (drop -p, or `touch` the file after copying it; "
+                        "docs/bench-command.md)\n"));
+  CHECK_FALSE(contains(r.err, "wrote no report"));
 }
 
 TEST_CASE("a store that cannot be written is refused before the benchmark command runs", "[cli][bench-output]") {

@@ -208,6 +208,31 @@ TEST_CASE("collect --bench-command failures: the command's exit, a broken report
   }
 }
 
+TEST_CASE("a report the command left with an old time is ignored and named, once, with its run's start",
+          "[collect][bench_command]") {
+  Rig rig;
+  auto svc = rig.services();
+  const auto inner = svc.run_benchmarks;
+  svc.run_benchmarks = [&](const probe::ProcessSpec& spec) {
+    auto r = inner(spec);  // a.json and sub/b.json, fresh
+    // As `cp -p` of a report saved an hour ago would leave it.
+    const fs::path old = fs::path(*spec.env_changes.at("BENCHHIST_OUTPUT_DIR")) / "sub" / "b.json";
+    fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(1));
+    return r;
+  };
+  auto req = rig.request();
+  req.best_of = 2;
+  const auto before = std::chrono::system_clock::now();
+  const auto out = collect::collect(req, rig.env, &rig.store, svc);
+  REQUIRE(out.stale_reports.size() == 1);  // both repetitions left it; named once
+  const auto& stale = out.stale_reports[0];
+  CHECK(stale.name == fs::path("sub") / "b.json");
+  CHECK(stale.run_start >= before - std::chrono::seconds(1));
+  CHECK(stale.run_start - stale.modified > std::chrono::minutes(59));
+  REQUIRE(out.objects.size() == 1);  // a.json still counts
+  CHECK(out.objects[0].cases == 1);
+}
+
 TEST_CASE("backfill classifies a commit's failure by its kind, never by its wording", "[bench_command][backfill]") {
   // The commit's own failures: the command ran and failed, or what it wrote does not parse.
   CHECK(collect::backfill_failure_reason(Error(ErrorKind::benchmark_failed, "any words")) == "any words");

@@ -94,8 +94,18 @@ struct StoredObject {
   std::vector<std::string> not_stored;
 };
 
+// A report the benchmark command left in $BENCHHIST_OUTPUT_DIR that the freshness gate ignored:
+// modified before its run started, so it cannot hold that run's results (a copy made with
+// `cp -p`, say). The directory is gone by the time anyone reads this, hence the name alone.
+struct StaleReport {
+  std::filesystem::path name;  // relative to the output directory
+  Timestamp modified{};
+  Timestamp run_start{};
+};
+
 struct CollectOutcome {
   std::vector<StoredObject> objects;  // engines that produced at least one case
+  std::vector<StaleReport> stale_reports;  // each name once, in the order first met
   GitState git;
   ToolchainInfo toolchain;
   std::string machine_key;
