@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -186,19 +185,11 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-const char* signal_name(int sig) {
-  switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    default: return "a signal";
-  }
-}
-
 std::string build_summary(const BackfillResult& r) {
   const auto n = r.range.size();
   std::string reason;
   if (r.stop == BackfillStop::interrupted)
-    reason = std::string("Interrupted by ") + signal_name(r.interrupted_by) + ".";
+    reason = std::string("Interrupted by ") + interrupt_name(r.interrupted_by) + ".";
   else if (r.stop == BackfillStop::benchmark_failure)
     reason = "Stopped on benchmark failure.";
   else if (r.deferred > 0)
@@ -303,7 +294,7 @@ std::vector<std::string> plan_backfill_range(const std::filesystem::path& repo_d
 
 Error BackfillResult::error() const {
   if (stop == BackfillStop::interrupted)
-    return Error(ErrorKind::io, summary, {}, std::string("interrupted by ") + signal_name(interrupted_by),
+    return Error(ErrorKind::io, summary, {}, std::string("interrupted by ") + interrupt_name(interrupted_by),
                  "run the same backfill again: commits already stored are skipped");
   if (stop_cause)
     return Error(stop_cause->kind(), summary, stopped_at.value_or(""), stop_cause->message(),
@@ -428,7 +419,7 @@ bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt
 std::optional<Error> replay_commit(const BackfillRequest& req, const std::string& id,
                                    const std::filesystem::path& project_dir, const probe::Environment& commit_env,
                                    storage::ObjectStore& per_commit_store, const BackfillServices& svc,
-                                   const std::function<void(std::string_view)>& announce,
+                                   const std::function<void(std::string_view)>& announce, InterruptGuard* guard,
                                    const std::function<int()>& interrupted, BackfillResult& result,
                                    bool* interrupted_attempt) {
   std::error_code ec;
@@ -451,6 +442,10 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
   creq.store = true;
   creq.strip_toolchain_overrides = true;
   creq.output_log = req.output_log;
+  // A first interrupt lets this commit finish; a second terminates its benchmark command.
+  creq.handle_interrupts = false;
+  creq.interrupt_guard = guard;
+  creq.first_interrupt = FirstInterrupt::finish;
   auto cs = svc.collect_services(project_dir, commit_env);
   cs.announce = announce;
   cs.note = svc.note;
@@ -619,7 +614,8 @@ BackfillResult backfill(const BackfillRequest& req, const probe::Environment& en
       // Steps 3–4: the project at this commit, through the collect pipeline.
       bool interrupted_attempt = false;
       const std::optional<Error> failure = replay_commit(req, id, project_dir, commit_env, per_commit_store, svc,
-                                                         announce, interrupted, result, &interrupted_attempt);
+                                                         announce, guard ? &*guard : nullptr, interrupted, result,
+                                                         &interrupted_attempt);
       if (interrupted_attempt) {
         ++result.deferred;  // it measured nothing: deferred to the next run
         stop_if_interrupted();

@@ -1,7 +1,5 @@
-// The real services of backfill and its interrupt guard (docs/backfill.md,
-// docs/formats.md#toolchain).
+// The real services of backfill (docs/backfill.md, docs/formats.md#toolchain).
 #include <chrono>
-#include <stdexcept>
 
 #include "benchhist/collect/backfill.hpp"
 #include "platform/platform.hpp"
@@ -9,20 +7,6 @@
 #include "probe/toolchain.hpp"
 
 namespace benchhist::collect {
-
-InterruptGuard::InterruptGuard() {
-  try {
-    watch_ = std::make_unique<platform::InterruptWatch>();
-  } catch (const std::system_error& e) {
-    throw Error(ErrorKind::io, "failed to create the interrupt pipe", {}, e.code().message());
-  } catch (const std::logic_error&) {
-    throw Error(ErrorKind::internal, "another backfill interrupt guard is already active in this process");
-  }
-}
-
-InterruptGuard::~InterruptGuard() = default;
-
-int InterruptGuard::pending() { return watch_->pending(); }
 
 BackfillServices BackfillServices::system(const probe::Environment& env) {
   BackfillServices s;

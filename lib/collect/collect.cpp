@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "benchhist/codec/run_json.hpp"
@@ -105,6 +106,76 @@ void note_stale_reports(const std::vector<engines::HarvestNote>& notes, const st
       stale.push_back({name, *n.modified, run_start});
   }
 }
+
+// One collect call's answers to SIGINT/SIGTERM (docs/bench-command.md#interrupting-a-run). The
+// benchmark command runs in a process group of its own (platform::ChildRequest::interrupts), so
+// a terminal's Ctrl-C reaches only us: the first interrupt is passed on to it (collect) or lets
+// it finish (backfill), a second one terminates it. Each interrupt is announced once, with what
+// happens next.
+class Interrupts {
+ public:
+  Interrupts(const CollectRequest& req, const CollectServices& svc) : first_(req.first_interrupt), svc_(svc) {
+    if (req.interrupt_guard) {
+      guard_ = req.interrupt_guard;
+    } else if (req.handle_interrupts) {
+      own_.emplace();
+      guard_ = &*own_;
+    }
+  }
+
+  // True when the run must end now: the benchmark command is not started (again) and nothing is
+  // stored.
+  bool must_stop() { return guard_ && guard_->received() >= stop_at(); }
+
+  Error interrupted(const std::string& when) {
+    const std::string name = interrupt_name(guard_->pending());
+    return Error(ErrorKind::io, "collect was interrupted by " + name + " " + when + ": nothing was stored", {},
+                 "interrupted by " + name, "run collect again to measure this commit");
+  }
+
+  // Lets the next run of the benchmark command answer interrupts; `spec` must not outlive this.
+  void arm(probe::ProcessSpec& spec) {
+    if (!guard_) return;
+    // Interrupts that arrived while no command ran (during a harvest) are announced now.
+    for (const auto n = guard_->received(); answered_ < n;) answer(guard_->watch().tally().latest, answered_ + 1);
+    child_.watch = &guard_->watch();
+    child_.seen = answered_;
+    child_.answer = [this](int sig, std::size_t n) { return answer(sig, n); };
+    child_.stop_grace = stop_grace;
+    spec.interrupts = &child_;
+  }
+
+ private:
+  std::size_t stop_at() const { return first_ == FirstInterrupt::stop ? 1 : 2; }
+
+  platform::ChildSignal answer(int sig, std::size_t n) {
+    answered_ = n;
+    const std::string name = interrupt_name(sig);
+    const std::string again = "press Ctrl-C again (or send another SIGTERM)";
+    if (n == 1 && first_ == FirstInterrupt::stop) {
+      svc_.announce("interrupted by " + name + ": stopping the benchmark command (its process group was sent " + name +
+                    "); " + again + " to terminate it if it does not stop");
+      return platform::ChildSignal::pass_on;
+    }
+    if (n == 1) {
+      svc_.announce("interrupted by " + name +
+                    ": stopping once the benchmark command under way has finished (its results are stored); " + again +
+                    " to stop the running benchmark now");
+      return platform::ChildSignal::none;
+    }
+    if (n == 2)
+      svc_.announce("interrupted again (" + name + "): terminating the benchmark command's process group (SIGTERM, then "
+                    "SIGKILL if it has not ended " + std::to_string(stop_grace.count()) + " s later)");
+    return platform::ChildSignal::stop;
+  }
+
+  FirstInterrupt first_;
+  const CollectServices& svc_;
+  std::optional<InterruptGuard> own_;
+  InterruptGuard* guard_ = nullptr;
+  std::size_t answered_ = 0;
+  platform::ChildInterrupts child_;
+};
 
 Error collision(const std::string& key) {
   // Dirty snapshots are keyed to the second (the guide: only two taken in the same second
@@ -279,6 +350,8 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     throw Error(ErrorKind::usage, "the benchmark command is empty", "--bench-command", {},
                 "pass --bench-command '<shell command>' (or set [collect] bench_command), or drop it to run cargo bench");
 
+  // Installed first: a signal during the probes below is answered like one during the run.
+  Interrupts interrupts(req, svc);
   const auto root = target_root(env, req.repo_dir);
   probe::ProcessSpec spec;
   if (req.bench_command)
@@ -316,6 +389,8 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   Timestamp first_start{};
   const auto began = std::chrono::steady_clock::now();
   for (std::uint32_t rep = 1; rep <= req.best_of; ++rep) {
+    if (interrupts.must_stop())
+      throw interrupts.interrupted(rep == 1 ? "before the benchmark command ran" : "between repetitions");
     if (svc.progress)
       svc.progress(rep, req.best_of,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
@@ -325,7 +400,15 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     const Timestamp start = svc.clock();
     if (rep == 1) first_start = start;
     if (req.output_log) open_log_section(spec.log_file, probe::describe_command(spec.argv), req.repo_dir, rep, req.best_of);
+    interrupts.arm(spec);
     const probe::ProcessResult ran = svc.run_benchmarks(spec);
+    spec.interrupts = nullptr;
+    // Whatever the command made of it, the interruption is the news (docs/bench-output.md).
+    if (interrupts.must_stop())
+      throw interrupts.interrupted("while the benchmark command ran" +
+                                   (req.best_of > 1 ? " (repetition " + std::to_string(rep) + " of " +
+                                                          std::to_string(req.best_of) + ")"
+                                                    : std::string()));
     check_exit(ran, command_label, spec.log_file, req.output_log ? req.output_log->failure_tail : 0, svc);
     engines::HarvestOptions options;
     options.report_paths = {output.path()};
@@ -361,6 +444,7 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   if (svc.note)
     for (const auto& s : reduced.samples) svc.note(s);
 
+  if (interrupts.must_stop()) throw interrupts.interrupted("after the benchmark command ran");
   out.git = ctx.git;
   out.toolchain = ctx.toolchain;
   out.machine_key = ctx.machine->fingerprint;

@@ -9,8 +9,10 @@
 // code compares with std::errc); callers turn them into benchhist::Error with their own
 // wording and hint.
 
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +30,26 @@ std::vector<std::string> current_environment();
 // The calling process's id (names of temporary files and directories, lock owners).
 long current_process_id();
 
+class InterruptWatch;
+
+// What a caller has done to a child's process group when an interrupt arrives while the child
+// runs (ChildInterrupts::answer).
+enum class ChildSignal {
+  none,     // the child runs on
+  pass_on,  // the group gets the interrupt's own signal (what a terminal's Ctrl-C would send it)
+  stop,     // the group gets SIGTERM and, when it has not ended stop_grace later, SIGKILL
+};
+
+// A child that answers its caller's interrupts (ChildRequest::interrupts).
+struct ChildInterrupts {
+  InterruptWatch* watch = nullptr;  // the caller's active watch
+  std::size_t seen = 0;             // interrupts the caller had already answered before the start
+  // Called while the child runs, once for each later interrupt: its signal and how many the
+  // watch has received in all. Must not throw.
+  std::function<ChildSignal(int signal, std::size_t received)> answer;
+  std::chrono::milliseconds stop_grace{};  // the caller's choice (docs/bench-command.md)
+};
+
 struct ChildRequest {
   std::vector<std::string> argv;         // non-empty; argv[0] found on PATH unless it has a '/'
   std::filesystem::path cwd;             // empty: the caller's working directory
@@ -41,6 +63,12 @@ struct ChildRequest {
   // Non-empty: the streams not captured go to this file instead of the caller's, appended
   // (created private when absent), so a benchmark's output is kept rather than shown.
   std::filesystem::path log_file;
+  // Non-null: the child leads a process group of its own, so that it and everything it starts
+  // are signalled together (ninja runs its commands so); a terminal's Ctrl-C then reaches only
+  // the caller, which answers through `interrupts`. Once the caller has passed an interrupt on or
+  // stopped the group, the group's members still running when the child ends get the stop
+  // treatment too, so none is left behind.
+  const ChildInterrupts* interrupts = nullptr;
 };
 
 struct ChildOutcome {
@@ -65,10 +93,11 @@ ChildOutcome run_child(const ChildRequest& request);
 
 // --- Interrupts ------------------------------------------------------------------------
 
-// While alive, an interrupt (SIGINT, SIGTERM) no longer ends the process; pending() reports
-// the first one received. One watch may be active per process (a signal handler reaches only
-// process-wide state): a second throws std::logic_error. The destructor restores the previous
-// handlers. Throws std::system_error when the watch cannot be set up.
+// While alive, an interrupt (SIGINT, SIGTERM, and SIGHUP unless it was ignored, as under
+// `nohup`) no longer ends the process; pending() reports the first one received. One watch may
+// be active per process (a signal handler reaches only process-wide state): a second throws
+// std::logic_error. The destructor restores the previous handlers. Throws std::system_error
+// when the watch cannot be set up.
 class InterruptWatch {
  public:
   InterruptWatch();
@@ -77,6 +106,15 @@ class InterruptWatch {
   InterruptWatch& operator=(const InterruptWatch&) = delete;
   // The first interrupt's signal number so far, or 0.
   int pending();
+  // Every interrupt so far: how many, and the latest one's signal (0 when none).
+  struct Tally {
+    std::size_t count = 0;
+    int latest = 0;
+  };
+  Tally tally();
+  // Readable when an interrupt has arrived that neither pending() nor tally() has read yet (for
+  // a wait that must wake for one).
+  int descriptor() const;
 
  private:
   struct State;

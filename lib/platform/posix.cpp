@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <cerrno>
 #include <stdexcept>
 
@@ -154,7 +156,12 @@ ChildOutcome run_child(const ChildRequest& request) {
   sigaddset(&defaults, SIGTERM);
   posix_spawnattr_setsigmask(&attr, &empty_mask);
   posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (request.interrupts) {
+    posix_spawnattr_setpgroup(&attr, 0);  // a group of its own, led by the child
+    flags |= POSIX_SPAWN_SETPGROUP;
+  }
+  posix_spawnattr_setflags(&attr, flags);
 
   std::vector<std::string> env = request.environment;
   std::vector<char*> envp;
@@ -182,33 +189,96 @@ ChildOutcome run_child(const ChildRequest& request) {
   if (cap_out) fds.push_back({out_pipe.read.fd, POLLIN, 0});
   if (cap_err) fds.push_back({err_pipe.read.fd, POLLIN, 0});
   char buf[65536];
-  while (!fds.empty()) {
-    const int n = ::poll(fds.data(), fds.size(), -1);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;  // cannot happen with valid fds; fall through to wait for the child
-    }
-    for (std::size_t i = 0; i < fds.size();) {
-      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-        const ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
+  // Reads what is ready on the pipes in `polled` (the first `fds.size()` entries); drops a pipe at EOF.
+  auto drain = [&](const std::vector<pollfd>& polled) {
+    std::vector<pollfd> still_open;
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        const ssize_t r = ::read(polled[i].fd, buf, sizeof buf);
         if (r > 0) {
-          const bool is_out = cap_out && fds[i].fd == out_pipe.read.fd;
+          const bool is_out = cap_out && polled[i].fd == out_pipe.read.fd;
           std::string& target = is_out ? result.out : result.err;
           target.append(buf, static_cast<std::size_t>(r));
           if (is_out && request.tee_stdout)
             write_best_effort(log.fd >= 0 ? log.fd : STDOUT_FILENO, buf, static_cast<std::size_t>(r));
         } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
-          fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
           continue;
         }
       }
-      ++i;
+      still_open.push_back(fds[i]);
     }
-  }
+    fds = std::move(still_open);
+  };
 
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
+  if (!request.interrupts) {
+    while (!fds.empty()) {
+      const int n = ::poll(fds.data(), fds.size(), -1);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        break;  // cannot happen with valid fds; fall through to wait for the child
+      }
+      drain(fds);
+    }
+    while (::waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
+    }
+  } else {
+    // The child's exit does not wake poll(): a short tick bounds how late it is noticed (and
+    // how late a SIGKILL follows its grace period) at no measurable cost to the benchmark.
+    constexpr int tick_ms = 100;
+    const ChildInterrupts& irq = *request.interrupts;
+    std::size_t seen = irq.seen;
+    bool reaped = false, signalled = false, killed = false;
+    std::optional<std::chrono::steady_clock::time_point> kill_at;
+    auto stop = [&] {
+      ::kill(-pid, SIGTERM);
+      if (!kill_at) kill_at = std::chrono::steady_clock::now() + irq.stop_grace;
+    };
+    auto answer = [&] {
+      const auto t = irq.watch->tally();
+      for (; seen < t.count; ++seen) {
+        switch (irq.answer(t.latest, seen + 1)) {
+          case ChildSignal::none: break;
+          case ChildSignal::pass_on:
+            ::kill(-pid, t.latest);
+            signalled = true;
+            break;
+          case ChildSignal::stop:
+            stop();
+            signalled = true;
+            break;
+        }
+      }
+    };
+    answer();  // interrupts that arrived between the caller's look and the start
+    while (true) {
+      if (!reaped) {
+        const pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) reaped = true;
+        else if (w < 0 && errno != EINTR)
+          throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
+      }
+      if (kill_at && std::chrono::steady_clock::now() >= *kill_at) {
+        ::kill(-pid, SIGKILL);
+        kill_at.reset();
+        killed = true;
+      }
+      if (reaped && (fds.empty() || killed)) {
+        // Interrupted: members of the group still running (a stubborn grandchild) go too.
+        if (!signalled || killed || ::kill(-pid, 0) != 0) break;
+        if (!kill_at) stop();
+      }
+      std::vector<pollfd> polled = fds;
+      polled.push_back({irq.watch->descriptor(), POLLIN, 0});
+      const int n = ::poll(polled.data(), polled.size(), tick_ms);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
+      }
+      drain(polled);
+      if (polled.back().revents & POLLIN) answer();
+    }
   }
   if (WIFEXITED(status)) {
     result.exited = true;
@@ -222,13 +292,18 @@ ChildOutcome run_child(const ChildRequest& request) {
 
 // A self-pipe: the handler only writes the signal number into a non-blocking pipe and
 // pending() reads it back. SA_RESTART so blocking waits resume; the caller polls pending()
-// between steps. Children get default dispositions (run_child), so a terminal Ctrl-C still
-// reaches them through the process group.
+// between steps, and run_child polls the pipe while a child that answers interrupts runs.
+// Children get default dispositions (run_child), so a terminal Ctrl-C still reaches those
+// in the caller's process group.
 struct InterruptWatch::State {
   Fd read, write;
-  int received = 0;
+  int received = 0;  // the first signal
+  std::size_t count = 0;
+  int latest = 0;
   struct sigaction old_int {};
   struct sigaction old_term {};
+  struct sigaction old_hup {};
+  bool hup = false;  // whether SIGHUP is ours
 };
 
 InterruptWatch::InterruptWatch() : state_(std::make_unique<State>()) {
@@ -246,11 +321,16 @@ InterruptWatch::InterruptWatch() : state_(std::make_unique<State>()) {
   sa.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &sa, &state_->old_int);
   ::sigaction(SIGTERM, &sa, &state_->old_term);
+  // A closed terminal: the benchmark command, in a process group of its own, would not hear of it
+  // otherwise. Left alone when ignored: `nohup` asked to outlive the terminal.
+  ::sigaction(SIGHUP, nullptr, &state_->old_hup);
+  if (state_->old_hup.sa_handler != SIG_IGN) state_->hup = ::sigaction(SIGHUP, &sa, nullptr) == 0;
 }
 
 InterruptWatch::~InterruptWatch() {
   ::sigaction(SIGINT, &state_->old_int, nullptr);
   ::sigaction(SIGTERM, &state_->old_term, nullptr);
+  if (state_->hup) ::sigaction(SIGHUP, &state_->old_hup, nullptr);
   g_interrupt_pipe.store(-1);
 }
 
@@ -258,9 +338,20 @@ int InterruptWatch::pending() {
   unsigned char buf[16];
   ssize_t n;
   while ((n = ::read(state_->read.fd, buf, sizeof buf)) > 0)
-    if (state_->received == 0) state_->received = buf[0];
+    for (ssize_t i = 0; i < n; ++i) {
+      if (state_->received == 0) state_->received = buf[i];
+      state_->latest = buf[i];
+      ++state_->count;
+    }
   return state_->received;
 }
+
+InterruptWatch::Tally InterruptWatch::tally() {
+  pending();
+  return {state_->count, state_->latest};
+}
+
+int InterruptWatch::descriptor() const { return state_->read.fd; }
 
 void keep_freed_memory() noexcept {
 #if defined(__GLIBC__)

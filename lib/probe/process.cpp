@@ -62,7 +62,10 @@ ProcessResult run(const ProcessSpec& spec, Mode mode) {
   request.tee_stdout = mode == Mode::streaming && spec.tee_stdout;
   request.capture_stdout = (mode == Mode::probe && spec.capture_stdout) || request.tee_stdout;
   request.capture_stderr = mode == Mode::probe && spec.capture_stderr;
-  if (mode == Mode::streaming) request.log_file = spec.log_file;
+  if (mode == Mode::streaming) {
+    request.log_file = spec.log_file;
+    request.interrupts = spec.interrupts;
+  }
   platform::ChildOutcome child;
   try {
     child = platform::run_child(request);

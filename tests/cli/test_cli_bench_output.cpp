@@ -1,14 +1,23 @@
 // The benchmark command's output (docs/bench-output.md, issue 22 bullet 7), through the real
 // binary: kept in a per-commit log under TMPDIR rather than streamed, its path announced, its
 // tail shown when the command fails (all of it in CI), streamed with --verbose; and for cargo
-// bench (a fake `$CARGO`) libtest's #[bench] lines still reach the parser through the log.
+// bench (a fake `$CARGO`) libtest's #[bench] lines still reach the parser through the log. And
+// what collect and backfill say when the run ends without storing: interrupted (SIGTERM, Ctrl-C,
+// a hung command stopped by a second interrupt), a stale report, a store that cannot be written,
+// results that were already stored.
 
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -33,6 +42,18 @@ while [ "$i" -le "${BENCH_LINES:-60}" ]; do
   echo "bench-err line $i." >&2
   i=$((i + 1))
 done
+# BENCH_MARKS: note the pids and the output directory there, start a grandchild, mark `started`
+# and wait for the grandchild (BENCH_HANG: ignore SIGINT and SIGTERM and loop forever instead).
+if [ -n "$BENCH_MARKS" ]; then
+  if [ -n "$BENCH_HANG" ]; then trap '' INT TERM; fi
+  echo $$ > "$BENCH_MARKS/child"
+  echo "$BENCHHIST_OUTPUT_DIR" > "$BENCH_MARKS/output-dir"
+  sleep 30 &
+  echo $! > "$BENCH_MARKS/grandchild"
+  touch "$BENCH_MARKS/started"
+  if [ -n "$BENCH_HANG" ]; then while :; do sleep 1; done; fi
+  wait
+fi
 if [ -n "$BENCH_FAIL" ]; then exit "$BENCH_FAIL"; fi
 if [ -f fail-here ]; then exit 4; fi
 if [ -n "$BENCH_NO_REPORT" ]; then exit 0; fi
@@ -44,6 +65,8 @@ EOF
 )SH";
 
 void make_executable(const fs::path& p) { ::chmod(p.c_str(), 0755); }
+
+struct Running;
 
 // A repository with bench.sh committed (so every commit, and every worktree of it, has it).
 struct Project {
@@ -78,7 +101,120 @@ struct Project {
       if (!env.count(ci)) env[ci] = std::nullopt;
     return run_cli(args, repo, env);
   }
+  // As run(), started in the background for a test to signal.
+  Running start(std::vector<std::string> args, const fs::path& tmp,
+                       std::map<std::string, std::optional<std::string>> env = {}) const;
 };
+
+// The CLI started in a process group of its own, as a shell starts a job, with SIGINT and SIGTERM
+// at their default dispositions whatever this process has: a test signals it as a terminal's
+// Ctrl-C (the group) or a supervisor's SIGTERM (the process) would.
+struct Running {
+  pid_t pid = -1;
+  std::shared_ptr<TempDir> io = std::make_shared<TempDir>("bhcli-io");
+
+  std::string err() const { return bhtest::read_file(io->path() / "err"); }
+  bool running() const { return ::waitpid(pid, &status, WNOHANG) == 0; }
+  // Waits up to `limit`; exit_code -2 when it had to be killed.
+  bhtest::CliResult finish(std::chrono::seconds limit) const {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    bhtest::CliResult r;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > end) {
+        ::kill(-pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        r.exit_code = -2;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (r.exit_code != -2) r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = bhtest::read_file(io->path() / "out");
+    r.err = err();
+    return r;
+  }
+
+ private:
+  mutable int status = 0;
+};
+
+Running start_cli(const std::vector<std::string>& args, const fs::path& cwd,
+                  std::map<std::string, std::optional<std::string>> env) {
+  for (const auto& v : bhtest::cli_env_vars)
+    if (!env.count(v)) env[v] = std::nullopt;
+  Running r;
+  const auto out_path = r.io->path() / "out", err_path = r.io->path() / "err";
+  r.pid = ::fork();
+  REQUIRE(r.pid >= 0);
+  if (r.pid == 0) {
+    ::setpgid(0, 0);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0 || ::chdir(cwd.c_str()) != 0) ::_exit(126);
+    for (const auto& [k, v] : env) {
+      if (v) ::setenv(k.c_str(), v->c_str(), 1);
+      else ::unsetenv(k.c_str());
+    }
+    std::vector<std::string> full{BH_CLI_PATH};
+    full.insert(full.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : full) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(BH_CLI_PATH, argv.data());
+    ::_exit(127);
+  }
+  ::setpgid(r.pid, r.pid);  // whichever of the two runs first
+  return r;
+}
+
+Running Project::start(std::vector<std::string> args, const fs::path& tmp,
+                       std::map<std::string, std::optional<std::string>> env) const {
+  fs::create_directories(tmp);
+  args.push_back("--local=" + store.string());
+  args.push_back("--target-triple");
+  args.push_back(triple);
+  env["TMPDIR"] = tmp.string();
+  for (const char* ci : {"CI", "GITHUB_ACTIONS", "TF_BUILD"})
+    if (!env.count(ci)) env[ci] = std::nullopt;
+  return start_cli(args, repo, env);
+}
+
+// Waits up to 10 s for `file` to appear (the benchmark command got that far).
+bool appears(const fs::path& file) {
+  for (int i = 0; i < 500; ++i) {
+    if (fs::exists(file)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+pid_t pid_in(const fs::path& file) {
+  std::string text = bhtest::read_file(file);
+  return text.empty() ? -1 : static_cast<pid_t>(std::stol(text));
+}
+
+// Alive and not a zombie (an orphan's zombie lingers where PID 1 does not reap), within 5 s.
+bool gone(pid_t pid) {
+  for (int i = 0; i < 250; ++i) {
+    const std::string stat = bhtest::read_file("/proc/" + std::to_string(pid) + "/stat");
+    const auto paren = stat.rfind(')');
+    if (stat.empty() || paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] == 'Z') return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// The objects in a local store (none when it was never made).
+std::size_t stored_objects(const fs::path& store) {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(store, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file()) ++n;
+  return n;
+}
 
 // The log directories a run left under `tmp`.
 std::vector<fs::path> log_dirs(const fs::path& tmp) {
@@ -238,6 +374,86 @@ TEST_CASE("cargo bench's #[bench] lines are read from its output although it goe
   const std::string text = bhtest::read_file(dirs[0] / (p.commits[0].substr(0, 12) + ".log"));
   CHECK(contains(text, "Compiling fake v0.1.0\n"));
   CHECK(contains(text, "test tests::bench_sum ... bench:       1,234 ns/iter (+/- 56)\n"));
+}
+
+TEST_CASE("collect stopped by SIGTERM or Ctrl-C stops its benchmark command, removes its output directory and says "
+          "nothing was stored", "[cli][bench-output][interrupt]") {
+  Project p;
+  const fs::path marks = p.dir.path() / "marks";
+  fs::create_directories(marks);
+  const auto [sig, to_group] = GENERATE(std::pair{SIGTERM, false}, std::pair{SIGINT, true});
+  const std::string name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+  INFO(name << (to_group ? " to the process group (Ctrl-C)" : " to collect alone"));
+  const fs::path tmp = p.dir.path() / ("tmp-" + name);
+  const auto run = p.start({"collect", "--bench-command", "./bench.sh"}, tmp, {{"BENCH_MARKS", marks.string()}});
+  REQUIRE(appears(marks / "started"));
+  ::kill(to_group ? -run.pid : run.pid, sig);
+  const auto r = run.finish(std::chrono::seconds(20));
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "[bench-history] interrupted by " + name + ": stopping the benchmark command (its process "
+                        "group was sent " + name + "); press Ctrl-C again (or send another SIGTERM) to terminate it if "
+                        "it does not stop\n"));
+  CHECK(contains(r.err, "Error: collect was interrupted by " + name +
+                            " while the benchmark command ran: nothing was stored\n  caused by: interrupted by " + name +
+                            "\n  hint: run collect again to measure this commit\n"));
+  CHECK_FALSE(contains(r.err, "bench-out line"));  // an interruption shows no tail (docs/bench-output.md)
+  CHECK(r.out.empty());
+  CHECK(gone(pid_in(marks / "child")));
+  CHECK(gone(pid_in(marks / "grandchild")));  // a background `sleep`, which ignores SIGINT
+  const fs::path output_dir = bhtest::read_file(marks / "output-dir").substr(0, bhtest::read_file(marks / "output-dir").size() - 1);
+  CHECK(output_dir.parent_path() == tmp);
+  CHECK_FALSE(fs::exists(output_dir));
+  CHECK(stored_objects(p.store) == 0);
+}
+
+TEST_CASE("a hung benchmark command is stopped by a second interrupt, the first saying how", "[cli][bench-output][interrupt]") {
+  Project p;
+  const fs::path marks = p.dir.path() / "marks";
+  fs::create_directories(marks);
+  const std::map<std::string, std::optional<std::string>> env{{"BENCH_MARKS", marks.string()}, {"BENCH_HANG", "1"}};
+  const fs::path tmp = p.dir.path() / "tmp-hang";
+
+  SECTION("backfill: the first lets the commit run on, the second terminates it") {
+    p.commit("a second commit");
+    const auto run = p.start({"backfill", "--bench-command", "./bench.sh", p.commits[0], p.commits[1]}, tmp, env);
+    REQUIRE(appears(marks / "started"));
+    ::kill(run.pid, SIGTERM);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    CHECK(run.running());
+    CHECK(contains(run.err(), "[bench-history] interrupted by SIGTERM: stopping once the benchmark command under way has "
+                              "finished (its results are stored); press Ctrl-C again (or send another SIGTERM) to stop "
+                              "the running benchmark now\n"));
+    ::kill(-run.pid, SIGINT);
+    const auto r = run.finish(std::chrono::seconds(20));
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "[bench-history] interrupted again (SIGINT): terminating the benchmark command's process "
+                          "group (SIGTERM, then SIGKILL if it has not ended 3 s later)\n"));
+    CHECK(contains(r.err, "Error: Backfill range of 2 commits: 0 stored, 0 skipped (existing), 0 skipped (empty), 0 "
+                          "failed, 2 deferred. Interrupted by SIGTERM.\n"));
+    CHECK(gone(pid_in(marks / "child")));
+    CHECK(gone(pid_in(marks / "grandchild")));
+    for (const auto& e : fs::directory_iterator(tmp))
+      CHECK_FALSE(e.path().filename().string().starts_with("cargo-bench-history-worktree-"));
+    CHECK(git_out(p.repo, "worktree list").find('\n') == std::string::npos);  // the checkout alone
+  }
+  SECTION("collect: the first is passed on and ignored, the second terminates it") {
+    const auto run = p.start({"collect", "--bench-command", "./bench.sh"}, tmp, env);
+    REQUIRE(appears(marks / "started"));
+    ::kill(-run.pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    CHECK(run.running());
+    ::kill(-run.pid, SIGINT);
+    const auto r = run.finish(std::chrono::seconds(20));
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "[bench-history] interrupted again (SIGINT): terminating the benchmark command's process "
+                          "group"));
+    CHECK(contains(r.err, "Error: collect was interrupted by SIGINT while the benchmark command ran: nothing was stored"));
+    CHECK(gone(pid_in(marks / "child")));
+  }
+  CHECK(stored_objects(p.store) == 0);
 }
 
 TEST_CASE("a report the command copied with its old time is named as ignored, not as missing", "[cli][bench-output]") {

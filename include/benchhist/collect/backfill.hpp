@@ -18,14 +18,11 @@
 #include <vector>
 
 #include "benchhist/collect/collect.hpp"
+#include "benchhist/collect/interrupts.hpp"
 #include "benchhist/error.hpp"
 #include "benchhist/probe/environment.hpp"
 #include "benchhist/probe/process.hpp"
 #include "benchhist/storage/object_store.hpp"
-
-namespace benchhist::platform {
-class InterruptWatch;  // lib/platform/platform.hpp
-}
 
 namespace benchhist::collect {
 
@@ -47,8 +44,9 @@ struct BackfillRequest {
   std::optional<OutputLog> output_log;
 
   // Install a SIGINT/SIGTERM guard for the duration of the call so an interrupted backfill
-  // still removes its worktree (see InterruptGuard). Embedders with their own signal policy
-  // may switch it off.
+  // still removes its worktree (see InterruptGuard); the first interrupt lets the commit under
+  // way finish, a second terminates its benchmark command (FirstInterrupt::finish). Embedders
+  // with their own signal policy may switch it off.
   bool handle_interrupts = true;
 
   // Embedding/test hook, never set by the CLI: a warmed cargo target directory copied into
@@ -172,26 +170,5 @@ std::filesystem::path parse_project_prefix(std::string_view git_output);
 // are not failures: see is_duplicate_result_error.
 std::optional<std::string> backfill_failure_reason(const Error& e);
 bool is_duplicate_result_error(const Error& e);
-
-// A scoped SIGINT/SIGTERM guard (the platform layer's interrupt watch, a self-pipe on Linux):
-// while alive, those signals no longer kill the process, and pending() reports them. Child
-// processes get default dispositions on exec, so a terminal Ctrl-C still stops `cargo bench`
-// (same process group) and backfill then notices the signal, removes its worktree and
-// returns. One guard may be active at a time (a signal handler reaches only process-wide
-// state). The destructor restores the previous handlers.
-class InterruptGuard {
- public:
-  // Throws Error{io} when the self-pipe cannot be created, Error{internal} when another guard is
-  // already active in this process.
-  InterruptGuard();
-  ~InterruptGuard();
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  // The first signal received so far, or 0.
-  int pending();
-
- private:
-  std::unique_ptr<platform::InterruptWatch> watch_;
-};
 
 }  // namespace benchhist::collect

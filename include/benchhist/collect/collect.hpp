@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "benchhist/collect/bench_command.hpp"
+#include "benchhist/collect/interrupts.hpp"
 #include "benchhist/collect/output_log.hpp"
 #include "benchhist/engines/harvest.hpp"
 #include "benchhist/model/run.hpp"
@@ -39,6 +40,13 @@ struct CollectRequest {
   // The benchmark command's stdout and stderr appended to output_log_file(dir, commit) instead
   // of the terminal; nullopt streams them (--verbose; docs/bench-output.md).
   std::optional<OutputLog> output_log;
+  // SIGINT/SIGTERM (docs/bench-command.md#interrupting-a-run): collect installs an
+  // InterruptGuard for the call and runs the benchmark command in a process group of its own
+  // that answers them. A caller with a guard of its own (backfill) passes it in interrupt_guard
+  // instead, with its first_interrupt; with neither, signals are left alone (embedders, tests).
+  bool handle_interrupts = true;
+  InterruptGuard* interrupt_guard = nullptr;
+  FirstInterrupt first_interrupt = FirstInterrupt::stop;
 };
 
 struct CollectServices {
@@ -122,7 +130,9 @@ struct CollectOutcome {
 // fresh checkout's run dirty; toolchain, CI and hardware are probed after the repetitions.
 // `store` may be null only when !request.store. With the refuse policy every engine's key is
 // checked before anything is written, so a refused collection stores nothing.
-// Throws Error{benchmark_failed} (`engine "cargo bench" failed with exit code <n>`, or killed by a
+// Throws Error{io} `collect was interrupted by SIGINT …: nothing was stored` (cause `interrupted by
+// SIGINT`) when an interrupt stopped it (docs/bench-command.md#interrupting-a-run);
+// Error{benchmark_failed} (`engine "cargo bench" failed with exit code <n>`, or killed by a
 // signal); Error{benchmark_not_started} when CollectServices::system cannot start the command;
 // Error{benchmark_output} / Error{io} for harvest failures naming the file; Error{benchmark_inconsistent}
 // for best-of inconsistencies; Error{already_exists} (subject = key) for the refuse-policy collision

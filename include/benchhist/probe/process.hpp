@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace benchhist::platform {
+struct ChildInterrupts;  // lib/platform/platform.hpp
+}
+
 namespace benchhist::probe {
 
 struct ProcessSpec {
@@ -26,6 +30,9 @@ struct ProcessSpec {
   // run_process_streaming only: when non-empty, stdout and stderr are appended to this file
   // instead of reaching the terminal (a teed stdout is kept in ProcessResult::out as well).
   std::filesystem::path log_file;
+  // run_process_streaming only: non-null runs the child in a process group of its own that
+  // answers the caller's interrupts (platform::ChildRequest::interrupts); must outlive the call.
+  const platform::ChildInterrupts* interrupts = nullptr;
 };
 
 struct ProcessResult {
