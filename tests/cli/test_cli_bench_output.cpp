@@ -206,6 +206,21 @@ bool gone(pid_t pid) {
   return false;
 }
 
+// Ends the benchmark command noted in `marks` if it is still running when a test ends, so a
+// regression fails the test without leaving a looping command behind (checked by its
+// environment, so a reused pid is never hit).
+struct StopLeftover {
+  fs::path marks;
+  ~StopLeftover() {
+    const pid_t child = pid_in(marks / "child");
+    if (child <= 0) return;
+    const std::string env = bhtest::read_file("/proc/" + std::to_string(child) + "/environ");
+    if (env.find("BENCH_MARKS=" + marks.string() + std::string(1, '\0')) == std::string::npos) return;
+    ::kill(-child, SIGKILL);
+    ::kill(child, SIGKILL);
+  }
+};
+
 // The objects in a local store (none when it was never made).
 std::size_t stored_objects(const fs::path& store) {
   std::size_t n = 0;
@@ -381,6 +396,7 @@ TEST_CASE("collect stopped by SIGTERM or Ctrl-C stops its benchmark command, rem
   Project p;
   const fs::path marks = p.dir.path() / "marks";
   fs::create_directories(marks);
+  const StopLeftover stop_leftover{marks};
   const auto [sig, to_group] = GENERATE(std::pair{SIGTERM, false}, std::pair{SIGINT, true});
   const std::string name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
   INFO(name << (to_group ? " to the process group (Ctrl-C)" : " to collect alone"));
@@ -411,6 +427,7 @@ TEST_CASE("a hung benchmark command is stopped by a second interrupt, the first 
   Project p;
   const fs::path marks = p.dir.path() / "marks";
   fs::create_directories(marks);
+  const StopLeftover stop_leftover{marks};
   const std::map<std::string, std::optional<std::string>> env{{"BENCH_MARKS", marks.string()}, {"BENCH_HANG", "1"}};
   const fs::path tmp = p.dir.path() / "tmp-hang";
 
