@@ -251,29 +251,25 @@ PublicationResult publish_pr(GitHubClient& github, const PrPublication& p) {
                 "pass --pr ${{ github.event.pull_request.number }}");
   const std::string marker = pr_comment_marker(p.project);
   std::string body;
+  const std::string head = commit_ref(p.commit, p.links, "this pull request's head");
+  // A comment that is only its status line: the marker, the line, the run link.
+  const auto status_only = [&](const std::string& status) {
+    return marker + "\n" + dot_joined({status, run_link(p.links)}) + ".\n";
+  };
   switch (p.kind) {
     case PrPublicationKind::pending:
-      body = marker + "\n" +
-             dot_joined({"**Pending:** benchmarking " + commit_ref(p.commit, p.links, "this pull request's head") + " for `" + p.project +
-                         "`; this comment is updated with the result when the run finishes",
-                     run_link(p.links)}) +
-             ".\n";
+      body = status_only("**Pending:** benchmarking " + head + " for `" + p.project +
+                         "`; this comment is updated with the result when the run finishes");
       break;
     case PrPublicationKind::nothing_benchmarked:
-      body = marker + "\n" +
-             dot_joined({"**Nothing was benchmarked** for " + commit_ref(p.commit, p.links, "this pull request's head") + " in `" + p.project +
+      body = status_only("**Nothing was benchmarked** for " + head + " in `" + p.project +
                          "`: no workspace package with benchmarks is affected by this pull request's changes against "
-                         "the merge base with its base branch",
-                     run_link(p.links)}) +
-             ".\n";
+                         "the merge base with its base branch");
       break;
     case PrPublicationKind::failed:
-      body = marker + "\n" +
-             dot_joined({"**Failed:** the benchmark run for " + commit_ref(p.commit, p.links, "this pull request's head") + " in `" + p.project +
-                         "` stopped before it produced a result, so there is no verdict for it. The run's log says why; "
-                         "the next push benchmarks the pull request again",
-                     run_link(p.links)}) +
-             ".\n";
+      body = status_only("**Failed:** the benchmark run for " + head + " in `" + p.project +
+                         "` stopped before it produced a result, so there is no verdict for it. The run's log says "
+                         "why; the next push benchmarks the pull request again");
       break;
     case PrPublicationKind::result: {
       if (!p.facts)

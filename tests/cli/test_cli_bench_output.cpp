@@ -92,6 +92,12 @@ struct Project {
   // A fresh TMPDIR per run, so the run's log directory is the one under it.
   bhtest::CliResult run(std::vector<std::string> args, const fs::path& tmp,
                         std::map<std::string, std::optional<std::string>> env = {}) const {
+    prepare(args, tmp, env);
+    return run_cli(args, repo, env);
+  }
+  // This project's store and triple, a fresh TMPDIR, and no CI provider's variables.
+  void prepare(std::vector<std::string>& args, const fs::path& tmp,
+               std::map<std::string, std::optional<std::string>>& env) const {
     fs::create_directories(tmp);
     args.push_back("--local=" + store.string());
     args.push_back("--target-triple");
@@ -99,7 +105,6 @@ struct Project {
     env["TMPDIR"] = tmp.string();
     for (const char* ci : {"CI", "GITHUB_ACTIONS", "TF_BUILD"})
       if (!env.count(ci)) env[ci] = std::nullopt;
-    return run_cli(args, repo, env);
   }
   // As run(), started in the background for a test to signal.
   Running start(std::vector<std::string> args, const fs::path& tmp,
@@ -171,13 +176,7 @@ Running start_cli(const std::vector<std::string>& args, const fs::path& cwd,
 
 Running Project::start(std::vector<std::string> args, const fs::path& tmp,
                        std::map<std::string, std::optional<std::string>> env) const {
-  fs::create_directories(tmp);
-  args.push_back("--local=" + store.string());
-  args.push_back("--target-triple");
-  args.push_back(triple);
-  env["TMPDIR"] = tmp.string();
-  for (const char* ci : {"CI", "GITHUB_ACTIONS", "TF_BUILD"})
-    if (!env.count(ci)) env[ci] = std::nullopt;
+  prepare(args, tmp, env);
   return start_cli(args, repo, env);
 }
 
