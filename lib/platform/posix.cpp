@@ -131,7 +131,10 @@ ChildOutcome run_child(const ChildRequest& request) {
     posix_spawn_file_actions_t* a;
     ~ActionsGuard() { posix_spawn_file_actions_destroy(a); }
   } actions_guard{&actions};
-  if (request.stdin_from_null) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // A child in a process group of its own is not the terminal's foreground: reading the terminal
+  // would stop it (SIGTTIN) and hang the run, so it reads /dev/null instead, as ninja's commands do.
+  if (request.stdin_from_null || request.interrupts)
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   if (cap_out) posix_spawn_file_actions_adddup2(&actions, out_pipe.write.fd, STDOUT_FILENO);
   else if (log.fd >= 0) posix_spawn_file_actions_adddup2(&actions, log.fd, STDOUT_FILENO);
   if (cap_err) posix_spawn_file_actions_adddup2(&actions, err_pipe.write.fd, STDERR_FILENO);

@@ -234,3 +234,20 @@ TEST_CASE("under backfill's guard the first interrupt lets the measurement finis
   }
   CHECK_FALSE(rig.output_dirs_left());
 }
+
+TEST_CASE("the benchmark command in its own group reads /dev/null, never the terminal it is not in the foreground of",
+          "[collect][interrupt]") {
+  // Reading the terminal from a background group would stop the command (SIGTTIN) and hang collect.
+  Rig rig;
+  const std::string cmd = "readlink /proc/self/fd/0 > " + (rig.marks / "stdin").string() + "; " + write_report;
+  const auto svc = rig.services();
+  // This process's stdin is a pipe for the call (under a test runner it may already be /dev/null).
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const int saved = ::dup(STDIN_FILENO);
+  REQUIRE(::dup2(pipe_fds[0], STDIN_FILENO) >= 0);
+  collect::collect(rig.request(cmd), rig.env, &rig.store, svc);
+  ::dup2(saved, STDIN_FILENO);
+  for (const int fd : {saved, pipe_fds[0], pipe_fds[1]}) ::close(fd);
+  CHECK(read_file(rig.marks / "stdin") == "/dev/null\n");
+}
