@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -227,9 +228,16 @@ ChildOutcome run_child(const ChildRequest& request) {
       if (errno != EINTR) throw ChildError(ChildStep::wait, errno_code(errno), "could not wait for the child");
     }
   } else {
-    // The child's exit does not wake poll(): a short tick bounds how late it is noticed (and
-    // how late a SIGKILL follows its grace period) at no measurable cost to the benchmark.
+    // The child's exit wakes poll() through a pidfd (Linux 5.3+), so the harvest starts as soon
+    // as the command ends, as with a blocking wait: a concurrent run in the same target directory
+    // may rewrite the engines' files moments later. Without a pidfd a short tick bounds how late
+    // the exit is noticed (and how late a SIGKILL follows its grace period).
     constexpr int tick_ms = 100;
+#ifdef SYS_pidfd_open
+    Fd exited{static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))};
+#else
+    Fd exited{-1};
+#endif
     const ChildInterrupts& irq = *request.interrupts;
     std::size_t seen = irq.seen;
     bool reaped = false, signalled = false, killed = false;
@@ -273,6 +281,7 @@ ChildOutcome run_child(const ChildRequest& request) {
         if (!kill_at) stop();
       }
       std::vector<pollfd> polled = fds;
+      if (exited.fd >= 0 && !reaped) polled.push_back({exited.fd, POLLIN, 0});
       polled.push_back({irq.watch->descriptor(), POLLIN, 0});
       const int n = ::poll(polled.data(), polled.size(), tick_ms);
       if (n < 0) {
