@@ -1,7 +1,8 @@
 // Git refs from the command line (--context, --base) and the configuration
 // (default_branch), resolved in a real repository made at start-up (three commits, a branch,
 // a tag). A ref either resolves to a full commit id that resolves to itself and has a
-// committer time, or resolution fails with Error{git} quoting the ref; libgit2 never sees a
+// committer time, or resolution fails with Error{git} quoting the ref (a ref naming a tree or a
+// blob included); libgit2 never sees a
 // ref it could misread (an embedded NUL must not resolve as its prefix).
 
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "benchhist/analysis/git_topology.hpp"
 #include "fuzz_support.hpp"
@@ -43,7 +46,29 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto ref = fuzz::as_view(data, size);
   const auto& git = *repo;
-  const auto id = git.resolve(ref);
+  // A ref naming an object that is not a commit (`v1:`, a tree) is refused with Error{git}
+  // naming it (git_topology.hpp), and so is every resolution built on it.
+  std::optional<std::string> id;
+  try {
+    id = git.resolve(ref);
+  } catch (const benchhist::Error& e) {
+    fuzz::check(e.kind() == benchhist::ErrorKind::git, "resolve failed with a kind other than git", e.what());
+    fuzz::check_names(e, ref);
+    for (const auto& attempt : {+[](const benchhist::analysis::GitTopology& g, std::string_view r) {
+                                  (void)benchhist::analysis::resolve_context(g, r);
+                                },
+                                +[](const benchhist::analysis::GitTopology& g, std::string_view r) {
+                                  (void)benchhist::analysis::resolve_base(g, std::string(r), std::nullopt, "HEAD");
+                                }}) {
+      try {
+        attempt(git, ref);
+        fuzz::check(false, "a resolution built on a refused ref succeeded", e.what());
+      } catch (const benchhist::Error& again) {
+        fuzz::check_names(again, ref);
+      }
+    }
+    return 0;
+  }
   if (id) {
     fuzz::check(ref.find('\0') == std::string_view::npos, "a ref with a NUL byte resolved", *id);
     fuzz::check(is_hex40(*id), "resolve gave something other than a full commit id", *id);
