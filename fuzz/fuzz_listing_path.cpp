@@ -5,7 +5,9 @@
 //  * odd: the rest is a `/`-separated path created as a file (and its directories) in an
 //    empty store — names from a foreign or damaged store directory. Every listed key is
 //    valid, starts with the prefix, and names a file that get() reads or refuses with an
-//    error naming the key's path; the listing never fails.
+//    error naming the key's path. The listing fails only where the store is broken: with
+//    Error{io} naming the file when it stands where a directory on the prefix's path belongs
+//    (docs/formats.md#local-backend), or Error{invalid_key} naming a prefix it refuses.
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -100,11 +102,21 @@ void path_mode(std::string_view path) {
   if (made) {
     benchhist::storage::LocalStore store(root);
     for (const std::string& prefix : {std::string(), std::string("v1/"), rel.substr(0, rel.size() / 2)}) {
+      // The created file blocks the prefix's path when it is the prefix's directory part or
+      // one of that part's ancestors: then, and only then, the store is broken, not empty.
+      const auto slash = prefix.rfind('/');
+      const std::string dir = slash == std::string::npos ? std::string() : prefix.substr(0, slash);
+      const bool blocked = !dir.empty() && (dir == rel || dir.starts_with(rel + "/"));
       std::vector<std::string> keys;
       try {
         keys = store.list(prefix);
+        fuzz::check(!blocked, "a file standing where a directory on the prefix's path belongs was listed as empty",
+                    rel);
       } catch (const benchhist::Error& e) {
-        // Only a prefix that is not a plain directory may be refused.
+        if (blocked && e.kind() == benchhist::ErrorKind::io) {
+          fuzz::check_names(e, (root / rel).string());
+          continue;
+        }
         fuzz::check(e.kind() == benchhist::ErrorKind::invalid_key, "listing a damaged store failed", e.what());
         fuzz::check_names(e, prefix);
         continue;
