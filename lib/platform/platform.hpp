@@ -181,4 +181,26 @@ bool publish_no_replace(const std::filesystem::path& from, const std::filesystem
 // Makes the directory's entries durable (after publishing a name in it). Best effort.
 void sync_directory(const std::filesystem::path& dir) noexcept;
 
+// --- Locks -----------------------------------------------------------------------------
+
+// An exclusive advisory lock on a file between processes (flock on Linux), which the system
+// releases when its holder ends, however it ends: no stale lock survives a crash. The file is
+// left in place (removing it would let a third process lock a name the second still waits on).
+class FileLock {
+ public:
+  // Takes the lock on `path`, creating the file (mode 0644) when it is missing, and writes the
+  // calling process's id into it; nullptr when another holder has it. Never follows a symbolic
+  // link at `path`. Throws std::system_error when the file cannot be opened or locked.
+  static std::unique_ptr<FileLock> try_acquire(const std::filesystem::path& path);
+  // The process id the holder of the lock on `path` wrote, when the file holds one.
+  static std::optional<long> holder(const std::filesystem::path& path) noexcept;
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  explicit FileLock(int fd) noexcept : fd_(fd) {}
+  int fd_;
+};
+
 }  // namespace benchhist::platform

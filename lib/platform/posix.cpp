@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <cerrno>
+#include <cstdlib>
 #include <stdexcept>
 
 extern char** environ;
@@ -485,5 +487,35 @@ void sync_directory(const std::filesystem::path& dir) noexcept {
   (void)::fsync(fd);
   ::close(fd);
 }
+
+// --- Locks -----------------------------------------------------------------------------
+
+std::unique_ptr<FileLock> FileLock::try_acquire(const std::filesystem::path& path) {
+  // Read-write to record the holder; read-only is enough to lock a file another user created.
+  Fd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (fd.fd < 0 && errno == EACCES) fd = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.fd < 0) throw std::system_error(errno, std::generic_category(), "open " + path.string());
+  while (::flock(fd.fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) return nullptr;
+    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "lock " + path.string());
+  }
+  const std::string pid = std::to_string(current_process_id()) + "\n";
+  if (::ftruncate(fd.fd, 0) == 0) (void)!::pwrite(fd.fd, pid.data(), pid.size(), 0);  // best effort: names the holder
+  return std::unique_ptr<FileLock>(new FileLock(fd.release()));
+}
+
+std::optional<long> FileLock::holder(const std::filesystem::path& path) noexcept {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.fd < 0) return std::nullopt;
+  char buf[32] = {};
+  const ssize_t n = ::pread(fd.fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) return std::nullopt;
+  char* end = nullptr;
+  const long pid = std::strtol(buf, &end, 10);
+  if (end == buf || pid <= 0 || (*end != '\n' && *end != '\0')) return std::nullopt;
+  return pid;
+}
+
+FileLock::~FileLock() { ::close(fd_); }  // closing the last descriptor releases the lock
 
 }  // namespace benchhist::platform

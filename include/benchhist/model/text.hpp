@@ -1,6 +1,6 @@
 #pragma once
 // The wording helpers every message and report shares: a commit's short id, a counted noun and
-// a list. Header-only.
+// a list; and the one stable hash of a text. Header-only.
 
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +53,17 @@ inline std::string shell_word(std::string_view word) {
   std::string out = "'";
   for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+// FNV-1a, 64 bits: the same value for the same text in every process, build and platform (the
+// seed of a named series, the name of a lock file); not for anything an adversary chooses.
+inline std::uint64_t fnv1a64(std::string_view text) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
 }
 
 }  // namespace benchhist

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "benchhist/detect/detail/config.hpp"
+#include "benchhist/model/text.hpp"
 
 namespace benchhist::detect::detail {
 BENCHHIST_DETAIL_BEGIN
@@ -27,14 +28,7 @@ inline std::uint64_t splitmix64_finalize(std::uint64_t v) noexcept {
 
 inline std::uint64_t scatter_key(std::uint64_t bucket) noexcept { return splitmix64_finalize(bucket + golden_gamma); }
 
-inline std::uint64_t fnv1a64(std::string_view text) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+using benchhist::fnv1a64;  // the seed of a named series
 
 inline std::vector<double> scattered_levels(std::span<const double> levels, double cv, std::string_view seed_name) {
   std::uint64_t state = fnv1a64(seed_name);
