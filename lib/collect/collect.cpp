@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "benchhist/codec/run_json.hpp"
 #include "benchhist/engines/best_of.hpp"
@@ -126,6 +127,9 @@ class Interrupts {
   // True when the run must end now: the benchmark command is not started (again) and nothing is
   // stored.
   bool must_stop() { return guard_ && guard_->received() >= stop_at(); }
+  // True after any interrupt: where no measurement is under way to finish (a wait), even
+  // backfill's first interrupt stops at once.
+  bool any() { return guard_ && guard_->received() > 0; }
 
   Error interrupted(const std::string& when) {
     const std::string name = interrupt_name(guard_->pending());
@@ -176,6 +180,33 @@ class Interrupts {
   std::size_t answered_ = 0;
   platform::ChildInterrupts child_;
 };
+
+// Waits until no other collect runs benchmarks that write into `root` and holds that until the
+// returned lock is released (docs/bench-command.md#concurrent-collects): two would each harvest
+// the other's reports, and measure each other's load. Answers interrupts while it waits.
+std::shared_ptr<void> hold_target(const std::filesystem::path& root, const CollectServices& svc,
+                                  Interrupts& interrupts) {
+  if (!svc.lock_target) return nullptr;
+  bool waited = false;
+  for (;;) {
+    TargetLock lock = svc.lock_target(root);
+    if (!lock.busy) {
+      if (!lock.unavailable.empty())
+        svc.announce("could not lock " + root.string() + " against other collects (" + lock.unavailable +
+                     "); running anyway: do not start another collect in this directory until this one ends");
+      else if (waited)
+        svc.announce("the other collect has ended; running the benchmarks");
+      return lock.held;
+    }
+    if (!waited)
+      svc.announce("another collect" + (lock.holder ? " (process " + std::to_string(*lock.holder) + ")" : std::string()) +
+                   " is running benchmarks that write into " + root.string() +
+                   "; waiting for it to end, so that neither harvests the other's results (Ctrl-C stops waiting)");
+    waited = true;
+    if (interrupts.any()) throw interrupts.interrupted("while it waited for another collect to end");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
 
 Error collision(const std::string& key) {
   // Dirty snapshots are keyed to the second (the guide: only two taken in the same second
@@ -373,6 +404,9 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
              (req.strip_toolchain_overrides ? "; removed RUSTUP_TOOLCHAIN, CARGO" : ""));
   }
 
+  // Held until the results are stored: the next collect's harvest must not meet this one's
+  // files. Taken before git is probed, so a collect that waited records the tree it measures.
+  const auto target_lock = hold_target(root, svc, interrupts);
   // The git state is probed before the benchmark command runs (the guide's probe → run →
   // harvest): `cargo bench` creates Cargo.lock in a crate that neither commits nor ignores it,
   // and that untracked file would otherwise make every fresh checkout a dirty snapshot.

@@ -9,6 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <regex>
 #include <memory>
 #include <filesystem>
 #include <fstream>
@@ -472,4 +478,166 @@ TEST_CASE("collect killed at random instants while storing four engines leaves o
                   << ", a whole run takes " << full.count() << " us");
   // The kills really landed mid-collection at least once, or the test proved nothing.
   CHECK(partial_rounds > 0);
+}
+
+// The real lock (CollectServices::system's lock_target, platform::FileLock) under a private
+// $TMPDIR, restored afterwards: the lock file's directory is the process's temporary directory.
+namespace {
+struct PrivateTmp {
+  fs::path dir = temp_dir("lock-tmp");
+  std::optional<std::string> old;
+  PrivateTmp() {
+    if (const char* t = std::getenv("TMPDIR")) old = t;
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~PrivateTmp() {
+    if (old) ::setenv("TMPDIR", old->c_str(), 1);
+    else ::unsetenv("TMPDIR");
+  }
+  std::vector<fs::path> files() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().starts_with("cargo-bench-history-")) out.push_back(e.path());
+    return out;
+  }
+};
+}  // namespace
+
+TEST_CASE("the target lock is one file per target directory in $TMPDIR, held by one collect at a time, named by its "
+          "holder, and free again once released",
+          "[collect][lock]") {
+  PrivateTmp tmp;
+  probe::MapEnvironment env;
+  const auto lock = collect::CollectServices::system(env).lock_target;
+  const fs::path target = temp_dir("lock-target") / "target";  // need not exist yet
+
+  auto first = lock(target);
+  REQUIRE(first.held);
+  CHECK_FALSE(first.busy);
+  CHECK(first.unavailable.empty());
+  REQUIRE(tmp.files().size() == 1);
+  const std::string name = tmp.files().front().filename().string();
+  CHECK(std::regex_match(name, std::regex("cargo-bench-history-[0-9a-f]{16}\\.lock")));
+  CHECK(read_file(tmp.files().front()) == std::to_string(::getpid()) + "\n");
+
+  // Another open of the file (another collect; here another thread's would do the same) is refused.
+  const auto second = lock(target / "." / "");  // the same directory by another spelling
+  CHECK_FALSE(second.held);
+  CHECK(second.busy);
+  CHECK(second.holder == std::optional<long>(::getpid()));
+  CHECK(tmp.files().size() == 1);
+
+  // Another target directory has a lock of its own.
+  const auto other = lock(temp_dir("lock-other") / "target");
+  CHECK(other.held);
+  CHECK(tmp.files().size() == 2);
+
+  first.held.reset();
+  const auto again = lock(target);
+  CHECK(again.held);
+  CHECK_FALSE(again.busy);
+}
+
+TEST_CASE("a lock file that cannot be opened leaves collect running unguarded, and it says so", "[collect][lock]") {
+  PrivateTmp tmp;
+  probe::MapEnvironment env;
+  const auto lock = collect::CollectServices::system(env).lock_target;
+  Rig rig;
+  rig.env.set("CARGO_TARGET_DIR", (rig.repo / "target").string());
+  { (void)lock(rig.repo / "target"); }  // makes the file, to learn its name
+  REQUIRE(tmp.files().size() == 1);
+  const fs::path file = tmp.files().front();
+  fs::remove(file);
+  fs::create_symlink(rig.repo / "elsewhere", file);  // planted: never followed
+
+  const auto refused = lock(rig.repo / "target");
+  CHECK_FALSE(refused.held);
+  CHECK_FALSE(refused.busy);
+  CHECK(refused.unavailable.find(file.string()) != std::string::npos);
+  CHECK_FALSE(fs::exists(rig.repo / "elsewhere"));
+
+  auto svc = rig.services();
+  svc.lock_target = lock;
+  collect::collect(rig.request(), rig.env, &rig.store, svc);
+  CHECK(rig.runs == 1);
+  CHECK(std::any_of(rig.announcements.begin(), rig.announcements.end(), [&](const std::string& l) {
+    return l.starts_with("could not lock " + (rig.repo / "target").string() + " against other collects (") &&
+           l.ends_with("); running anyway: do not start another collect in this directory until this one ends");
+  }));
+}
+
+TEST_CASE("a second collect on one target directory waits until the first has stored its results, then runs",
+          "[collect][lock]") {
+  PrivateTmp tmp;
+  probe::MapEnvironment system_env;
+  const auto lock = collect::CollectServices::system(system_env).lock_target;
+  const fs::path target = temp_dir("lock-shared") / "target";  // one CARGO_TARGET_DIR for both
+  Rig a, b;
+  a.env.set("CARGO_TARGET_DIR", target.string());
+  b.env.set("CARGO_TARGET_DIR", target.string());
+  b.git.commit = "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b";  // another commit: both store
+
+  std::mutex m;
+  std::condition_variable cv;
+  bool a_running = false, a_may_finish = false;
+  std::vector<std::string> events;  // in the order they happened
+  auto record = [&](std::string e) {
+    std::lock_guard g(m);
+    events.push_back(std::move(e));
+  };
+
+  auto sa = a.services();
+  sa.lock_target = lock;
+  const auto run_a = sa.run_benchmarks;
+  sa.run_benchmarks = [&](const probe::ProcessSpec& spec) {
+    record("a runs");
+    {
+      std::unique_lock g(m);
+      a_running = true;
+      cv.notify_all();
+      cv.wait(g, [&] { return a_may_finish; });
+    }
+    return run_a(spec);
+  };
+  auto sb = b.services();
+  sb.lock_target = lock;
+  const auto run_b = sb.run_benchmarks;
+  sb.run_benchmarks = [&](const probe::ProcessSpec& spec) {
+    record(a.store.list("").size() == 4 ? "b runs after a stored" : "b runs while a has not stored");
+    return run_b(spec);
+  };
+  std::atomic<bool> b_waits{false};
+  sb.announce = [&](std::string_view line) {
+    b.announcements.emplace_back(line);
+    if (line.starts_with("another collect")) b_waits = true;
+  };
+
+  // One interrupt guard per process: these two collects share one, as threads (none here).
+  auto ra = a.request(), rb = b.request();
+  ra.handle_interrupts = rb.handle_interrupts = false;
+  std::thread ta([&] { collect::collect(ra, a.env, &a.store, sa); });
+  {
+    std::unique_lock g(m);
+    cv.wait(g, [&] { return a_running; });
+  }
+  std::thread tb([&] { collect::collect(rb, b.env, &b.store, sb); });
+  for (int i = 0; i < 500 && !b_waits; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const bool waited = b_waits;
+  {
+    std::lock_guard g(m);
+    a_may_finish = true;
+    cv.notify_all();
+  }
+  ta.join();
+  tb.join();
+  CHECK(waited);
+  CHECK(events == std::vector<std::string>{"a runs", "b runs after a stored"});
+  CHECK(b.announcements.at(0) == "another collect (process " + std::to_string(::getpid()) +
+                                     ") is running benchmarks that write into " + target.string() +
+                                     "; waiting for it to end, so that neither harvests the other's results "
+                                     "(Ctrl-C stops waiting)");
+  CHECK(std::find(b.announcements.begin(), b.announcements.end(),
+                  "the other collect has ended; running the benchmarks") != b.announcements.end());
+  CHECK(a.store.list("").size() == 4);
+  CHECK(b.store.list("").size() == 4);
 }

@@ -8,8 +8,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -197,6 +199,37 @@ TEST_CASE("an interrupt before the benchmark command starts keeps it from starti
   CHECK(error == "collect was interrupted by SIGINT before the benchmark command ran: nothing was stored | "
                  "interrupted by SIGINT");
   CHECK(rig.runs == 0);
+}
+
+TEST_CASE("an interrupt while collect waits for another collect's lock stops it before the benchmark command runs",
+          "[collect][interrupt][lock]") {
+  Rig rig;
+  auto svc = rig.services();
+  int asked = 0;
+  svc.lock_target = [&](const fs::path&) {
+    if (++asked == 3) ::raise(SIGINT);  // a Ctrl-C while it waits
+    collect::TargetLock busy;
+    busy.busy = true;
+    busy.holder = 4242;
+    return busy;
+  };
+  auto req = rig.request("true");
+  std::optional<collect::InterruptGuard> backfills;
+  SECTION("collect") {}
+  SECTION("under backfill's guard, whose first interrupt would let a measurement finish: none is under way") {
+    backfills.emplace();
+    req.handle_interrupts = false;
+    req.interrupt_guard = &*backfills;
+    req.first_interrupt = collect::FirstInterrupt::finish;
+  }
+  const std::string error = error_of([&] { collect::collect(req, rig.env, &rig.store, svc); });
+  CHECK(error == "collect was interrupted by SIGINT while it waited for another collect to end: nothing was stored | "
+                 "interrupted by SIGINT");
+  CHECK(asked == 3);
+  CHECK(rig.runs == 0);
+  CHECK(announced(rig.announcements, "another collect (process 4242) is running benchmarks that write into "));
+  CHECK(std::count_if(rig.announcements.begin(), rig.announcements.end(),
+                      [](const std::string& l) { return l.starts_with("another collect"); }) == 1);  // said once
 }
 
 TEST_CASE("under backfill's guard the first interrupt lets the measurement finish and be stored; a second stops it",

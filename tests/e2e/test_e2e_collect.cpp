@@ -296,7 +296,8 @@ TEST_CASE("collect --best-of 3 keeps the smallest of three real measurements and
   CHECK(std::count(samples.begin(), samples.end(), '[') == 1);
 }
 
-TEST_CASE("Two collects racing on one commit store exactly one object; the loser exits 1 and says why",
+TEST_CASE("Two collects racing on one commit run one after the other and store exactly one object; the loser exits 1 "
+          "and says why",
           "[e2e][collect][cargo]") {
   const auto& repo = demo_repo();
   e2e::TempDir store("bhe2e-store");
@@ -309,6 +310,10 @@ TEST_CASE("Two collects racing on one commit store exactly one object; the loser
   CHECK(((ra.exit_code == 0 && rb.exit_code == 1) || (ra.exit_code == 1 && rb.exit_code == 0)));
   const auto& loser = ra.exit_code == 1 ? ra : rb;
   CHECK(contains(loser.err, "Error: a result is already stored for this run at " + clean_key(repo)));
+  // One waited for the other's results to be stored before running its benchmarks, so neither
+  // harvested the other's half-written Criterion files (docs/bench-command.md#concurrent-collects).
+  CHECK(contains(ra.err + rb.err, "[bench-history] another collect (process "));
+  CHECK(contains(ra.err + rb.err, "[bench-history] the other collect has ended; running the benchmarks"));
   CHECK(e2e::files_under(store.path()) == std::vector<std::string>{clean_key(repo)});
   const auto rec = stored_record(store.path() / clean_key(repo));
   CHECK(result_ids(rec) == std::vector<std::string>{"count_words"});

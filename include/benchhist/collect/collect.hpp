@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,8 +50,20 @@ struct CollectRequest {
   FirstInterrupt first_interrupt = FirstInterrupt::stop;
 };
 
+// What CollectServices::lock_target found (docs/bench-command.md#concurrent-collects).
+struct TargetLock {
+  std::shared_ptr<void> held;  // the lock while this collect holds it; null when it has none
+  bool busy = false;           // another collect holds it: wait and ask again
+  std::optional<long> holder;  // that collect's process id, when known
+  std::string unavailable;     // why there is no lock to take (collect then runs unguarded)
+};
+
 struct CollectServices {
   std::function<Timestamp()> clock;
+  // Keeps apart collects whose benchmarks write into one target directory, which would otherwise
+  // harvest each other's reports: takes the lock of `target_root` without waiting (collect
+  // waits, answering interrupts). May be empty: no lock (embedders that serialize runs themselves).
+  std::function<TargetLock(const std::filesystem::path& target_root)> lock_target;
   // Runs the benchmark command with inherited streams, or into ProcessSpec::log_file.
   std::function<probe::ProcessResult(const probe::ProcessSpec&)> run_benchmarks;
   std::function<GitState(const std::filesystem::path& repo_dir)> probe_git;
