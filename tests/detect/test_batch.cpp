@@ -262,6 +262,49 @@ TEST_CASE("a series with a non-finite value or a bad interval is refused naming 
   CHECK(refusal(v, iv) == "accepted");
 }
 
+TEST_CASE("intervals of the wrong length name their series, which is the lowest failing one; wrong keys are refused "
+          "before anything is judged",
+          "[detect][batch]") {
+  std::vector<SeriesKey> keys(2);
+  keys[0].id = benchhist::BenchmarkId({"parse", "short_intervals"});
+  keys[1].id = benchhist::BenchmarkId({"parse", "nan"});
+  std::vector<SeriesInput> in(2);
+  const std::vector<double> flat(40, 50.0);
+  std::vector<double> with_nan = flat;
+  with_nan[17] = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::optional<benchhist::Interval>> iv(39);  // one short
+  in[0].values = flat;
+  in[0].intervals = iv;
+  in[1].values = with_nan;
+  for (unsigned threads : {1u, 2u}) {
+    INFO("threads " << threads);
+    try {
+      (void)judge_history_family(in, threads, keys);
+      FAIL("accepted");
+    } catch (const benchhist::Error& e) {
+      CHECK(e.message() == "series parse/short_intervals wall_time: intervals do not match its values: 39 intervals "
+                           "for 40 values");
+      CHECK(e.subject() == "SeriesInput.intervals");
+      CHECK(e.hint() == "pass one optional interval per value, or none at all");
+    }
+  }
+  try {
+    (void)HistoryJudge(2).judge(in[0]);
+    FAIL("accepted");
+  } catch (const benchhist::Error& e) {
+    CHECK(e.message() == "series intervals do not match its values: 39 intervals for 40 values");
+  }
+
+  // A key count that cannot rank the family is refused before a series is judged: a NaN in the
+  // family would otherwise be the error, found while judging.
+  try {
+    (void)judge_history_family(in, 2, std::span<const SeriesKey>(keys).first(1));
+    FAIL("accepted");
+  } catch (const benchhist::Error& e) {
+    CHECK(e.message() == "ranking keys do not match the judged series: 1 key for 2 series");
+  }
+}
+
 TEST_CASE("improvements are filtered before Benjamini-Hochberg and the family size stays", "[detect][bh]") {
   std::vector<HistoryJudgement> js(3);
   Candidate up;

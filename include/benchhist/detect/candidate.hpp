@@ -16,7 +16,9 @@ struct Candidate {
   double baseline = 0;        // in the series' unit (unit_of(kind))
   double latest = 0;          // same unit
   double delta = 0;           // latest - baseline, same unit
-  double relative_delta = 0;  // delta / baseline (a fraction: 0.25 = +25 %)
+  // delta / baseline (a fraction: 0.25 = +25 %); ±1 when the baseline is zero (within machine
+  // epsilon), where no ratio exists: detect::relative, docs/statistics.md#numeric-conventions.
+  double relative_delta = 0;
   // change_point: tau within the analysed view; drift: index of the newest analysed point
   // within the view.
   std::size_t view_index = 0;

@@ -35,7 +35,8 @@ struct Series {
   SeriesInput input() const noexcept { return SeriesInput{values, intervals, key.kind, active_start}; }
 };
 
-// Judges families of series. Results are the same for every thread count.
+// Judges families of series. Results are the same for every thread count. A Detector holds no
+// state but its thread count: one may be shared by threads, each judging its own family.
 class Detector {
  public:
   explicit Detector(unsigned threads = 1) noexcept : threads_(threads == 0 ? 1 : threads) {}

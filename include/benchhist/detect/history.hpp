@@ -101,14 +101,16 @@ struct HistoryJudgement {
 };
 
 // Judges series of one analysis; `family_size` (m, docs/statistics.md#benjamini-hochberg) sets the
-// docs/statistics.md#budgets calibration.
+// docs/statistics.md#budgets calibration. judge() only reads the judge, so threads may share one
+// (judge_history_batch's workers do).
 class HistoryJudge {
  public:
   explicit HistoryJudge(std::size_t family_size, detail::Departures departures = {});
   std::size_t family_size() const noexcept { return family_size_; }
   const SplitCalibration& calibration() const noexcept { return calibration_; }
   // Throws Error{usage} (subject "SeriesInput.intervals") when intervals is neither empty nor one
-  // per value; Error{internal} on a bug (no reportable split after the min_regime gate).
+  // per value or an interval is inverted or not finite, (subject "SeriesInput.values") for a value
+  // that is not finite; Error{internal} on a bug (no reportable split after the min_regime gate).
   HistoryJudgement judge(const SeriesInput& series) const;
 
  private:
@@ -162,10 +164,12 @@ FamilyResult select_history_findings(std::span<const HistoryJudgement> judgement
 // series testability judges, every series is judged with that calibration on `threads`
 // workers, then the direction filter, Benjamini-Hochberg and ranking. Same result for every
 // thread count. `keys` (one per series, or none) break ranking ties.
-// judge_history_family throws Error{usage} for intervals or keys of the wrong length, a value that
-// is not finite, or an interval that is inverted or not finite, before judging anything and naming
-// the series (by its key when `keys` are given) and the point (see HistoryJudge::judge,
-// select_history_findings); Error{internal} on a bug.
+// judge_history_family throws Error{usage} for keys of the wrong length before judging anything;
+// for intervals of the wrong length, a value that is not finite, or an interval that is inverted
+// or not finite, it returns nothing and names the lowest such series (by its key when `keys` are
+// given; the same one for every thread count) and the point (see HistoryJudge::judge). Each series
+// is checked as it is judged, so the refusal comes after the family's other series were judged:
+// judging reads each value once. Error{internal} on a bug.
 struct HistoryFamily {
   std::vector<HistoryJudgement> judgements;  // in input order
   FamilyResult result;

@@ -20,6 +20,7 @@
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/detect/wander.hpp"
 #include "benchhist/error.hpp"
+#include "benchhist/model/text.hpp"
 #include "benchhist/parallel.hpp"
 
 namespace benchhist::detect {
@@ -241,6 +242,9 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
     os << v;
     return os.str();
   };
+  if (!s.intervals.empty() && s.intervals.size() != s.values.size())
+    return "intervals do not match its values: " + plural(s.intervals.size(), "interval") + " for " +
+           plural(s.values.size(), "value");
   for (std::size_t i = 0; i < s.values.size(); ++i) {
     const double v = s.values[i];
     if (!std::isfinite(v)) return "value at point " + std::to_string(i) + " is not a finite number (" + shown(v) + ")";
@@ -262,21 +266,27 @@ inline const char* series_input_subject(const std::string& problem) {
   return problem.starts_with("interval") ? "SeriesInput.intervals" : "SeriesInput.values";
 }
 
-inline constexpr const char* series_input_hint =
-    "pass finite measurements in unit_of(kind), as stored runs hold them, and intervals with low <= high; leave a "
-    "failed measurement out of the series instead of passing NaN";
+// What to do about a problem series_input_problem found.
+inline const char* series_input_hint(const std::string& problem) {
+  if (problem.starts_with("intervals do not match")) return "pass one optional interval per value, or none at all";
+  return "pass finite measurements in unit_of(kind), as stored runs hold them, and intervals with low <= high; leave a "
+         "failed measurement out of the series instead of passing NaN";
+}
+
+inline void check_ranking_keys(std::span<const SeriesKey> keys, std::size_t series) {
+  if (!keys.empty() && keys.size() != series)
+    throw Error(ErrorKind::usage,
+                "ranking keys do not match the judged series: " + plural(keys.size(), "key") + " for " +
+                    plural(series, "series"),
+                "select_history_findings(keys)", {}, "pass one SeriesKey per series, in the same order, or none");
+}
 
 }  // namespace detail
 
 BENCHHIST_DETECT_INLINE HistoryJudgement HistoryJudge::judge(const SeriesInput& s) const {
-  if (!s.intervals.empty() && s.intervals.size() != s.values.size())
-    throw Error(ErrorKind::usage,
-                "series intervals do not match its values: " + std::to_string(s.intervals.size()) +
-                    " intervals for " + std::to_string(s.values.size()) + " values",
-                "SeriesInput.intervals", {}, "pass one optional interval per value, or none at all");
   if (const auto problem = detail::series_input_problem(s))
     throw Error(ErrorKind::usage, "series " + *problem, detail::series_input_subject(*problem), {},
-                detail::series_input_hint);
+                detail::series_input_hint(*problem));
   HistoryJudgement j;
   j.unjudged = history_testability(s);
   j.view = analysed_view(s);
@@ -380,11 +390,7 @@ BENCHHIST_DETECT_INLINE bool finding_ranks_before(const Finding& a, const Findin
 
 BENCHHIST_DETECT_INLINE FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
                                      std::span<const SeriesKey> keys) {
-  if (!keys.empty() && keys.size() != judgements.size())
-    throw Error(ErrorKind::usage,
-                "ranking keys do not match the judged series: " + std::to_string(keys.size()) + " keys for " +
-                    std::to_string(judgements.size()) + " series",
-                "select_history_findings(keys)", {}, "pass one SeriesKey per judgement, in the same order, or none");
+  detail::check_ranking_keys(keys, judgements.size());
   FamilyResult r;
   r.family_size = family_size;
   r.dropped.assign(judgements.size(), std::nullopt);
@@ -414,6 +420,7 @@ BENCHHIST_DETECT_INLINE HistoryFamily judge_history_family(std::span<const Serie
                                    std::span<const SeriesKey> keys, detail::Departures departures) {
   HistoryFamily f;
   const std::size_t m = history_family_size(series);
+  detail::check_ranking_keys(keys, series.size());  // before judging: a mismatch wastes the whole family's work
   try {
     f.judgements = judge_history_batch(series, threads, m, departures);
   } catch (const Error& e) {
@@ -427,7 +434,7 @@ BENCHHIST_DETECT_INLINE HistoryFamily judge_history_family(std::span<const Serie
                                      ? keys[i].id.qualified() + " " + std::string(to_string(keys[i].kind))
                                      : std::to_string(i);
         throw Error(ErrorKind::usage, "series " + name + ": " + *problem, detail::series_input_subject(*problem), {},
-                    detail::series_input_hint);
+                    detail::series_input_hint(*problem));
       }
     throw;
   }
