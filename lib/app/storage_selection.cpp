@@ -76,17 +76,16 @@ void check_local_store_path(const StorageChoice& choice, bool must_exist) {
   const auto* l = std::get_if<LocalStorageChoice>(&choice.backend);
   if (!l) return;
   const std::string where = l->from_environment ? std::string(storage_env_var) : std::string("--local");
-  std::error_code ec;
-  const auto status = std::filesystem::status(l->root, ec);
-  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status))
-    throw Error(ErrorKind::usage, "the local store path " + l->root.string() + " is a file, not a directory",
-                l->root.string(), {},
-                "point " + where + " at the store's directory (or at a new directory, which collect creates)");
-  if (must_exist && !std::filesystem::exists(status))
-    throw Error(ErrorKind::not_found, "no local store at " + l->root.string() + ": the directory does not exist",
-                l->root.string(), {},
-                "check the " + where + " path (a relative path resolves against the working directory); "
-                "a new store is created by `collect`, `backfill` or `import`");
+  try {
+    storage::LocalStore(l->root).require_root();
+  } catch (const Error& e) {
+    // The library's check, with the hint naming where the path came from.
+    if (e.kind() == ErrorKind::usage)
+      throw e.with_hint("point " + where + " at the store's directory (or at a new directory, which collect creates)");
+    if (must_exist)
+      throw e.with_hint("check the " + where + " path (a relative path resolves against the working directory); "
+                        "a new store is created by `collect`, `backfill` or `import`");
+  }
 }
 
 std::unique_ptr<storage::ObjectStore> open_store(const StorageChoice& choice, std::string_view project_id,

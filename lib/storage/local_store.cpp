@@ -77,6 +77,19 @@ LocalStore::LocalStore(fs::path root, LocalStoreOptions options) : root_(std::mo
 
 std::string LocalStore::describe() const { return "local store at " + root_.string(); }
 
+void LocalStore::require_root() const {
+  std::error_code ec;
+  const auto status = fs::status(root_, ec);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw Error(ErrorKind::usage, "the local store path " + root_.string() + " is a file, not a directory",
+                root_.string(), {}, "point it at the store's directory (or at a new directory, which collect creates)");
+  if (!fs::exists(status))
+    throw Error(ErrorKind::not_found, "no local store at " + root_.string() + ": the directory does not exist",
+                root_.string(), {},
+                "check the path (a relative path resolves against the working directory); a new store is created "
+                "by `collect`, `backfill` or `import`");
+}
+
 void LocalStore::check_access() {
   // The first put makes the root and the directories above it when they are missing: the nearest
   // one that exists must take them. A probe file with the temp prefix (never listed) is the one
@@ -293,6 +306,7 @@ std::optional<std::string> LocalStore::get(std::string_view key) {
 }
 
 std::vector<std::string> LocalStore::list(std::string_view prefix) {
+  if (options_.root_must_exist) require_root();
   // Start at the deepest directory the prefix names completely (docs/formats.md#local-backend).
   const std::size_t last_slash = prefix.rfind('/');
   const std::string_view dir_part = last_slash == std::string_view::npos ? std::string_view{} : prefix.substr(0, last_slash);

@@ -110,6 +110,36 @@ TEST_CASE("a missing object reads as nullopt and a missing root lists as empty",
   CHECK_FALSE(fs::exists(dir.path() / "nowhere"));  // reads never create the root
 }
 
+TEST_CASE("a reader's store (root_must_exist) refuses a missing root naming it instead of listing it as empty",
+          "[local_store]") {
+  testing::TempDir dir;
+  storage::LocalStore reader(dir.path() / "nowhere", {.root_must_exist = true});
+  try {
+    (void)reader.list("v1/p/objects/");
+    FAIL("listed");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK(e.subject() == (dir.path() / "nowhere").string());
+    CHECK(e.message() == "no local store at " + (dir.path() / "nowhere").string() + ": the directory does not exist");
+    CHECK(e.hint() == "check the path (a relative path resolves against the working directory); a new store is "
+                      "created by `collect`, `backfill` or `import`");
+  }
+  CHECK_FALSE(fs::exists(dir.path() / "nowhere"));
+  // A file where the store belongs is a usage error, whether or not the root must exist.
+  std::ofstream(dir.path() / "file") << "x";
+  try {
+    storage::LocalStore(dir.path() / "file").require_root();
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(e.message() == "the local store path " + (dir.path() / "file").string() + " is a file, not a directory");
+  }
+  // Once the root exists (a writer made it), the reader lists it as usual.
+  storage::LocalStore writer(dir.path() / "nowhere");
+  writer.put(key_a, "{}", storage::CollisionPolicy::refuse);
+  CHECK(reader.list("") == std::vector<std::string>{std::string(key_a)});
+}
+
 TEST_CASE("write-once put refuses an existing key and leaves the stored object untouched", "[local_store]") {
   testing::TempDir dir;
   storage::LocalStore store(dir.path());

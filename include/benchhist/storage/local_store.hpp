@@ -38,6 +38,10 @@ struct LocalStoreOptions {
   // only for re-fetchable data such as the read-through cache mirror
   // (docs/formats.md#read-through-cache).
   bool durable = true;
+  // For a reader: list() refuses a root that does not exist (require_root) instead of listing it
+  // as empty, so a mistyped path is not taken for a store with nothing in it yet. Writers leave
+  // it off: the first put makes the root.
+  bool root_must_exist = false;
 };
 
 class LocalStore final : public ObjectStore {
@@ -61,7 +65,8 @@ class LocalStore final : public ObjectStore {
 
   // docs/formats.md#local-backend: walk from the deepest directory named by the prefix's complete
   // (`/`-terminated) segments, skip `.cbh-tmp-*` files and symbolic links, keep valid keys starting
-  // with `prefix`, sorted by bytes. A missing root or directory lists as empty.
+  // with `prefix`, sorted by bytes. A missing root or directory lists as empty (a missing root
+  // throws instead with LocalStoreOptions::root_must_exist).
   // Throws Error{invalid_key} when the prefix's complete segments are not plain names (or lead
   // outside the root); Error{io} when a directory cannot be read.
   std::vector<std::string> list(std::string_view prefix) override;
@@ -77,6 +82,11 @@ class LocalStore final : public ObjectStore {
   // created. A subdirectory of the root that cannot be written is still found by put() only.
   // Throws Error{io} naming the root, the OS error as the cause.
   void check_access() override;
+
+  // That the root is a directory that exists. Throws Error{not_found} (subject = root) when
+  // nothing is there, Error{usage} when something other than a directory is; both messages name
+  // the root, and the hints say a new store is made by collect, backfill or import.
+  void require_root() const;
 
   // `local store at <root>`
   std::string describe() const override;
