@@ -33,6 +33,29 @@ enum class ErrorKind {
   internal,                // a bug: an invariant did not hold
 };
 
+// The enumerator's name (`not_found`), for an embedder's logs; the CLI never prints it.
+constexpr const char* to_string(ErrorKind kind) noexcept {
+  switch (kind) {
+    case ErrorKind::usage: return "usage";
+    case ErrorKind::config: return "config";
+    case ErrorKind::invalid_key: return "invalid_key";
+    case ErrorKind::not_found: return "not_found";
+    case ErrorKind::already_exists: return "already_exists";
+    case ErrorKind::io: return "io";
+    case ErrorKind::decode: return "decode";
+    case ErrorKind::git: return "git";
+    case ErrorKind::toolchain: return "toolchain";
+    case ErrorKind::benchmark_not_started: return "benchmark_not_started";
+    case ErrorKind::benchmark_failed: return "benchmark_failed";
+    case ErrorKind::benchmark_output: return "benchmark_output";
+    case ErrorKind::benchmark_inconsistent: return "benchmark_inconsistent";
+    case ErrorKind::network: return "network";
+    case ErrorKind::auth: return "auth";
+    case ErrorKind::internal: return "internal";
+  }
+  return "unknown";
+}
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, std::string message, std::string subject = {}, std::string cause = {},
@@ -57,6 +80,11 @@ class Error : public std::runtime_error {
   // A copy with a different hint; used where a caller knows the better next step.
   Error with_hint(std::string hint) const {
     return Error(kind_, message_, subject_, cause_, std::move(hint));
+  }
+  // A copy concerning another key or path; used where a caller's contract names the storage key
+  // and a backend's error the file behind it (the message keeps the file).
+  Error with_subject(std::string subject) const {
+    return Error(kind_, message_, std::move(subject), cause_, hint_);
   }
 
  private:

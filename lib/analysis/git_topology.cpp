@@ -163,7 +163,9 @@ ResolvedBase resolve_base(const GitTopology& git, const std::optional<std::strin
     throw Error(ErrorKind::git,
                 "could not resolve \"" + *explicit_base +
                     "\" while resolving the comparison base. Check that the --base ref exists or is fetched.",
-                *explicit_base);
+                *explicit_base, {},
+                "name a branch, tag or commit of this repository (origin/main for a remote-tracking branch), or fetch "
+                "it first");
   }
   if (configured_default_branch)
     if (auto id = git.resolve(*configured_default_branch))

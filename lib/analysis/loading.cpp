@@ -32,7 +32,15 @@ void rethrow_naming_key(const std::string& key) {
 namespace {
 
 std::string fetch(storage::ObjectStore& store, const std::string& key) {
-  auto text = store.get(key);
+  std::optional<std::string> text;
+  try {
+    text = store.get(key);
+  } catch (const Error& e) {
+    // The local store names the file; analysis names what it reads by key (the census's skipped
+    // keys, ObjectStore::remove), and the message still shows the file.
+    if (is_unreadable_object_error(e) && e.subject() != key) throw e.with_subject(key);
+    throw;
+  }
   if (!text)
     throw Error(ErrorKind::not_found, "object not found: " + key, key, {},
                 "the object was listed but disappeared (a concurrent prune?); re-run the command");

@@ -505,6 +505,8 @@ TEST_CASE("unresolvable refs fail with the exact messages", "[analysis][git]") {
   } catch (const Error& e) {
     CHECK(e.message() ==
           "could not resolve \"nope\" while resolving the comparison base. Check that the --base ref exists or is fetched.");
+    CHECK(e.hint() == "name a branch, tag or commit of this repository (origin/main for a remote-tracking branch), or "
+                      "fetch it first");
   }
   // A configured default branch that does not resolve falls through to git's default.
   CHECK(resolve_base(*git, std::nullopt, std::string("gone"), "HEAD").name == "main");

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "benchhist/error.hpp"
 #include "benchhist/model/blessing.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/timestamp.hpp"
@@ -54,4 +55,11 @@ TEST_CASE("RFC 3339 timestamps parse offsets and format with the shortest fracti
   CHECK(format_rfc3339(*parse_rfc3339("1677-09-22T00:00:00Z")) == "1677-09-22T00:00:00Z");
   CHECK_FALSE(parse_rfc3339("2026-01-01 junk"));
   CHECK_FALSE(parse_rfc3339("2026-01-01T00:00:00"));
+}
+
+TEST_CASE("an error kind's name is its enumerator's", "[model]") {
+  CHECK(std::string(to_string(ErrorKind::not_found)) == "not_found");
+  CHECK(std::string(to_string(ErrorKind::benchmark_inconsistent)) == "benchmark_inconsistent");
+  CHECK(std::string(to_string(ErrorKind::internal)) == "internal");
+  static_assert(std::string_view(to_string(ErrorKind::usage)) == "usage");
 }

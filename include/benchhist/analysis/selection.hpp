@@ -58,7 +58,9 @@ struct SelectionRequest {
   std::optional<std::string> configured_default_branch;  // project.default_branch
   DiscriminantFilters filters;          // already resolved (filters.hpp)
   std::optional<Since> since;           // --since, parsed where it was given (since.hpp)
-  Timestamp now{};                      // "now" for a --since span and the default window
+  // Required unless `since` is a fixed date: "now" for a --since span and the default six-month
+  // window (left at the epoch, select_objects throws Error{usage}).
+  Timestamp now{};
   bool allow_dirty = true;              // !--no-dirty
   // Branch mode loads the base ref's own first-parent line (docs/pipeline.md#selection,
   // docs/branch-mode.md#inputs-one-branchseriesinput-per-series); `list runs` and `examine` that

@@ -51,6 +51,8 @@ struct AnalyzeResult {
 };
 
 // Runs the whole analysis. Branch mode is derived from the topology (docs/pipeline.md#selection).
+// Re-entrant: concurrent calls may share a store (every ObjectStore is thread-safe), each with
+// its own GitTopology (which is not).
 // Throws Error{git} for unresolvable refs or no merge base (with the shallow-clone fix), Error{usage}
 // for a bad --since, Error{decode, not_found, io} naming the key of an unreadable stored object
 // (unless skip_unreadable), Error{not_found} naming a benchmark prefix that matches none of the
