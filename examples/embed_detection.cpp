@@ -3,7 +3,7 @@
 // git or the CLI. Prints one line per series, one per finding and the census.
 //
 // Two ways to build it, same output (a test compares them):
-//   c++ -std=c++20 -DBENCHHIST_HEADER_ONLY -I include examples/embed_detection.cpp -pthread
+//   c++ -std=c++20 -DBENCHHIST_HEADER_ONLY -I include examples/embed_detection.cpp -pthread -o /tmp/embed_detection
 //   (header-only: nothing to link), or against libbenchhist (pkg-config benchhist).
 
 #include <cstdio>

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -97,10 +98,20 @@ std::vector<MetricKind> metrics_of(Engine e) {
   return {};
 }
 
+constexpr const char* usage =
+    "usage: synthetic_history --out DIR [--benchmarks N] [--commits N] [--sets N] [--run-fraction F]\n"
+    "                         [--seed N] [--end RFC3339] [--threads N]\n"
+    "Writes DIR/repo (a git repository, branch main), DIR/store (a local store, project \"synthetic\")\n"
+    "and DIR/planted.tsv (the planted steps and drifts).\n";
+
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      std::exit(0);
+    }
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
       return argv[++i];
@@ -113,7 +124,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--seed") o.seed = std::stoull(value());
     else if (a == "--end") o.end = value();
     else if (a == "--threads") o.threads = std::stoi(value());
-    else throw std::runtime_error("unknown option " + a + " (see the comment at the top of synthetic_history.cpp)");
+    else throw std::runtime_error("unknown option " + a + " (--help lists the options)");
   }
   if (o.out.empty()) throw std::runtime_error("--out DIR is required");
   if (o.benchmarks < 1 || o.commits < 2 || o.sets < 1 || o.sets > o.benchmarks)
