@@ -16,8 +16,11 @@ void rethrow_naming_key(const std::string& key) {
   try {
     throw;
   } catch (const Error& e) {
-    // Already about this object (its key, or the local file that holds it): keep it as it is.
-    if (e.subject() == key || e.subject().ends_with("/" + key)) throw;
+    // Already about this object: kept as it is. The local store names the file that holds it:
+    // its message still shows the file, and the subject becomes the key, which is what the
+    // census's skipped keys and ObjectStore::remove take.
+    if (e.subject() == key) throw;
+    if (e.subject().ends_with("/" + key)) throw e.with_subject(key);
     throw Error(e.kind(), "failed to load stored object " + key, key, e.what(), e.hint());
   } catch (const std::bad_alloc&) {
     throw;  // out of memory says nothing about the object: never a skippable decode failure
@@ -32,15 +35,7 @@ void rethrow_naming_key(const std::string& key) {
 namespace {
 
 std::string fetch(storage::ObjectStore& store, const std::string& key) {
-  std::optional<std::string> text;
-  try {
-    text = store.get(key);
-  } catch (const Error& e) {
-    // The local store names the file; analysis names what it reads by key (the census's skipped
-    // keys, ObjectStore::remove), and the message still shows the file.
-    if (is_unreadable_object_error(e) && e.subject() != key) throw e.with_subject(key);
-    throw;
-  }
+  auto text = store.get(key);
   if (!text)
     throw Error(ErrorKind::not_found, "object not found: " + key, key, {},
                 "the object was listed but disappeared (a concurrent prune?); re-run the command");

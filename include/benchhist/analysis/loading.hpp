@@ -25,8 +25,9 @@ class ObjectStore;
 namespace benchhist::analysis {
 
 // Rethrows the exception currently being handled as an Error that names `key`: an Error whose
-// subject is the key (or the local file holding it) passes through unchanged; anything else is
-// wrapped with its text as the cause.
+// subject is the key passes through unchanged, one whose subject is the local file holding it
+// gets the key as its subject (its message still shows the file); anything else is wrapped with
+// its text as the cause.
 // Always throws: the Error as it was, else a same-kind Error `failed to load stored object <key>`
 // (subject = key); Error{decode} for another std::exception, Error{internal} for anything else;
 // std::bad_alloc passes through as it is (running out of memory says nothing about the object).
