@@ -187,22 +187,25 @@ class Interrupts {
 std::shared_ptr<void> hold_target(const std::filesystem::path& root, const CollectServices& svc,
                                   Interrupts& interrupts) {
   if (!svc.lock_target) return nullptr;
-  bool waited = false;
-  for (;;) {
+  bool announced = false;
+  for (int polls = 0;; ++polls) {
     TargetLock lock = svc.lock_target(root);
     if (!lock.busy) {
       if (!lock.unavailable.empty())
         svc.announce("could not lock " + root.string() + " against other collects (" + lock.unavailable +
                      "); running anyway: do not start another collect in this directory until this one ends");
-      else if (waited)
+      else if (announced)
         svc.announce("the other collect has ended; running the benchmarks");
       return lock.held;
     }
-    if (!waited)
+    // The holder records its process id just after it takes the lock, so a collect that asks in
+    // between reads nothing: it asks again for up to half a second before it names no process.
+    if (!announced && (lock.holder || polls >= 5)) {
       svc.announce("another collect" + (lock.holder ? " (process " + std::to_string(*lock.holder) + ")" : std::string()) +
                    " is running benchmarks that write into " + root.string() +
                    "; waiting for it to end, so that neither harvests the other's results (Ctrl-C stops waiting)");
-    waited = true;
+      announced = true;
+    }
     if (interrupts.any()) throw interrupts.interrupted("while it waited for another collect to end");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -641,3 +641,46 @@ TEST_CASE("a second collect on one target directory waits until the first has st
   CHECK(a.store.list("").size() == 4);
   CHECK(b.store.list("").size() == 4);
 }
+
+TEST_CASE("a waiting collect names the other collect's process once its id is written, and waits without a name "
+          "when none is",
+          "[collect][lock]") {
+  // The holder writes its process id just after it takes the lock: a collect that looks in
+  // between reads an empty file, and asks again before it announces the wait.
+  Rig rig;
+  auto svc = rig.services();
+  int asked = 0;
+  int unnamed_polls = 0, busy_polls = 0;
+  std::optional<long> holder;
+  SECTION("the id appears on the third look") {
+    unnamed_polls = 2;
+    busy_polls = 4;
+    holder = 4242;
+  }
+  SECTION("the id never appears: the wait is announced without it after half a second") {
+    unnamed_polls = busy_polls = 8;
+  }
+  svc.lock_target = [&](const fs::path&) {
+    collect::TargetLock lock;
+    ++asked;
+    if (asked > busy_polls) {
+      lock.held = std::make_shared<int>(0);
+      return lock;
+    }
+    lock.busy = true;
+    if (asked > unnamed_polls) lock.holder = holder;
+    return lock;
+  };
+  collect::collect(rig.request(), rig.env, &rig.store, svc);
+  CHECK(rig.runs == 1);
+  CHECK(asked == busy_polls + 1);
+  const std::string named = holder ? " (process " + std::to_string(*holder) + ")" : "";
+  CHECK(std::count_if(rig.announcements.begin(), rig.announcements.end(),
+                      [](const std::string& l) { return l.starts_with("another collect"); }) == 1);
+  CHECK(std::find(rig.announcements.begin(), rig.announcements.end(),
+                  "another collect" + named + " is running benchmarks that write into " + (rig.repo / "target").string() +
+                      "; waiting for it to end, so that neither harvests the other's results (Ctrl-C stops waiting)") !=
+        rig.announcements.end());
+  CHECK(std::find(rig.announcements.begin(), rig.announcements.end(),
+                  "the other collect has ended; running the benchmarks") != rig.announcements.end());
+}
