@@ -324,14 +324,16 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
   }
   std::vector<std::string> keys;
   std::error_code ec;
-  // Down to `start`, a missing directory only means nothing is stored there yet; a file (or
-  // anything else) standing where a directory must be is a broken store, and listing it as
-  // empty would read as "no runs yet" (the root itself may be a link).
+  // Down to `start`, a missing directory only means nothing is stored there yet, and so does a
+  // name too long for the file system (no object can be stored under it; found by
+  // fuzz_listing_path); a file (or anything else) standing where a directory must be is a
+  // broken store, and listing it as empty would read as "no runs yet" (the root itself may be
+  // a link).
   fs::path at = root_;
   const fs::path below(std::string{dir_part});
   for (auto part = below.begin();; at /= *part++) {
     const auto st = fs::status(at, ec);
-    if (st.type() == fs::file_type::not_found || not_found(ec)) return keys;
+    if (st.type() == fs::file_type::not_found || not_found(ec) || ec == std::errc::filename_too_long) return keys;
     if (ec) io_error("open local storage listing directory", at, ec.value(), read_hint);
     if (!fs::is_directory(st)) not_a_directory(at, prefix);
     if (part == below.end()) break;

@@ -470,6 +470,18 @@ TEST_CASE("a file where a key directory belongs gives an io error naming the pat
   CHECK_FALSE(store.remove(key_a));
 }
 
+TEST_CASE("a listing prefix through a name too long for the file system lists as empty: nothing can be stored there",
+          "[local_store]") {
+  // found by fuzz_listing_path: such a name failed the listing with "File name too long"
+  testing::TempDir dir;
+  storage::LocalStore store(dir.path());
+  store.put(key_a, "x", storage::CollisionPolicy::refuse);
+  const std::string long_name(300, 'm');  // longer than any file system's NAME_MAX
+  CHECK(store.list("v1/p/objects/criterion/" + long_name + "/").empty());
+  CHECK(store.list("v1/p/objects/criterion/" + long_name + "/m/c/").empty());
+  CHECK(store.list("v1/").size() == 1);  // the store itself is listed as before
+}
+
 TEST_CASE("a file where the store keeps a directory fails a listing naming it instead of listing as empty",
           "[local_store]") {
   testing::TempDir dir;
