@@ -19,6 +19,16 @@ namespace {
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
 constexpr std::string_view write_hint = "check that the storage directory is writable and has free space";
+
+// A project id or target triple of hundreds of characters makes a key segment longer than a
+// file name may be: free space and permissions are then the wrong advice.
+std::string_view write_hint_for(int err) {
+  if (err == ENAMETOOLONG)
+    return "a name on the object's path is longer than the file system allows (usually 255 bytes per name, 4,096 "
+           "per path): shorten the project id ([project] id) or the target triple, or use a shorter storage "
+           "directory";
+  return write_hint;
+}
 constexpr std::string_view read_hint = "check the permissions of the storage directory";
 
 // Local I/O failures use the docs/formats.md#error-messages wording: `could not <what> at <path>`,
@@ -59,8 +69,11 @@ bool has_temp_segment(std::string_view key) {
   return false;
 }
 
+// Nothing is stored at a path that does not exist, that runs through a file, or whose name is
+// too long for the file system to hold (found by fuzz_listing_path).
 bool not_found(const std::error_code& e) {
-  return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
+  return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory ||
+         e == std::errc::filename_too_long;
 }
 
 // A file where the store keeps a directory (`v1`, a project's directory): what is below it
@@ -150,7 +163,8 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (!fs::is_directory(root_))
-    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint, for_key);
+    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR,
+             write_hint_for(ec ? ec.value() : ENOTDIR), for_key);
   // One mkdir per key segment so that concurrent writers creating the same directories
   // never fail on each other (EEXIST is success here). An existing component that is a
   // symbolic link is checked BEFORE anything is created through it, so a link leading
@@ -174,7 +188,7 @@ bool LocalStore::make_parent_dirs_once(const fs::path& rel, std::string_view key
     if (fs::create_directory(dir, ec)) continue;
     if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec && ec != std::errc::file_exists)
-      io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
+      io_error("create local storage parent directories", dir, ec.value(), write_hint_for(ec.value()), for_key);
     const auto st = fs::symlink_status(dir, ec);
     if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec) io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
@@ -200,7 +214,7 @@ fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
     } catch (const platform::WriteError& e) {
       const bool create = e.step == platform::WriteStep::create;
       if (create && e.code() == std::errc::file_exists && attempt < 100) continue;
-      io_error("write local storage object", target, e.code().value(), write_hint,
+      io_error("write local storage object", target, e.code().value(), write_hint_for(e.code().value()),
                (create ? "creating temporary file " : "writing temporary file ") + tmp.string());
     }
     return tmp;
@@ -260,7 +274,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     if (ec) {
       std::error_code rec;
       fs::remove(tmp, rec);
-      io_error("write local storage object", target, ec.value(), write_hint);
+      io_error("write local storage object", target, ec.value(), write_hint_for(ec.value()));
     }
     outcome = existed ? PutOutcome::replaced : PutOutcome::stored;
   } else {
@@ -270,7 +284,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       published = platform::publish_no_replace(tmp, target);
     } catch (const std::system_error& e) {
       fs::remove(tmp, rec);
-      io_error("write local storage object", target, e.code().value(), write_hint);
+      io_error("write local storage object", target, e.code().value(), write_hint_for(e.code().value()));
     }
     fs::remove(tmp, rec);  // after a hard link the object has its own name; gone after a rename
     if (!published) {
@@ -289,6 +303,7 @@ std::optional<std::string> LocalStore::get(std::string_view key) {
   try {
     body = platform::read_file_no_follow(path);
   } catch (const std::system_error& e) {
+    if (not_found(e.code())) return std::nullopt;
     if (e.code() == std::errc::too_many_symbolic_link_levels)
       io_error("read local storage object", path, e.code().value(), "replace the link with the object file itself",
                "it is a symbolic link, which the local store never follows");
@@ -324,16 +339,14 @@ std::vector<std::string> LocalStore::list(std::string_view prefix) {
   }
   std::vector<std::string> keys;
   std::error_code ec;
-  // Down to `start`, a missing directory only means nothing is stored there yet, and so does a
-  // name too long for the file system (no object can be stored under it; found by
-  // fuzz_listing_path); a file (or anything else) standing where a directory must be is a
-  // broken store, and listing it as empty would read as "no runs yet" (the root itself may be
-  // a link).
+  // Down to `start`, a missing directory (or a name too long to be one) only means nothing is
+  // stored there yet; a file (or anything else) standing where a directory must be is a broken
+  // store, and listing it as empty would read as "no runs yet" (the root itself may be a link).
   fs::path at = root_;
   const fs::path below(std::string{dir_part});
   for (auto part = below.begin();; at /= *part++) {
     const auto st = fs::status(at, ec);
-    if (st.type() == fs::file_type::not_found || not_found(ec) || ec == std::errc::filename_too_long) return keys;
+    if (st.type() == fs::file_type::not_found || not_found(ec)) return keys;
     if (ec) io_error("open local storage listing directory", at, ec.value(), read_hint);
     if (!fs::is_directory(st)) not_a_directory(at, prefix);
     if (part == below.end()) break;

@@ -470,6 +470,25 @@ TEST_CASE("a file where a key directory belongs gives an io error naming the pat
   CHECK_FALSE(store.remove(key_a));
 }
 
+TEST_CASE("a key segment too long for the file system fails the write with a hint to shorten it, not to free space",
+          "[local_store]") {
+  // A 300-character [project] id ran the whole suite and then said "check that the storage
+  // directory is writable and has free space".
+  testing::TempDir dir;
+  storage::LocalStore store(dir.path());
+  const std::string project(300, 'p');
+  const std::string key = "v1/" + project + "/objects/criterion/t/m/c1/clean.json";
+  const Error e = expect_error([&] { store.put(key, "x", storage::CollisionPolicy::refuse); });
+  CHECK(e.kind() == ErrorKind::io);
+  CHECK(e.message() == "could not create local storage parent directories at " + (dir.path() / "v1" / project).string());
+  CHECK_THAT(e.cause(), Catch::StartsWith("storing " + key + ": "));
+  CHECK(e.hint() ==
+        "a name on the object's path is longer than the file system allows (usually 255 bytes per name, 4,096 per "
+        "path): shorten the project id ([project] id) or the target triple, or use a shorter storage directory");
+  CHECK_FALSE(store.get(key).has_value());
+  CHECK(store.list("").empty());
+}
+
 TEST_CASE("a listing prefix through a name too long for the file system lists as empty: nothing can be stored there",
           "[local_store]") {
   // found by fuzz_listing_path: such a name failed the listing with "File name too long"
