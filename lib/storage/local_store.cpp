@@ -19,6 +19,7 @@ namespace {
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
 constexpr std::string_view write_hint = "check that the storage directory is writable and has free space";
+constexpr std::string_view read_hint = "check the permissions of the storage directory";
 
 // A project id or target triple of hundreds of characters makes a key segment longer than a
 // file name may be: free space and permissions are then the wrong advice.
@@ -29,7 +30,6 @@ std::string_view write_hint_for(int err) {
            "directory";
   return write_hint;
 }
-constexpr std::string_view read_hint = "check the permissions of the storage directory";
 
 // Local I/O failures use the docs/formats.md#error-messages wording: `could not <what> at <path>`,
 // with the OS error (and any detail such as the temp file involved) as the cause.
