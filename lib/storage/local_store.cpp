@@ -22,21 +22,18 @@ constexpr std::string_view write_hint = "check that the storage directory is wri
 constexpr std::string_view read_hint = "check the permissions of the storage directory";
 
 // A project id or target triple of hundreds of characters makes a key segment longer than a
-// file name may be: free space and permissions are then the wrong advice.
-std::string_view write_hint_for(int err) {
-  if (err == ENAMETOOLONG)
-    return "a name on the object's path is longer than the file system allows (usually 255 bytes per name, 4,096 "
-           "per path): shorten the project id ([project] id) or the target triple, or use a shorter storage "
-           "directory";
-  return write_hint;
-}
+// file name may be: free space and permissions are then the wrong advice, whatever the operation.
+constexpr std::string_view name_too_long_hint =
+    "a name on the object's path is longer than the file system allows (usually 255 bytes per name, 4,096 per "
+    "path): shorten the project id ([project] id) or the target triple, or use a shorter storage directory";
 
 // Local I/O failures use the docs/formats.md#error-messages wording: `could not <what> at <path>`,
 // with the OS error (and any detail such as the temp file involved) as the cause.
 [[noreturn]] void io_error(std::string_view what, const fs::path& path, int err, std::string_view hint,
                            const std::string& detail = {}) {
   throw Error(ErrorKind::io, "could not " + std::string(what) + " at " + path.string(), path.string(),
-              detail.empty() ? errno_text(err) : detail + ": " + errno_text(err), std::string(hint));
+              detail.empty() ? errno_text(err) : detail + ": " + errno_text(err),
+              std::string(err == ENAMETOOLONG ? name_too_long_hint : hint));
 }
 
 // Objects are write-once (docs/formats.md#write-semantics); callers such as collect rephrase this
@@ -163,8 +160,7 @@ void LocalStore::make_parent_dirs(const fs::path& target, std::string_view key) 
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (!fs::is_directory(root_))
-    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR,
-             write_hint_for(ec ? ec.value() : ENOTDIR), for_key);
+    io_error("create local storage parent directories", root_, ec ? ec.value() : ENOTDIR, write_hint, for_key);
   // One mkdir per key segment so that concurrent writers creating the same directories
   // never fail on each other (EEXIST is success here). An existing component that is a
   // symbolic link is checked BEFORE anything is created through it, so a link leading
@@ -188,7 +184,7 @@ bool LocalStore::make_parent_dirs_once(const fs::path& rel, std::string_view key
     if (fs::create_directory(dir, ec)) continue;
     if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec && ec != std::errc::file_exists)
-      io_error("create local storage parent directories", dir, ec.value(), write_hint_for(ec.value()), for_key);
+      io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
     const auto st = fs::symlink_status(dir, ec);
     if (ec == std::errc::no_such_file_or_directory && !last) return false;
     if (ec) io_error("create local storage parent directories", dir, ec.value(), write_hint, for_key);
@@ -214,7 +210,7 @@ fs::path LocalStore::write_temp(const fs::path& target, std::string_view body) {
     } catch (const platform::WriteError& e) {
       const bool create = e.step == platform::WriteStep::create;
       if (create && e.code() == std::errc::file_exists && attempt < 100) continue;
-      io_error("write local storage object", target, e.code().value(), write_hint_for(e.code().value()),
+      io_error("write local storage object", target, e.code().value(), write_hint,
                (create ? "creating temporary file " : "writing temporary file ") + tmp.string());
     }
     return tmp;
@@ -274,7 +270,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
     if (ec) {
       std::error_code rec;
       fs::remove(tmp, rec);
-      io_error("write local storage object", target, ec.value(), write_hint_for(ec.value()));
+      io_error("write local storage object", target, ec.value(), write_hint);
     }
     outcome = existed ? PutOutcome::replaced : PutOutcome::stored;
   } else {
@@ -284,7 +280,7 @@ PutOutcome LocalStore::put(std::string_view key, std::string_view json, Collisio
       published = platform::publish_no_replace(tmp, target);
     } catch (const std::system_error& e) {
       fs::remove(tmp, rec);
-      io_error("write local storage object", target, e.code().value(), write_hint_for(e.code().value()));
+      io_error("write local storage object", target, e.code().value(), write_hint);
     }
     fs::remove(tmp, rec);  // after a hard link the object has its own name; gone after a rename
     if (!published) {
