@@ -11,6 +11,7 @@
 
 #include <toml++/toml.h>
 
+#include "benchhist/codec/key.hpp"
 #include "benchhist/config/azure_names.hpp"
 #include "benchhist/error.hpp"
 
@@ -73,6 +74,13 @@ void parse_project(const fs::path& origin, const toml::table& project, Config& o
                    "remove `id` to name the project after the repository directory, or set an id");
     if (pid.find_first_of("\r\n") != std::string::npos)
       schema_error(origin, "project.id", id, "must be one line", "write the id on one line, without line breaks");
+    // Every run is stored under the id as one directory name: a longer one fails only when the
+    // first run is written, after its whole suite has run.
+    if (const auto length = codec::sanitize_segment(pid).size(); length > codec::max_segment_bytes)
+      schema_error(origin, "project.id", id,
+                   "is " + std::to_string(length) + " characters long; it names a directory of the store, which "
+                   "takes at most " + std::to_string(codec::max_segment_bytes),
+                   "shorten the id to at most " + std::to_string(codec::max_segment_bytes) + " characters");
   }
   if (const auto* b = project.get("default_branch")) {
     out.default_branch = require_string(origin, "project.default_branch", *b);

@@ -516,6 +516,48 @@ TEST_CASE("a store that cannot be written is refused before the benchmark comman
   CHECK_FALSE(contains(r.err, "the benchmark output goes to"));
 }
 
+TEST_CASE("a project id or target triple too long to be stored is refused before the benchmark command runs",
+          "[cli][bench-output]") {
+  Project p;
+  const fs::path marks = p.dir.path() / "marks";
+  fs::create_directories(marks);
+  const fs::path store = p.dir.path() / "store";
+  const fs::path tmp = p.dir.path() / "tmp-long";
+  fs::create_directories(tmp);
+  auto collect = [&](const std::string& target_triple) {
+    return run_cli({"collect", "--bench-command", "touch '" + (marks / "ran").string() + "'; ./bench.sh",
+                    "--local=" + store.string(), "--target-triple", target_triple},
+                   p.repo, {{"TMPDIR", tmp.string()}, {"CI", std::nullopt}});
+  };
+  // Each names one directory of the store, and a file system takes at most 255 bytes per name.
+  const auto triple_256 = collect(std::string(256, 'x'));
+  INFO("stderr: " << triple_256.err);
+  CHECK(triple_256.exit_code == 1);
+  CHECK(contains(triple_256.err, "'--target-triple <TRIPLE>' is 256 characters long; it names a directory of the "
+                                 "store, which takes at most 255: pass the target triple of the toolchain that "
+                                 "built the benchmarks"));
+
+  fs::create_directories(p.repo / ".cargo");
+  bhtest::write_file(p.repo / ".cargo" / "bench_history.toml", "[project]\nid = \"" + std::string(300, 'p') + "\"\n");
+  const auto id_300 = collect(triple);
+  INFO("stderr: " << id_300.err);
+  CHECK(id_300.exit_code == 1);
+  CHECK(contains(id_300.err, "`project.id` at line 2: is 300 characters long; it names a directory of the store, "
+                             "which takes at most 255\n  hint: shorten the id to at most 255 characters"));
+  CHECK_FALSE(fs::exists(marks / "ran"));
+  CHECK_FALSE(fs::exists(store));
+
+  // The limit is the stored name's: 255 characters (each non-ASCII one stored as one `_`) are taken.
+  std::string id_255;
+  for (int i = 0; i < 255; ++i) id_255 += "\u00e9";  // 510 bytes in the file, 255 in the store
+  bhtest::write_file(p.repo / ".cargo" / "bench_history.toml", "[project]\nid = \"" + id_255 + "\"\n");
+  const auto stored = collect(std::string(255, 'x'));
+  INFO("stderr: " << stored.err);
+  CHECK(stored.exit_code == 0);
+  CHECK(fs::exists(marks / "ran"));
+  CHECK(fs::is_directory(store / "v1" / std::string(255, '_')));
+}
+
 TEST_CASE("a re-run with --skip-existing benchmarks again and says why it stored nothing", "[cli][bench-output]") {
   Project p;
   REQUIRE(p.run({"collect", "--bench-command", "./bench.sh"}, p.dir.path() / "tmp-first").exit_code == 0);

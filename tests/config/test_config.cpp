@@ -161,6 +161,10 @@ TEST_CASE("project keys of the wrong type are errors naming the key", "[probe][c
   // A blank id would store under `___`, and one with a line break split every report's header.
   CHECK_THAT(parse_error_of("[project]\nid = \"   \"\n").cause(), Catch::Contains("`project.id` at line 2: must not be blank"));
   CHECK_THAT(parse_error_of("[project]\nid = \"a\\nb\"\n").cause(), Catch::Contains("`project.id` at line 2: must be one line"));
+  // The id is one directory name of the store: at most 255 characters once sanitized.
+  CHECK_THAT(parse_error_of("[project]\nid = \"" + std::string(256, 'a') + "\"\n").cause(),
+             Catch::Contains("`project.id` at line 2: is 256 characters long; it names a directory of the store, "
+                             "which takes at most 255"));
   // A syntax error's hint speaks of syntax, not of a key it cannot name.
   CHECK_THAT(parse_error_of("[project\n").hint(), Catch::StartsWith("fix the TOML syntax at that line and column"));
   CHECK_THAT(parse_error_of("project = 'x'\n").cause(), Catch::Contains("`project`"));

@@ -19,6 +19,12 @@ namespace benchhist::codec {
 // An empty or all-dots result becomes `_`. Idempotent on its own output.
 std::string sanitize_segment(std::string_view raw);
 
+// The longest segment a key may carry, in bytes after sanitizing: 255 is the per-name limit of the
+// file systems a local store lives on (ext4, XFS, btrfs, APFS, NTFS). A longer project id or
+// target triple could be measured but never stored, so the edges refuse one before any benchmark
+// runs (docs/formats.md#segment-sanitisation).
+inline constexpr std::size_t max_segment_bytes = 255;
+
 // Throws Error{invalid_key} (message "invalid storage key: <key>", subject = key) unless every
 // `/`-separated segment is a single ordinary path component: no empty segments (so no
 // leading/trailing/double `/`), no `.` or `..`, no backslash, no drive prefix (`C:`), no NUL byte
