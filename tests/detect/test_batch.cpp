@@ -262,6 +262,31 @@ TEST_CASE("a series with a non-finite value or a bad interval is refused naming 
   CHECK(refusal(v, iv) == "accepted");
 }
 
+TEST_CASE("an active start past the end of its series is refused naming the series; at the end it is unjudged",
+          "[detect][input]") {
+  const std::vector<double> flat(30, 50.0);
+  std::vector<SeriesKey> keys(1);
+  keys[0].id = benchhist::BenchmarkId({"parse", "blessed"});
+  std::vector<SeriesInput> in(1);
+  in[0].values = flat;
+  in[0].active_start = 31;
+  try {
+    (void)judge_history_family(in, 1, keys);
+    FAIL("accepted");
+  } catch (const benchhist::Error& e) {
+    CHECK(e.kind() == benchhist::ErrorKind::usage);
+    CHECK(e.message() == "series parse/blessed wall_time: active_start 31 is past the end of its 30 values");
+    CHECK(e.subject() == "SeriesInput.active_start");
+    CHECK_THAT(e.hint(), Catch::StartsWith("pass the index of the first point at or after the blessed commit"));
+  }
+  CHECK_THROWS_AS(HistoryJudge(1).judge(in[0]), benchhist::Error);
+  // A blessing newer than every point leaves nothing to judge: unjudged, not an error.
+  in[0].active_start = 30;
+  const auto j = HistoryJudge(1).judge(in[0]);
+  REQUIRE(j.unjudged.has_value());
+  CHECK(*j.unjudged == benchhist::UnjudgedReason::too_few_points_since_blessing);
+}
+
 TEST_CASE("intervals of the wrong length name their series, which is the lowest failing one; wrong keys are refused "
           "before anything is judged",
           "[detect][batch]") {

@@ -245,6 +245,11 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
   if (!s.intervals.empty() && s.intervals.size() != s.values.size())
     return "intervals do not match its values: " + plural(s.intervals.size(), "interval") + " for " +
            plural(s.values.size(), "value");
+  // Equal to the size is a blessing newer than every point (nothing active); past it, a caller's bug
+  // that used to be judged silently as "too few points since the blessing".
+  if (s.active_start > s.values.size())
+    return "active_start " + std::to_string(s.active_start) + " is past the end of its " +
+           plural(s.values.size(), "value");
   for (std::size_t i = 0; i < s.values.size(); ++i) {
     const double v = s.values[i];
     if (!std::isfinite(v)) return "value at point " + std::to_string(i) + " is not a finite number (" + shown(v) + ")";
@@ -263,12 +268,16 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
 
 // The SeriesInput field a problem is in.
 inline const char* series_input_subject(const std::string& problem) {
+  if (problem.starts_with("active_start")) return "SeriesInput.active_start";
   return problem.starts_with("interval") ? "SeriesInput.intervals" : "SeriesInput.values";
 }
 
 // What to do about a problem series_input_problem found.
 inline const char* series_input_hint(const std::string& problem) {
   if (problem.starts_with("intervals do not match")) return "pass one optional interval per value, or none at all";
+  if (problem.starts_with("active_start"))
+    return "pass the index of the first point at or after the blessed commit (analysis::history_active_start), at most "
+           "the number of values, or 0 without a blessing";
   return "pass finite measurements in unit_of(kind), as stored runs hold them, and intervals with low <= high; leave a "
          "failed measurement out of the series instead of passing NaN";
 }
