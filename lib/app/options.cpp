@@ -91,10 +91,9 @@ void validate_triple(const std::optional<std::string>& triple) {
   if (triple && ascii::trim(*triple).empty())
     usage("a value is required for '--target-triple <TRIPLE>' but none was supplied", "--target-triple");
   // The triple names a directory of the store: a longer one would fail only after the suite ran.
-  if (const std::size_t length = triple ? codec::sanitize_segment(*triple).size() : 0; length > codec::max_segment_bytes)
-    usage("'--target-triple <TRIPLE>' is " + std::to_string(length) + " characters long; it names a directory of "
-          "the store, which takes at most " + std::to_string(codec::max_segment_bytes) +
-          ": pass the target triple of the toolchain that built the benchmarks", "--target-triple");
+  if (const auto overlong = triple ? codec::overlong_segment(*triple) : std::nullopt)
+    usage("'--target-triple <TRIPLE>' " + *overlong + ": pass the target triple of the toolchain that built the "
+          "benchmarks", "--target-triple");
 }
 
 void validate_scope(const MeasureScope& scope) {

@@ -98,6 +98,13 @@ std::string sanitize_segment(std::string_view raw) {
   return out;
 }
 
+std::optional<std::string> overlong_segment(std::string_view raw) {
+  const std::size_t length = sanitize_segment(raw).size();
+  if (length <= max_segment_bytes) return std::nullopt;
+  return "is " + std::to_string(length) + " characters long; it names a directory of the store, which takes at most " +
+         std::to_string(max_segment_bytes);
+}
+
 bool is_valid_key(std::string_view key) noexcept {
   if (key.empty()) return false;
   std::size_t start = 0;

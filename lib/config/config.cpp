@@ -76,10 +76,8 @@ void parse_project(const fs::path& origin, const toml::table& project, Config& o
       schema_error(origin, "project.id", id, "must be one line", "write the id on one line, without line breaks");
     // Every run is stored under the id as one directory name: a longer one fails only when the
     // first run is written, after its whole suite has run.
-    if (const auto length = codec::sanitize_segment(pid).size(); length > codec::max_segment_bytes)
-      schema_error(origin, "project.id", id,
-                   "is " + std::to_string(length) + " characters long; it names a directory of the store, which "
-                   "takes at most " + std::to_string(codec::max_segment_bytes),
+    if (const auto overlong = codec::overlong_segment(pid))
+      schema_error(origin, "project.id", id, *overlong,
                    "shorten the id to at most " + std::to_string(codec::max_segment_bytes) + " characters");
   }
   if (const auto* b = project.get("default_branch")) {

@@ -26,6 +26,16 @@ TEST_CASE("sanitize_segment replaces one underscore per Unicode scalar", "[key]"
   CHECK(codec::sanitize_segment(std::string_view("a\0b", 3)) == "a_b");
 }
 
+TEST_CASE("a value longer than a store's name once sanitized cannot be a segment", "[key]") {
+  CHECK_FALSE(codec::overlong_segment(std::string(255, 'a')));
+  // 255 scalars of two bytes each are 255 characters in the store.
+  std::string accented;
+  for (int i = 0; i < 255; ++i) accented += "\xC3\xA9";
+  CHECK_FALSE(codec::overlong_segment(accented));
+  CHECK(codec::overlong_segment(accented + "x") ==
+        "is 256 characters long; it names a directory of the store, which takes at most 255");
+}
+
 TEST_CASE("sanitize_segment maps each byte of invalid UTF-8 to one underscore", "[key]") {
   CHECK(codec::sanitize_segment("a\xFF" "b") == "a_b");
   CHECK(codec::sanitize_segment("\xC3") == "_");                 // truncated 2-byte sequence

@@ -24,6 +24,9 @@ std::string sanitize_segment(std::string_view raw);
 // target triple could be measured but never stored, so the edges refuse one before any benchmark
 // runs (docs/formats.md#segment-sanitisation).
 inline constexpr std::size_t max_segment_bytes = 255;
+// Why `raw` cannot be a segment ("is 300 characters long; it names a directory of the store, which
+// takes at most 255"), for the edge to prefix with the value's name; nullopt when it fits.
+std::optional<std::string> overlong_segment(std::string_view raw);
 
 // Throws Error{invalid_key} (message "invalid storage key: <key>", subject = key) unless every
 // `/`-separated segment is a single ordinary path component: no empty segments (so no
