@@ -268,7 +268,11 @@ TEST_CASE("a local store that cannot be written is refused before the benchmark 
 TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's second", "[collect]") {
   Rig rig;
   rig.git.dirty = true;
-  auto out = collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+  // Both collects start in one second whatever the machine's speed: a slow (sanitized) first
+  // collect could otherwise let the second start in the next second, which must not collide.
+  auto svc = rig.services();
+  svc.clock = [start = svc.clock()] { return start; };
+  auto out = collect::collect(rig.request(), rig.env, &rig.store, svc);
   REQUIRE(!out.objects.empty());
   const auto parsed = codec::parse_data_key(out.objects[0].key);
   REQUIRE(parsed);
@@ -276,7 +280,7 @@ TEST_CASE("a dirty tree stores a dirty snapshot keyed by the first repetition's 
   CHECK(parsed->timestamp == unix_seconds(out.observation));
   // A second snapshot in the same second collides (the guide); the way out is to wait.
   try {
-    collect::collect(rig.request(), rig.env, &rig.store, rig.services());
+    collect::collect(rig.request(), rig.env, &rig.store, svc);
     FAIL("a second dirty snapshot in the same second should collide");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::already_exists);
