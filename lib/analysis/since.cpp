@@ -22,7 +22,9 @@ std::string invalid_message(std::string_view text) {
 }
 
 [[noreturn]] void throw_invalid(std::string_view text) {
-  throw Error(ErrorKind::usage, invalid_message(text), std::string(text));
+  throw Error(ErrorKind::usage, invalid_message(text), std::string(text), {},
+              "pass a date (2026-06-01), an instant (2026-06-01T12:00:00Z) or a span (\"6 months\", \"2w\", "
+              "P1Y2M); quote a span that contains a space");
 }
 
 [[noreturn]] void throw_range(std::string_view text) {

@@ -55,6 +55,9 @@ TEST_CASE("--since rejects anything else with the exact message", "[analysis][si
       CHECK(e.message() == std::string("invalid --since value \"") + bad +
                                "\"; expected an RFC 3339 timestamp, a YYYY-MM-DD date, or a relative duration such "
                                "as \"6 months\" or \"30 days ago\"");
+      // What to type instead, and the shell's part in it.
+      CHECK(e.hint() == "pass a date (2026-06-01), an instant (2026-06-01T12:00:00Z) or a span (\"6 months\", "
+                        "\"2w\", P1Y2M); quote a span that contains a space");
     }
   }
 }

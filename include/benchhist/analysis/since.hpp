@@ -43,7 +43,8 @@ struct Since {
 // using calendar-correct UTC arithmetic: years and months first with the day clamped to
 // the target month's length (2024-03-31 − 1 month = 2024-02-29), then weeks/days/time.
 // Throws Error{usage} `invalid --since value "<v>"; expected an RFC 3339 timestamp, a
-// YYYY-MM-DD date, or a relative duration such as "6 months" or "30 days ago"`.
+// YYYY-MM-DD date, or a relative duration such as "6 months" or "30 days ago"`, with a hint
+// showing one of each form.
 Since parse_since(std::string_view text);
 // parse_since(text).cutoff(now): also throws Error{usage} `<v> is out of the representable
 // range` for spans past the timestamp range.
