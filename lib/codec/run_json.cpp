@@ -102,9 +102,7 @@ BenchmarkResult decode_result(const bj::value& v, const std::string& path) {
   const std::string ip = child(path, "id");
   const auto& id = as_object(required(o, "id", path), ip);
   const std::string sp = child(ip, "segments");
-  auto segments = string_array(required(id, "segments", ip), sp);
-  if (segments.empty()) fail(sp, "expected at least one segment");
-  r.id = BenchmarkId(std::move(segments));
+  r.id = BenchmarkId(string_array(required(id, "segments", ip), sp));
 
   const std::string mp = child(path, "metrics");
   const auto& metrics = as_array(required(o, "metrics", path), mp);
@@ -114,7 +112,6 @@ BenchmarkResult decode_result(const bj::value& v, const std::string& path) {
     const std::string kind_text = as_string(required(mo, "kind", ep), child(ep, "kind"));
     const auto kind = parse_metric_kind(kind_text);
     if (!kind) continue;  // old stores carry estimated_cycles, cache hits, ...: dropped (docs/formats.md#read-compatibility)
-    if (r.find(*kind) != nullptr) fail(child(ep, "kind"), "metric kind " + kind_text + " appears twice");
     MetricValue m;
     m.kind = *kind;
     m.value = as_number(required(mo, "value", ep), child(ep, "value"));
@@ -132,6 +129,12 @@ BenchmarkResult decode_result(const bj::value& v, const std::string& path) {
 }  // namespace
 
 std::string encode_run(const Run& run) {
+  // Never write what decode_run would refuse: a stored object must read back.
+  if (const auto problem = run_problem(run.results))
+    throw Error(ErrorKind::usage, "cannot store a run whose " + problem->where + " is wrong: " + problem->what,
+                problem->where, {},
+                "give each benchmark one result, with at least one id segment, each metric kind at most "
+                "once and every interval's low bound at most its high bound");
   const RunContext& c = run.context;
   json::Writer w;
   w.begin_object();
@@ -210,6 +213,8 @@ Run decode_run(std::string_view text, std::string_view key) {
     run.results.reserve(results.size());
     for (std::size_t i = 0; i < results.size(); ++i)
       run.results.push_back(decode_result(results[i], index("results", i)));
+    // Every result is kept, so the model's positions are the document's.
+    if (const auto problem = run_problem(run.results)) fail(problem->where, problem->what);
     return run;
   } catch (const DecodeFailure& f) {
     throw Error(ErrorKind::decode, "stored object " + k + " is not a valid result set", k, f.cause,

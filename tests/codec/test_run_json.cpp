@@ -168,7 +168,10 @@ TEST_CASE("metrics of unknown kinds are dropped silently and the rest of the run
 
 TEST_CASE("a decoding error names the key and the JSON path of the bad field", "[run_json]") {
   Run run = spec_example_run();
-  for (int i = 0; i < 3; ++i) run.results.push_back(run.results[0]);
+  for (int i = 0; i < 3; ++i) {
+    run.results.push_back(run.results[0]);
+    run.results.back().id = BenchmarkId({"copy", std::to_string(i)});  // one result per benchmark
+  }
   std::string text = codec::encode_run(run);
   // Break results[3].metrics[0].value (the fourth occurrence).
   std::size_t pos = 0;
@@ -217,7 +220,9 @@ TEST_CASE("malformed records are refused with the path of the first defect", "[r
        "\"tool_version\": \"0.9.0\", \"machine\": {\"processors\": 1, \"memory_regions\": 1, \"processor_speeds\": [[1]], \"fingerprint\": \"f\"}",
        "context.machine.processor_speeds[0]: expected a [speed, count] pair"},
       {"\"metrics\": [\n", "\"metrics\": [\n{ \"kind\": \"wall_time\", \"value\": 1.0 },\n",
-       "results[0].metrics[1].kind: metric kind wall_time appears twice"},
+       "results[0].metrics: metric kind wall_time appears twice"},
+      {"\"interval_low\": 26.672074791998387", "\"interval_low\": 27.5",
+       "results[0].metrics: the wall_time interval's low bound 27.5 is not at most its high bound 27.182943616630872"},
   };
   for (const auto& c : cases) {
     INFO(c.to);
@@ -225,6 +230,59 @@ TEST_CASE("malformed records are refused with the path of the first defect", "[r
     CHECK(e.message() == "stored object v1/p/objects/criterion/t/m/c/clean.json is not a valid result set");
     CHECK(e.cause() == c.cause);
   }
+}
+
+TEST_CASE("a benchmark listed twice in a stored run is refused at its earliest repeat", "[run_json]") {
+  Run run = criterion_run();
+  for (const char* name : {"first", "other", "third", "fourth"}) {
+    run.results.push_back(criterion_run().results[0]);
+    run.results.back().id = BenchmarkId({name});
+  }
+  run.results.erase(run.results.begin());
+  // A hand-edited object: "other" again at results[2], "first" again at results[3].
+  std::string text = replace_once(codec::encode_run(run), "\"third\"", "\"other\"");
+  text = replace_once(text, "\"fourth\"", "\"first\"");
+  const Error e = decode_error(text);
+  CHECK(e.kind() == ErrorKind::decode);
+  CHECK(e.message() == "stored object v1/p/objects/criterion/t/m/c/clean.json is not a valid result set");
+  CHECK(e.cause() == "results[2].id: benchmark \"other\" is listed twice (first at results[1])");
+  CHECK_FALSE(e.hint().empty());
+}
+
+TEST_CASE("a run the reader would refuse is never written", "[run_json]") {
+  const Run good = criterion_run();
+  const auto refusal = [](const Run& run) {
+    try {
+      (void)codec::encode_run(run);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK_FALSE(e.hint().empty());
+      return e.subject() + " | " + e.message();
+    }
+    return std::string("written");
+  };
+  Run twice = good;
+  twice.results.push_back(good.results[0]);
+  CHECK(refusal(twice) ==
+        "results[1].id | cannot store a run whose results[1].id is wrong: benchmark \"" +
+            good.results[0].id.qualified() + "\" is listed twice (first at results[0])");
+  Run no_id = good;
+  no_id.results[0].id = BenchmarkId();
+  CHECK(refusal(no_id) ==
+        "results[0].id.segments | cannot store a run whose results[0].id.segments is wrong: expected at least one segment");
+  Run kind_twice = good;
+  kind_twice.results[0].metrics.push_back(good.results[0].metrics[0]);
+  CHECK(refusal(kind_twice) ==
+        "results[0].metrics | cannot store a run whose results[0].metrics is wrong: metric kind wall_time appears twice");
+  Run inverted = good;
+  inverted.results[0].metrics[0].interval = Interval{2.5, 1.5};
+  CHECK(refusal(inverted) == "results[0].metrics | cannot store a run whose results[0].metrics is wrong: the wall_time "
+                             "interval's low bound 2.5 is not at most its high bound 1.5");
+  // A value outside its interval is kept: a bootstrap interval need not contain its estimate.
+  Run outside = good;
+  outside.results[0].metrics[0].interval = Interval{1e9, 2e9};
+  CHECK(refusal(outside) == "written");
+  CHECK(codec::decode_run(codec::encode_run(outside), "k") == outside);
 }
 
 TEST_CASE("structurally wrong documents are not valid result sets", "[run_json]") {

@@ -12,7 +12,9 @@ namespace benchhist::codec {
 // Pretty JSON per docs/formats.md#run-record: schema_version 5 (whatever run.schema_version says),
 // members in table order, optional members (`machine`, `best_of`, `std_dev`,
 // `interval_low`/`interval_high`) omitted when absent, metric entries on one line.
-// Throws Error{internal} when a metric value is non-finite (never written, docs/formats.md#records).
+// Throws Error{internal} when a metric value is non-finite (never written, docs/formats.md#records),
+// and Error{usage} `cannot store a run whose <path> is wrong: <what>` (subject the path) for
+// results decode_run would refuse (`run_problem`, model/run.hpp).
 std::string encode_run(const Run& run);
 
 // Strict decoding of a stored run (plain JSON, already gunzipped). `key` names the object in
@@ -30,9 +32,10 @@ std::string encode_run(const Run& run);
 // Tolerated: unknown members (ignored), metrics of unknown kinds (dropped silently,
 // docs/formats.md#read-compatibility), integers where numbers are expected, absent-or-null for
 // nullable members.
-// Refused: a known metric kind whose value is missing/not a finite number, an empty
-// `id.segments`, a repeated metric kind within one result, only one of
-// interval_low/interval_high, `best_of` of 0, a member name repeated within one object.
+// Refused: a known metric kind whose value is missing/not a finite number, only one of
+// interval_low/interval_high, `best_of` of 0, a member name repeated within one object, and
+// whatever `run_problem` names (an empty `id.segments`, a repeated metric kind within one
+// result, an interval's low bound above its high one, a benchmark listed twice).
 // Numbers are converted from their text exactly (std::from_chars), so
 // decode_run(encode_run(r)) == r for every finite value.
 Run decode_run(std::string_view json, std::string_view key);

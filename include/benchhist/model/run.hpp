@@ -2,6 +2,8 @@
 // A stored run: one engine's results at one commit (or one dirty snapshot), with the
 // provenance of where and how it was measured (docs/formats.md#run-record, schema_version 5).
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,5 +83,54 @@ struct Run {
   std::vector<BenchmarkResult> results;
   friend bool operator==(const Run&, const Run&) = default;
 };
+
+// Why a run's results cannot be a stored record (docs/formats.md#run-record): `where` is the JSON
+// path of the member at fault, as the record names it (`results[3].id`); `what` says what is wrong.
+struct RunProblem {
+  std::string where;
+  std::string what;
+};
+
+// The first problem of `results`, or nullopt: a result with no id segment; a metric kind given
+// twice in one result; an interval whose low bound is above its high one (or not a number); a
+// benchmark listed twice. One definition for the writer, which refuses to store such a run, and
+// the reader, which refuses such an object — so whatever is written can be read back. A value
+// outside its interval is kept: a bootstrap interval need not contain its point estimate.
+inline std::optional<RunProblem> run_problem(const std::vector<BenchmarkResult>& results) {
+  const auto at = [](std::size_t i) { return "results[" + std::to_string(i) + "]"; };
+  const auto number = [](double v) {  // shortest round trip, as the record writes it
+    char buf[32];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  };
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const BenchmarkResult& r = results[i];
+    if (r.id.empty()) return RunProblem{at(i) + ".id.segments", "expected at least one segment"};
+    for (std::size_t j = 0; j < r.metrics.size(); ++j) {
+      const MetricValue& m = r.metrics[j];
+      const std::string kind(to_string(m.kind));
+      for (std::size_t k = 0; k < j; ++k)
+        if (r.metrics[k].kind == m.kind) return RunProblem{at(i) + ".metrics", "metric kind " + kind + " appears twice"};
+      if (m.interval && !(m.interval->low <= m.interval->high))
+        return RunProblem{at(i) + ".metrics", "the " + kind + " interval's low bound " + number(m.interval->low) +
+                                                  " is not at most its high bound " + number(m.interval->high)};
+    }
+  }
+  // Positions sorted by (id, position): a repeat sits right after an earlier listing of its id.
+  // Every stored run is checked on read, so ids are compared in place, never copied or hashed.
+  std::vector<std::size_t> order(results.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (const auto c = results[a].id <=> results[b].id; c != 0) return c < 0;
+    return a < b;
+  });
+  std::optional<std::pair<std::size_t, std::size_t>> repeat;  // (first listing, repeat), earliest repeat
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (results[order[k]].id == results[order[k - 1]].id && (!repeat || order[k] < repeat->second))
+      repeat = std::pair{order[k - 1], order[k]};  // the earliest repeat of an id follows its first listing
+  if (repeat)
+    return RunProblem{at(repeat->second) + ".id", "benchmark \"" + results[repeat->second].id.qualified() +
+                                                      "\" is listed twice (first at " + at(repeat->first) + ")"};
+  return std::nullopt;
+}
 
 }  // namespace benchhist
