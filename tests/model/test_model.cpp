@@ -3,7 +3,11 @@
 #include "benchhist/error.hpp"
 #include "benchhist/model/blessing.hpp"
 #include "benchhist/model/metric.hpp"
+#include "benchhist/model/run.hpp"
 #include "benchhist/model/timestamp.hpp"
+
+#include <cmath>
+#include <random>
 
 using namespace benchhist;
 
@@ -62,4 +66,57 @@ TEST_CASE("an error kind's name is its enumerator's", "[model]") {
   CHECK(std::string(to_string(ErrorKind::benchmark_inconsistent)) == "benchmark_inconsistent");
   CHECK(std::string(to_string(ErrorKind::internal)) == "internal");
   static_assert(std::string_view(to_string(ErrorKind::usage)) == "usage");
+}
+
+// The plain definition run_problem's hashed search must agree with: the smallest position that
+// repeats an earlier id, and the first position holding that id.
+std::optional<std::pair<std::size_t, std::size_t>> plain_repeat(const std::vector<BenchmarkResult>& results) {
+  for (std::size_t k = 0; k < results.size(); ++k)
+    for (std::size_t g = 0; g < k; ++g)
+      if (results[g].id == results[k].id) return std::pair{g, k};
+  return std::nullopt;
+}
+
+TEST_CASE("a run's repeated benchmark is found where the plain definition finds it", "[model]") {
+  std::mt19937_64 rng(20261207);
+  int repeats = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    // Few names, so repeats are common; segments split differently ("a","bc" vs "ab","c") must
+    // stay distinct ids.
+    const char* const names[] = {"a", "b", "bc", "ab", "c", "", "case_1", "case_10"};
+    std::vector<BenchmarkResult> results(std::uniform_int_distribution<std::size_t>(0, 14)(rng));
+    for (auto& r : results) {
+      std::vector<std::string> segs(std::uniform_int_distribution<std::size_t>(1, 2)(rng));
+      for (auto& seg : segs) seg = names[std::uniform_int_distribution<std::size_t>(0, 7)(rng)];
+      r.id = BenchmarkId(std::move(segs));
+    }
+    const auto expected = plain_repeat(results);
+    const auto problem = run_problem(results);
+    INFO("trial " << trial);
+    if (!expected) {
+      CHECK_FALSE(problem);
+      continue;
+    }
+    ++repeats;
+    REQUIRE(problem);
+    CHECK(problem->where == "results[" + std::to_string(expected->second) + "].id");
+    CHECK(problem->what == "benchmark \"" + results[expected->second].id.qualified() + "\" is listed twice (first at results[" +
+                               std::to_string(expected->first) + "])");
+  }
+  CHECK(repeats > 500);  // the sample exercises the search, not only its empty case
+}
+
+TEST_CASE("a run's results are checked in reading order: id, kinds, interval", "[model]") {
+  std::vector<BenchmarkResult> results(2);
+  results[0].id = BenchmarkId({"x"});
+  results[1].id = BenchmarkId({"x"});
+  results[1].metrics = {{MetricKind::wall_time, 1.0, std::nullopt, Interval{2.0, 1.0}}};
+  // The inverted interval in results[1] comes before the repeat it also is.
+  CHECK(run_problem(results)->where == "results[1].metrics");
+  results[1].metrics[0].interval = Interval{0.5, 1.5};
+  CHECK(run_problem(results)->where == "results[1].id");
+  results[1].id = BenchmarkId({"y"});
+  CHECK_FALSE(run_problem(results));
+  results[1].metrics[0].interval = Interval{std::nan(""), 1.5};
+  CHECK(run_problem(results)->what == "the wall_time interval's low bound nan is not at most its high bound 1.5");
 }
