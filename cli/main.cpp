@@ -19,13 +19,8 @@
 
 namespace {
 
-// `Error: <message>`, then one `  caused by:` and one `  hint:` line
-// (docs/formats.md#process-contract).
-void print_error(const benchhist::Error& e) {
-  std::cerr << "Error: " << e.message() << '\n';
-  if (!e.cause().empty()) std::cerr << "  caused by: " << e.cause() << '\n';
-  if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << '\n';
-}
+// `Error: <message>`, then one `  caused by:` and one `  hint:` line (benchhist::render).
+void print_error(const benchhist::Error& e) { std::cerr << benchhist::render(e); }
 
 // An argument error: `error: <message>`, a blank line and the usage; any other error of the
 // command line (a bad --since) as every runtime error.

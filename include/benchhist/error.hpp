@@ -99,4 +99,17 @@ class Error : public std::runtime_error {
   std::string hint_;
 };
 
+// `e` as the CLI prints it (docs/formats.md#process-contract): `Error: <message>`, then a
+// `  caused by:` and a `  hint:` line when present, each ending in a newline. An internal error
+// is a bug whatever raised it, so one without a hint of its own says how to report it.
+inline std::string render(const Error& e) {
+  std::string out = "Error: " + e.message() + "\n";
+  if (!e.cause().empty()) out += "  caused by: " + e.cause() + "\n";
+  if (!e.hint().empty())
+    out += "  hint: " + e.hint() + "\n";
+  else if (e.kind() == ErrorKind::internal)
+    out += "  hint: this is a bug in cargo-bench-history: please report it with the command you ran and this message\n";
+  return out;
+}
+
 }  // namespace benchhist

@@ -83,7 +83,7 @@ class LibgitTopology final : public GitTopology {
     git_oid oid;
     if (!git::parse_oid(commit, oid))
       throw Error(ErrorKind::git, "failed to walk the first-parent ancestry of " + std::string(commit),
-                  std::string(commit), "not a commit id");
+                  std::string(commit), "not a commit id", "pass a full commit id, as resolve_ref returns it");
     std::vector<CommitInfo> newest_first;
     while (true) {
       git::CommitPtr c;

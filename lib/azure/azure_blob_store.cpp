@@ -31,10 +31,12 @@ std::string hint_of(const BlobReply& r) {
 [[noreturn]] void rethrow_as(const Error& e, const std::string& message, std::string_view key) {
   std::string cause = e.message();
   if (!e.cause().empty()) cause += ": " + e.cause();
-  throw Error(e.kind(), message, std::string(key), cause,
-              e.hint().empty() ? std::string("check `account`, `container` and `endpoint` in [storage.azure] of the "
-                                             "configuration file")
-                               : e.hint());
+  std::string hint = e.hint();
+  if (hint.empty())
+    hint = e.kind() == ErrorKind::auth ? kPermissionHint
+                                       : "check `account`, `container` and `endpoint` in [storage.azure] of the "
+                                         "configuration file";
+  throw Error(e.kind(), message, std::string(key), cause, hint);
 }
 
 [[noreturn]] void fail(const BlobReply& r, const std::string& message, std::string_view key) {

@@ -71,7 +71,9 @@ json::object parse_object(const std::string& body, const std::string& what, cons
   boost::system::error_code ec;
   auto v = json::parse(body, ec);
   if (ec || !v.is_object())
-    throw Error(ErrorKind::auth, what + " returned a response that is not a JSON object", subject);
+    throw Error(ErrorKind::auth, what + " returned a response that is not a JSON object", subject, {},
+                "run `az account get-access-token --resource https://storage.azure.com/` to see what it answers; "
+                "`az login` again if it fails");
   return v.as_object();
 }
 
@@ -258,7 +260,9 @@ class AzureCliCredential final : public TokenCredential {
     auto obj = parse_object(r.out, "the Azure CLI", o_.az_program);
     auto* t = obj.if_contains("accessToken");
     if (!t || !t->is_string() || t->as_string().empty())
-      throw Error(ErrorKind::auth, "the Azure CLI returned no access token", o_.az_program);
+      throw Error(ErrorKind::auth, "the Azure CLI returned no access token", o_.az_program, {},
+                  "run `az account get-access-token --resource https://storage.azure.com/` to see what it answers; "
+                  "`az login` again if it fails");
     AccessToken token{std::string(t->as_string()), now_of(o_.now) + std::chrono::minutes(10)};
     if (auto on = number_field(obj, "expires_on")) {
       token.expires_on = system_clock::time_point(std::chrono::seconds(*on));

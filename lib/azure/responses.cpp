@@ -16,6 +16,12 @@ using std::chrono::system_clock;
 
 namespace {
 
+// A token service that answered 2xx without a token: a proxy or a wrong endpoint answered, or the
+// identity settings point at something that is not a token service.
+constexpr std::string_view token_answer_hint =
+    "check AZURE_CLIENT_ID and AZURE_TENANT_ID (and AZURE_AUTHORITY_HOST or IDENTITY_ENDPOINT if set): the "
+    "answer came from something that is not an Entra ID token service";
+
 [[noreturn]] void malformed_listing(std::string_view subject, std::string cause) {
   throw Error(ErrorKind::network, "the blob listing of " + std::string(subject) + " is malformed",
               std::string(subject), std::move(cause),
@@ -166,10 +172,11 @@ AccessToken parse_token_response(std::string_view body, system_clock::time_point
   const auto o = json_object(body);
   if (!o)
     throw Error(ErrorKind::auth, std::string(what) + " returned a response that is not a JSON object",
-                std::string(subject));
+                std::string(subject), {}, std::string(token_answer_hint));
   const auto* t = o->if_contains("access_token");
   if (!t || !t->is_string() || t->as_string().empty())
-    throw Error(ErrorKind::auth, std::string(what) + " returned no access token", std::string(subject));
+    throw Error(ErrorKind::auth, std::string(what) + " returned no access token", std::string(subject), {},
+                std::string(token_answer_hint));
   for (char c : t->as_string())
     if (c <= ' ' || c > '~')
       throw Error(ErrorKind::auth, std::string(what) + " returned a malformed access token", std::string(subject),

@@ -89,12 +89,14 @@ std::vector<RangeEntry> plan_range(const std::filesystem::path& repo, std::strin
 
   probe::ProcessResult r;
   const std::string walk_error = "failed to walk the first-parent ancestry of " + *to_id;
+  const std::string walk_hint = "check that git is on PATH and that `git log --first-parent " + *to_id +
+                                "` works in " + repo.string();
   try {
     r = git(svc, repo, {"log", "--first-parent", "--reverse", "-z", "--format=%H%x00%cI%x00%s", *to_id});
   } catch (const Error& e) {
-    throw Error(ErrorKind::git, walk_error, repo.string(), e.message());
+    throw Error(ErrorKind::git, walk_error, repo.string(), e.message(), walk_hint);
   }
-  if (!r.success()) throw Error(ErrorKind::git, walk_error, repo.string(), git_cause(r));
+  if (!r.success()) throw Error(ErrorKind::git, walk_error, repo.string(), git_cause(r), walk_hint);
 
   // NUL-separated (id, date, subject) triples, oldest first; stop at an empty id
   // (docs/formats.md#git-facts).
@@ -311,13 +313,16 @@ namespace {
 void add_worktree(const BackfillServices& svc, const std::filesystem::path& base, const std::filesystem::path& wt,
                   const std::string& commit) {
   const std::string fail = "failed to add a git worktree at " + wt.string() + " for commit " + commit;
+  const std::string hint = "run `git worktree prune` in " + base.string() +
+                           " (a stale worktree may be registered), check the free space where the worktree goes, "
+                           "and retry";
   probe::ProcessResult r;
   try {
     r = git(svc, base, {"worktree", "add", "--detach", "--force", wt.string(), commit});
   } catch (const Error& e) {
-    throw Error(ErrorKind::git, fail, wt.string(), e.message());
+    throw Error(ErrorKind::git, fail, wt.string(), e.message(), hint);
   }
-  if (!r.success()) throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+  if (!r.success()) throw Error(ErrorKind::git, fail, wt.string(), git_cause(r), hint);
 }
 
 // --seed-target-dir: a dated-back copy of a warm target directory into the worktree.
@@ -338,7 +343,9 @@ void seed_target_directory(const BackfillRequest& req, const std::filesystem::pa
   auto r = svc.run_command(cp);
   if (!r.success())
     throw Error(ErrorKind::io, "failed to copy the seed target directory " + req.seed_target_dir->string(),
-                req.seed_target_dir->string(), trim(r.err));
+                req.seed_target_dir->string(), trim(r.err),
+                "check that seed_target_dir exists and is readable and that the worktree has room, or leave "
+                "seed_target_dir unset (the first commit then builds from scratch)");
   const auto clamp = std::filesystem::file_time_type::clock::from_sys(
       std::chrono::time_point_cast<std::chrono::system_clock::duration>(worktree_created - std::chrono::seconds(1)));
   std::error_code ec;
@@ -350,7 +357,9 @@ void seed_target_directory(const BackfillRequest& req, const std::filesystem::pa
   }
   if (ec)
     throw Error(ErrorKind::io, "failed to prepare the seeded target directory " + (project_dir / "target").string(),
-                (project_dir / "target").string(), ec.message());
+                (project_dir / "target").string(), ec.message(),
+                "check the seed's permissions, or leave seed_target_dir unset (the first commit then builds from "
+                "scratch)");
 }
 
 // The skip pre-check: the commits that already have a clean result in this partition.
@@ -396,6 +405,7 @@ std::set<std::string> recorded_commits(const BackfillRequest& req, const std::fi
 bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt, const std::string& id,
                     const std::function<int()>& interrupted) {
   const std::string fail = "failed to reset the git worktree at " + wt.string() + " to commit " + id;
+  const std::string hint = "retry the backfill: it makes a fresh worktree and skips the commits stored so far";
   for (std::vector<std::string> args : {std::vector<std::string>{"checkout", "--detach", "--force", id},
                                         std::vector<std::string>{"reset", "--hard"},
                                         std::vector<std::string>{"clean", "-fd"}}) {
@@ -403,11 +413,11 @@ bool reset_worktree(const BackfillServices& svc, const std::filesystem::path& wt
     try {
       r = git(svc, wt, std::move(args));
     } catch (const Error& e) {
-      throw Error(ErrorKind::git, fail, wt.string(), e.message());
+      throw Error(ErrorKind::git, fail, wt.string(), e.message(), hint);
     }
     if (!r.success()) {
       if (interrupted()) return false;
-      throw Error(ErrorKind::git, fail, wt.string(), git_cause(r));
+      throw Error(ErrorKind::git, fail, wt.string(), git_cause(r), hint);
     }
   }
   return true;
@@ -426,7 +436,7 @@ std::optional<Error> replay_commit(const BackfillRequest& req, const std::string
   const auto st = std::filesystem::status(project_dir, ec);
   if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
     throw Error(ErrorKind::io, "failed to inspect historical project directory " + project_dir.string(),
-                project_dir.string(), ec.message());
+                project_dir.string(), ec.message(), "check the permissions of the worktree's directories and retry");
   if (!std::filesystem::is_directory(st))
     // Wording: docs/backfill.md (recommended default).
     return Error(ErrorKind::not_found, "project directory " + project_dir.string() + " does not exist at this commit",

@@ -14,7 +14,8 @@ InterruptGuard::InterruptGuard() {
   try {
     watch_ = std::make_unique<platform::InterruptWatch>();
   } catch (const std::system_error& e) {
-    throw Error(ErrorKind::io, "failed to create the interrupt pipe", {}, e.code().message());
+    throw Error(ErrorKind::io, "failed to create the interrupt pipe", {}, e.code().message(),
+                "the process may be out of file descriptors: raise the limit (`ulimit -n`) and retry");
   } catch (const std::logic_error&) {
     throw Error(ErrorKind::internal, "another interrupt guard is already active in this process", {}, {},
                 "a caller holding a guard passes it to collect as CollectRequest::interrupt_guard (or sets "

@@ -179,7 +179,8 @@ void write_bundle(const std::filesystem::path& dir, const std::vector<BundleFile
       fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                       fs::perm_options::add, ec);
       if (ec)
-        throw Error(ErrorKind::io, "could not make " + path.string() + " executable", path.string(), ec.message());
+        throw Error(ErrorKind::io, "could not make " + path.string() + " executable", path.string(), ec.message(),
+                    "write the bundle (--out-dir) to a directory you own on a file system that keeps permissions");
     }
   }
 }

@@ -122,8 +122,17 @@ TEST_CASE("authentication rejections are not retried", "[azure][faults]") {
     CHECK((e.cause().find("HTTP 401") != std::string::npos || e.cause().find("HTTP 403") != std::string::npos));
     CHECK(e.hint().find("Storage Blob Data") != std::string::npos);
   }
+  // A refused listing points at the same role, not at the account settings.
+  try {
+    store->list("v1/proj/");
+    FAIL("a listing with a token for another audience was accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::auth);
+    CHECK(e.message() == "could not list Azure blobs with prefix \"v1/proj/\"");
+    CHECK(e.hint().find("Storage Blob Data") != std::string::npos);
+  }
   h.configure(h.token_port, R"({"aud":"https://storage.azure.com"})");
-  CHECK(bhtest::json_int(h.stats(h.proxy_port), "requests") == 1);
+  CHECK(bhtest::json_int(h.stats(h.proxy_port), "requests") == 2);
 }
 
 TEST_CASE("a container that cannot be created is reported as such, not as the upload", "[azure][faults]") {

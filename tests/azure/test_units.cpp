@@ -119,6 +119,17 @@ TEST_CASE("token responses: an expiry the clock cannot hold means an unknown lif
     CHECK(e.message() == "the token request returned a malformed access token");
     CHECK(e.subject() == "https://login.example/t/oauth2/v2.0/token");
   }
+  // A 2xx answer without a token came from something that is not a token service.
+  for (const char* body : {"[]", R"({"token_type":"Bearer"})"}) {
+    INFO(body);
+    try {
+      parse(body);
+      FAIL("an answer without a token was taken");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::auth);
+      CHECK_THAT(e.hint(), Catch::StartsWith("check AZURE_CLIENT_ID and AZURE_TENANT_ID"));
+    }
+  }
   CHECK(token_rejection_detail(400, R"({"error":"bad\u001b[31m","error_description":"line one\nline two"})") ==
         "HTTP 400 bad?[31m: line one");
 }

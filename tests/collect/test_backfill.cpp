@@ -1003,6 +1003,7 @@ TEST_CASE("worktree set-up and teardown failures name the worktree and the commi
                                   "/cargo-bench-history-worktree-",
                               0) == 0);
       CHECK(e.message().find(" for commit " + t.a) != std::string::npos);
+      CHECK_THAT(e.hint(), Catch::StartsWith("run `git worktree prune` in "));
     }
     CHECK(fake.calls.empty());
   }

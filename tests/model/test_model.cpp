@@ -120,3 +120,12 @@ TEST_CASE("a run's results are checked in reading order: id, kinds, interval", "
   results[1].metrics[0].interval = Interval{std::nan(""), 1.5};
   CHECK(run_problem(results)->what == "the wall_time interval's low bound nan is not at most its high bound 1.5");
 }
+
+TEST_CASE("an error renders as the CLI prints it, and an internal one without a hint says it is a bug", "[model]") {
+  CHECK(render(Error(ErrorKind::usage, "bad", "s", "why", "do this")) == "Error: bad\n  caused by: why\n  hint: do this\n");
+  CHECK(render(Error(ErrorKind::io, "bad")) == "Error: bad\n");
+  CHECK(render(Error(ErrorKind::internal, "odd", {}, "detail")) ==
+        "Error: odd\n  caused by: detail\n  hint: this is a bug in cargo-bench-history: please report it with the "
+        "command you ran and this message\n");
+  CHECK(render(Error(ErrorKind::internal, "odd", {}, {}, "own hint")) == "Error: odd\n  hint: own hint\n");
+}
