@@ -106,7 +106,7 @@ TEST_CASE("a run's repeated benchmark is found where the plain definition finds 
   CHECK(repeats > 500);  // the sample exercises the search, not only its empty case
 }
 
-TEST_CASE("a run's results are checked in reading order: id, kinds, interval", "[model]") {
+TEST_CASE("a result's own problems are named before a repeat of its id", "[model]") {
   std::vector<BenchmarkResult> results(2);
   results[0].id = BenchmarkId({"x"});
   results[1].id = BenchmarkId({"x"});

@@ -91,9 +91,9 @@ struct RunProblem {
   std::string what;
 };
 
-// The first problem of `results`, or nullopt: a result with no id segment; a metric kind given
-// twice in one result; an interval whose low bound is above its high one (or not a number); a
-// benchmark listed twice. One definition for the writer, which refuses to store such a run, and
+// The first problem of `results`, or nullopt: of the results in order, one with no id segment, a
+// metric kind given twice or an interval whose low bound is above its high one (or not a
+// number); then the earliest benchmark listed twice. One definition for the writer, which refuses to store such a run, and
 // the reader, which refuses such an object — so whatever is written can be read back. A value
 // outside its interval is kept: a bootstrap interval need not contain its point estimate.
 inline std::optional<RunProblem> run_problem(const std::vector<BenchmarkResult>& results) {
