@@ -67,15 +67,20 @@ https::HttpResponse token_request(https::HttpClient& http, const CredentialOptio
   }
 }
 
-json::object parse_object(const std::string& body, const std::string& what, const std::string& subject) {
+// `hint` is the answering source's own: what to check differs between GitHub and the Azure CLI.
+json::object parse_object(const std::string& body, const std::string& what, const std::string& subject,
+                          std::string_view hint) {
   boost::system::error_code ec;
   auto v = json::parse(body, ec);
   if (ec || !v.is_object())
-    throw Error(ErrorKind::auth, what + " returned a response that is not a JSON object", subject, {},
-                "run `az account get-access-token --resource https://storage.azure.com/` to see what it answers; "
-                "`az login` again if it fails");
+    throw Error(ErrorKind::auth, what + " returned a response that is not a JSON object", subject, {}, std::string(hint));
   return v.as_object();
 }
+
+constexpr std::string_view github_oidc_hint = "make sure the workflow has `permissions: id-token: write`";
+constexpr std::string_view azure_cli_hint =
+    "run `az account get-access-token --resource https://storage.azure.com/` to see what it answers; `az login` "
+    "again if it fails";
 
 // The Azure CLI's `expires_on` (Unix seconds, number or numeric string) when plausible
 // (1970..2255): anything else is "unknown", and out-of-range values would overflow the clock.
@@ -145,11 +150,11 @@ class GitHubOidcCredential final : public TokenCredential {
               "audience=" + https::url_encode("api://AzureADTokenExchange");
     req.headers = {{"Authorization", "Bearer " + request_token_}, {"Accept", "application/json"}};
     auto r = token_request(*http_, o_, req, "the GitHub OIDC token request");
-    auto obj = parse_object(r.body, "the GitHub OIDC token request", strip_query(req.url));
+    auto obj = parse_object(r.body, "the GitHub OIDC token request", strip_query(req.url), github_oidc_hint);
     auto* v = obj.if_contains("value");
     if (!v || !v->is_string() || v->as_string().empty())
       throw Error(ErrorKind::auth, "the GitHub OIDC token request returned no token", strip_query(req.url), "",
-                  "make sure the workflow has `permissions: id-token: write`");
+                  std::string(github_oidc_hint));
     return exchange_assertion(*http_, o_, authority_, tenant_, client_id_, std::string(v->as_string()), scope);
   }
   std::string name() const override { return "GitHub OIDC federation"; }
@@ -257,12 +262,11 @@ class AzureCliCredential final : public TokenCredential {
       throw Error(ErrorKind::auth, "the Azure CLI could not provide a token", o_.az_program,
                   first.empty() ? "exit code " + std::to_string(r.exit_code) : first, "run `az login`");
     }
-    auto obj = parse_object(r.out, "the Azure CLI", o_.az_program);
+    auto obj = parse_object(r.out, "the Azure CLI", o_.az_program, azure_cli_hint);
     auto* t = obj.if_contains("accessToken");
     if (!t || !t->is_string() || t->as_string().empty())
       throw Error(ErrorKind::auth, "the Azure CLI returned no access token", o_.az_program, {},
-                  "run `az account get-access-token --resource https://storage.azure.com/` to see what it answers; "
-                  "`az login` again if it fails");
+                  std::string(azure_cli_hint));
     AccessToken token{std::string(t->as_string()), now_of(o_.now) + std::chrono::minutes(10)};
     if (auto on = number_field(obj, "expires_on")) {
       token.expires_on = system_clock::time_point(std::chrono::seconds(*on));

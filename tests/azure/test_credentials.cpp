@@ -222,6 +222,24 @@ TEST_CASE("the Azure CLI is the fallback when no managed identity answers", "[az
   std::getline(args, line);
   CHECK(line == "account get-access-token --resource https://storage.azure.com/ -o json");
 
+  // An answer that is not JSON: the hint is the Azure CLI's own, not another source's.
+  const auto garbled = dir / "az-garbled";
+  {
+    std::ofstream out(garbled);
+    out << "#!/bin/sh\necho 'Please run az login'\n";
+  }
+  std::filesystem::permissions(garbled, std::filesystem::perms::owner_all);
+  CredentialOptions garbled_options = co;
+  garbled_options.az_program = garbled.string();
+  try {
+    make_azure_cli_credential(env, garbled_options)->acquire("https://storage.azure.com/.default");
+    FAIL("an answer that is not JSON gave a token");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::auth);
+    CHECK(e.message() == "the Azure CLI returned a response that is not a JSON object");
+    CHECK_THAT(e.hint(), Catch::StartsWith("run `az account get-access-token"));
+  }
+
   co.az_program = (dir / "missing-az").string();
   auto nothing = store_with(env, bhtest::unique_container("none"), co);
   try {
