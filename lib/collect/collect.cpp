@@ -346,11 +346,18 @@ void store_results(const std::string& project, const std::vector<engines::Engine
     if (first) throw collision(*first);
   }
 
-  for (const auto& [engine, results] : engines_with_cases) {
+  // Every object is encoded before the first is written: a run the writer refuses
+  // (run_problem, model/run.hpp) fails the whole collection, not the engines after some were stored.
+  std::vector<std::string> encoded;
+  if (write)
+    for (const auto& [engine, results] : engines_with_cases) encoded.push_back(codec::encode_run(make_run(*results, ctx)));
+
+  for (std::size_t i = 0; i < engines_with_cases.size(); ++i) {
+    const auto& [engine, results] = engines_with_cases[i];
     StoredObject obj{engine, object_key(project, engine, ctx), results->size(), std::nullopt, {}};
     if (write) {
       try {
-        obj.outcome = store->put(obj.key, codec::encode_run(make_run(*results, ctx)), policy);
+        obj.outcome = store->put(obj.key, encoded[i], policy);
       } catch (const Error& e) {
         if (e.kind() == ErrorKind::already_exists) throw collision(obj.key);
         throw;

@@ -42,6 +42,19 @@ void throw_identity_collision(std::string_view earlier_name, std::string_view na
                         "' separators; stored under one id, one result would replace the other");
 }
 
+double to_nanoseconds(double value, double ns_per_unit, std::string_view where, std::string_view unit) {
+  const double ns = value * ns_per_unit;
+  if (!std::isfinite(ns)) {
+    std::ostringstream v;
+    v << value;
+    throw JsonProblem(std::string(where) + " is " + v.str() + " " + std::string(unit) +
+                          ", too large to store as nanoseconds",
+                      "this is no real measurement: check the harness's output for a unit or overflow error, "
+                      "then re-run the benchmarks");
+  }
+  return ns;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();

@@ -58,6 +58,11 @@ BenchmarkId split_identity(std::string_view name, std::string_view separator);
 [[noreturn]] void throw_identity_collision(std::string_view earlier_name, std::string_view name, const BenchmarkId& id,
                                            std::string_view separator);
 
+// `value` (read at `where`, in `unit`) times `ns_per_unit`, refused when the product is not a
+// finite double: 1e300 s is a valid JSON number but no nanosecond count, and a run holding it
+// could not be written (docs/formats.md#records).
+double to_nanoseconds(double value, double ns_per_unit, std::string_view where, std::string_view unit);
+
 // The median of a non-empty sample; even counts take the mean of the two middle values (Google
 // Benchmark's own median, and the usual definition).
 double median(std::vector<double> v);

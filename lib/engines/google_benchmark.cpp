@@ -41,7 +41,8 @@ double nanoseconds_per(const std::string& unit, const std::string& where) {
 
 // One row's value of a stored field: absent → nullopt; NaN/±Infinity → NaN (the metric is
 // dropped for the benchmark); wrongly typed or negative → JsonProblem.
-std::optional<double> field_value(const JsonValue& row, const Field& f, double scale, const std::string& where) {
+std::optional<double> field_value(const JsonValue& row, const Field& f, double scale, std::string_view unit,
+                                  const std::string& where) {
   const JsonValue* m = row.find(f.name);
   if (!m) return std::nullopt;
   const std::string at = where + "/" + std::string(f.name);
@@ -49,7 +50,7 @@ std::optional<double> field_value(const JsonValue& row, const Field& f, double s
     throw JsonProblem(at + " must be a number but is " + std::string(JsonValue::type_name(m->type())));
   if (!std::isfinite(m->number())) return std::numeric_limits<double>::quiet_NaN();
   const double v = detail::checked_number(*m, at);
-  return f.is_time ? v * scale : v;
+  return f.is_time ? detail::to_nanoseconds(v, scale, at, unit) : v;
 }
 
 bool flag(const JsonValue& row, std::string_view name, const std::string& where) {
@@ -120,9 +121,10 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
       if (aggregate_name != "median") continue;  // mean, stddev, cv and user statistics are never stored
     }
 
-    const double scale = nanoseconds_per(detail::optional_string(row, "time_unit", where).value_or("ns"), where);
+    const std::string unit = detail::optional_string(row, "time_unit", where).value_or("ns");
+    const double scale = nanoseconds_per(unit, where);
     Row r;
-    for (const Field& f : stored_fields) r.values.push_back(field_value(row, f, scale, where));
+    for (const Field& f : stored_fields) r.values.push_back(field_value(row, f, scale, unit, where));
     if (run_type == "aggregate") {
       if (g.median_aggregate)
         throw JsonProblem("benchmark \"" + run_name + "\" has two median aggregate rows (" + where +

@@ -83,18 +83,21 @@ ParsedReport read_export(const JsonValue& doc) {
       if (times->items().empty()) throw JsonProblem(where + "/times is empty; the command was never run");
       std::vector<double> samples;
       for (std::size_t k = 0; k < times->items().size(); ++k)
-        samples.push_back(detail::checked_number(times->items()[k], where + "/times/" + std::to_string(k)) *
-                          ns_per_second);
+        samples.push_back(detail::to_nanoseconds(
+            detail::checked_number(times->items()[k], where + "/times/" + std::to_string(k)), ns_per_second,
+            where + "/times/" + std::to_string(k), "s"));
       wall.value = detail::median(samples);
       if (samples.size() >= 2)
         wall.interval = Interval{*std::min_element(samples.begin(), samples.end()),
                                  *std::max_element(samples.begin(), samples.end())};
     } else {
-      wall.value = detail::require_number(r, "median", where) * ns_per_second;
+      wall.value = detail::to_nanoseconds(detail::require_number(r, "median", where), ns_per_second,
+                                          where + "/median", "s");
       out.notes.push_back(name + ": no `times` in the export; stored its median without an interval");
     }
     if (const JsonValue* sd = r.find("stddev"); sd && sd->is_number())
-      wall.std_dev = detail::checked_number(*sd, where + "/stddev") * ns_per_second;
+      wall.std_dev = detail::to_nanoseconds(detail::checked_number(*sd, where + "/stddev"), ns_per_second,
+                                            where + "/stddev", "s");
     result.metrics.push_back(wall);
 
     // user + system: the command's processor time per run (hyperfine's means; no spread is written).
@@ -103,8 +106,9 @@ ParsedReport read_export(const JsonValue& doc) {
     if (user && system) {
       MetricValue cpu;
       cpu.kind = MetricKind::processor_time;
-      cpu.value = (detail::checked_number(*user, where + "/user") + detail::checked_number(*system, where + "/system")) *
-                  ns_per_second;
+      cpu.value = detail::to_nanoseconds(
+          detail::checked_number(*user, where + "/user") + detail::checked_number(*system, where + "/system"),
+          ns_per_second, where + "/user + /system", "s");
       result.metrics.push_back(cpu);
     } else {
       out.notes.push_back(name + ": no `user`/`system` times in the export; processor_time not stored");

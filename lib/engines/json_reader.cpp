@@ -438,7 +438,7 @@ double checked_number(const JsonValue& v, std::string_view where, bool allow_neg
   if (!std::isfinite(d))
     throw JsonProblem(shown(where) + " is not a finite number (" + v.text() + ")");
   if (!allow_negative && d < 0)
-    throw JsonProblem(shown(where) + " is negative (" + v.text() + "); a per-iteration measurement cannot be");
+    throw JsonProblem(shown(where) + " is negative (" + v.text() + "); a time, count or size cannot be negative");
   return d;
 }
 

@@ -188,6 +188,16 @@ TEST_CASE("import stores every report format for a given commit; a rejected file
   CHECK(cut.exit_code == 1);
   CHECK(contains(cut.err, "Error: failed to parse benchmark output: " + (reports.path() / "cut.xml").string()));
   CHECK(e2e::files_under(store.path()) == listing);
+  // A value that is valid JSON but no nanosecond count (1e300 s): the engine refuses the file by
+  // name while reading, so nothing is stored (before, the store's writer refused it unnamed, after
+  // the engines ahead of it had been written).
+  fs::remove(reports.path() / "cut.xml");
+  e2e::write_file(reports.path() / "zz-huge.json", R"({"results": [{"command": "huge", "times": [1e300, 1e300]}]})");
+  auto huge = run_cli({"import", local, "--commit", r.commits[4], reports.path().string()}, r.dir);
+  CHECK(huge.exit_code == 1);
+  CHECK(contains(huge.err, "Error: failed to parse benchmark output: " + (reports.path() / "zz-huge.json").string()));
+  CHECK(contains(huge.err, "too large to store as nanoseconds"));
+  CHECK(e2e::files_under(store.path()) == listing);
 }
 
 TEST_CASE("collect --bench-command: a file no engine recognises fails naming it; a failed hyperfine run fails the command",

@@ -154,6 +154,10 @@ TEST_CASE("hyperfine: truncated, empty, foreign, mistyped, negative and NaN expo
   expect_parse_error(read_hyperfine, t.path() / "typed.json", "/results/0/times/0 must be a number");
   write_file(t.path() / "negative.json", R"({"results": [{"command": "a", "times": [0.1, -0.1]}]})");
   expect_parse_error(read_hyperfine, t.path() / "negative.json", "/results/0/times/1 is negative");
+  write_file(t.path() / "huge.json", R"({"results": [{"command": "a", "times": [0.1, 1e300]}]})");
+  expect_parse_error(read_hyperfine, t.path() / "huge.json", "/results/0/times/1 is 1e+300 s, too large to store as nanoseconds");
+  write_file(t.path() / "huge-cpu.json", R"({"results": [{"command": "a", "times": [0.1], "user": 1e300, "system": 1e300}]})");
+  expect_parse_error(read_hyperfine, t.path() / "huge-cpu.json", "/results/0/user + /system is 2e+300 s");
   write_file(t.path() / "nan.json", R"({"results": [{"command": "a", "times": [NaN]}]})");
   expect_parse_error(read_hyperfine, t.path() / "nan.json", "line 1");
   write_file(t.path() / "twice.json", R"({"results": [{"command": "a  b", "times": [0.1]}, {"command": "a b", "times": [0.2]}]})");
