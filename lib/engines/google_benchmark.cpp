@@ -74,6 +74,28 @@ struct Group {
   std::optional<std::string> not_measured;  // "error: <message>" / "skipped: <message>"
 };
 
+// Reports before 1.5 have neither run_type nor aggregate_name: an aggregate is a row named
+// `<run>_mean`, `_median`, `_stddev` (and `_cv`), a complexity row `<family>_BigO` with `big_o` or
+// `<family>_RMS` with `rms`. A row without run_type is read as such an aggregate only when the
+// report also holds its `<run>_mean` and `<run>_stddev` rows, which that reporter always writes
+// together, so a benchmark that is merely named `…_median` stays a benchmark.
+struct LegacyAggregate {
+  std::string run_name;
+  std::string aggregate_name;
+};
+std::optional<LegacyAggregate> legacy_aggregate(const JsonValue& row, const std::string& name,
+                                                const std::set<std::string, std::less<>>& names) {
+  if ((name.ends_with("_BigO") && row.find("big_o")) || (name.ends_with("_RMS") && row.find("rms")))
+    return LegacyAggregate{name, name.ends_with("_RMS") ? "RMS" : "BigO"};
+  for (const std::string_view statistic : {"mean", "median", "stddev", "cv"}) {
+    const std::string suffix = "_" + std::string(statistic);
+    if (name.size() <= suffix.size() || !name.ends_with(suffix)) continue;
+    const std::string run = name.substr(0, name.size() - suffix.size());
+    if (names.count(run + "_mean") && names.count(run + "_stddev")) return LegacyAggregate{run, std::string(statistic)};
+  }
+  return std::nullopt;
+}
+
 GoogleBenchmarkReport read_report(const JsonValue& doc) {
   detail::require_object(doc, "");
   // Both members are what makes this a Google Benchmark report rather than some other JSON.
@@ -82,6 +104,14 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
   if (!rows.is_array())
     throw JsonProblem("/benchmarks must be an array but is " + std::string(JsonValue::type_name(rows.type())));
 
+  // The names of the rows without run_type (reports before 1.5), for legacy_aggregate.
+  std::set<std::string, std::less<>> legacy_names;
+  for (std::size_t i = 0; i < rows.items().size(); ++i) {
+    const JsonValue& row = rows.items()[i];
+    if (!row.is_object() || row.find("run_type") || row.find("aggregate_name")) continue;
+    if (const JsonValue* n = row.find("name"); n && n->is_string()) legacy_names.insert(n->text());
+  }
+
   std::vector<Group> groups;
   std::map<std::string, std::size_t, std::less<>> index;
   std::size_t complexity_rows = 0, aggregate_rows = 0;
@@ -89,13 +119,20 @@ GoogleBenchmarkReport read_report(const JsonValue& doc) {
     const std::string where = "/benchmarks/" + std::to_string(i);
     const JsonValue& row = detail::require_object(rows.items()[i], where);
     const std::string name = detail::require_string(row, "name", where);
-    const std::string run_name = detail::optional_string(row, "run_name", where).value_or(name);
-    const std::optional<std::string> aggregate_name = detail::optional_string(row, "aggregate_name", where);
-    // Reports older than run_type mark aggregates only by their aggregate_name.
-    const std::string run_type =
-        detail::optional_string(row, "run_type", where).value_or(aggregate_name ? "aggregate" : "iteration");
+    std::string run_name = detail::optional_string(row, "run_name", where).value_or(name);
+    std::optional<std::string> aggregate_name = detail::optional_string(row, "aggregate_name", where);
+    std::optional<std::string> run_type = detail::optional_string(row, "run_type", where);
+    if (!run_type && !aggregate_name) {
+      if (auto legacy = legacy_aggregate(row, name, legacy_names)) {
+        run_name = std::move(legacy->run_name);
+        aggregate_name = std::move(legacy->aggregate_name);
+      }
+    }
+    // Reports older than run_type mark aggregates by their aggregate_name (1.5's own) or by
+    // their name's suffix (before 1.5, legacy_aggregate).
+    if (!run_type) run_type = aggregate_name ? "aggregate" : "iteration";
     if (run_type != "iteration" && run_type != "aggregate")
-      throw JsonProblem(where + "/run_type is \"" + run_type + "\"; expected \"iteration\" or \"aggregate\"");
+      throw JsonProblem(where + "/run_type is \"" + *run_type + "\"; expected \"iteration\" or \"aggregate\"");
 
     if (run_type == "aggregate" && (aggregate_name == "BigO" || aggregate_name == "RMS")) {
       ++complexity_rows;  // a fitted coefficient and an error percentage, not a per-iteration time

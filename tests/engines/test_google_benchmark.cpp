@@ -216,6 +216,45 @@ TEST_CASE("google_benchmark: a skipped benchmark (1.8's shape, hand-written) sto
   CHECK(has_note(rep, "BM_Gpu stored nothing (skipped: no GPU on this machine)"));
 }
 
+TEST_CASE("google_benchmark: a report before 1.5 (no run_type, no aggregate_name) names its aggregates by suffix",
+          "[engines][google_benchmark]") {
+  // Hand-written in the shape of 1.4's json_reporter.cc: aggregates are rows named
+  // `<run>_mean`, `_median`, `_stddev`; complexity rows `<family>_BigO` (big_o) and `_RMS` (rms).
+  const std::string report = R"({"context": {"date": "2018-05-01 12:00:00", "num_cpus": 2},
+  "benchmarks": [
+    {"name": "BM_X/repeats:3", "iterations": 1000, "real_time": 100, "cpu_time": 100, "time_unit": "ns"},
+    {"name": "BM_X/repeats:3", "iterations": 1000, "real_time": 120, "cpu_time": 120, "time_unit": "ns"},
+    {"name": "BM_X/repeats:3", "iterations": 1000, "real_time": 110, "cpu_time": 110, "time_unit": "ns"},
+    {"name": "BM_X/repeats:3_mean", "iterations": 3, "real_time": 110, "cpu_time": 110, "time_unit": "ns"},
+    {"name": "BM_X/repeats:3_median", "iterations": 3, "real_time": 110, "cpu_time": 110, "time_unit": "ns"},
+    {"name": "BM_X/repeats:3_stddev", "iterations": 3, "real_time": 10, "cpu_time": 10, "time_unit": "ns"},
+    {"name": "BM_Only_mean", "iterations": 3, "real_time": 7, "cpu_time": 7, "time_unit": "us"},
+    {"name": "BM_Only_median", "iterations": 3, "real_time": 6, "cpu_time": 6, "time_unit": "us"},
+    {"name": "BM_Only_stddev", "iterations": 3, "real_time": 1, "cpu_time": 1, "time_unit": "us"},
+    {"name": "BM_Sort/8", "iterations": 10, "real_time": 80, "cpu_time": 80, "time_unit": "ns"},
+    {"name": "BM_Sort/64", "iterations": 10, "real_time": 640, "cpu_time": 640, "time_unit": "ns"},
+    {"name": "BM_Sort_BigO", "cpu_coefficient": 10, "real_coefficient": 10, "big_o": "N", "time_unit": "ns"},
+    {"name": "BM_Sort_RMS", "rms": 0.01},
+    {"name": "BM_Pick_median", "iterations": 5, "real_time": 42, "cpu_time": 42, "time_unit": "ns"}
+  ]})";
+  const GoogleBenchmarkReport rep = parse_google_benchmark(report, "old.json");
+  std::vector<std::string> ids;
+  for (const auto& r : rep.results) ids.push_back(qualified(r));
+  // BM_Pick_median has no _mean and _stddev beside it: a benchmark that happens to be named so.
+  CHECK(ids == std::vector<std::string>{"BM_X/repeats:3", "BM_Only", "BM_Sort/8", "BM_Sort/64", "BM_Pick_median"});
+  const MetricValue& x = *find(rep, "BM_X/repeats:3")->find(MetricKind::wall_time);
+  CHECK(x.value == 110.0);
+  REQUIRE(x.interval);
+  CHECK(x.interval->low == 100.0);
+  CHECK(x.interval->high == 120.0);
+  const MetricValue& only = *find(rep, "BM_Only")->find(MetricKind::wall_time);
+  CHECK(only.value == 6000.0);
+  CHECK_FALSE(only.interval);
+  CHECK(has_note(rep, "BM_Only: only aggregate rows were written"));
+  CHECK(has_note(rep, "ignored 2 complexity row(s) (BigO, RMS)"));
+  CHECK(find(rep, "BM_Pick_median")->find(MetricKind::wall_time)->value == 42.0);
+}
+
 TEST_CASE("google_benchmark: a non-finite measurement drops that metric only, with a note",
           "[engines][google_benchmark]") {
   const std::string report = R"({"context": {}, "benchmarks": [
