@@ -41,6 +41,13 @@ std::string required_name(const XmlElement& e) {
   return *n;
 }
 
+// An identity's segments as written (["a/b", "c"]), to tell apart two that join alike.
+std::string segments_shown(const BenchmarkId& id) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < id.segments().size(); ++i) out += (i ? ", \"" : "\"") + id.segments()[i] + "\"";
+  return out + "]";
+}
+
 struct Walk {
   ParsedReport& out;
   bool test_case_failed = false;
@@ -49,11 +56,18 @@ struct Walk {
     path.push_back(required_name(b));
     BenchmarkResult r;
     r.id = BenchmarkId(path);
-    for (const BenchmarkResult& earlier : out.results)
+    for (const BenchmarkResult& earlier : out.results) {
       if (earlier.id == r.id)
         throw XmlProblem("benchmark \"" + r.id.qualified() + "\" is reported twice (" + at_line(b) +
                          "); a BENCHMARK outside SECTIONs runs once per section: move it into its own SECTION or "
                          "TEST_CASE");
+      // A '/' inside a test case or section name: two identities every report prints alike.
+      if (earlier.id.qualified() == r.id.qualified())
+        throw XmlProblem("two benchmarks, " + segments_shown(earlier.id) + " and " + segments_shown(r.id) + " (" +
+                             at_line(b) + "), are both shown as \"" + r.id.qualified() + "\"",
+                         "rename a test case, section or benchmark so that the names joined with '/' differ; "
+                         "reports, examine and bless could not tell them apart");
+    }
     if (const XmlElement* failed = child(b, "failed")) {
       const std::string* msg = failed->attribute("message");
       out.notes.push_back(r.id.qualified() + " stored nothing (failed: " + (msg ? *msg : std::string("no message")) + ")");

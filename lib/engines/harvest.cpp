@@ -152,7 +152,9 @@ std::vector<EngineHarvest> harvest_reports(const std::vector<fs::path>& paths, c
       if (h.engine == e) return h;
     throw Error(ErrorKind::internal, "no harvest slot for " + std::string(to_string(e)));
   };
-  std::map<std::pair<Engine, BenchmarkId>, fs::path> seen;  // identity → the file it came from
+  // Qualified identity → the file it came from. Keyed by the printed form, not the segments:
+  // [a/b, c] and [a, b, c] are two identities that every report and `examine` show as `a/b/c`.
+  std::map<std::pair<Engine, std::string>, fs::path> seen;
   std::set<fs::path> read;  // files already read, canonical: one named twice (itself and in its directory) counts once
   for (const fs::path& path : paths) {
     const auto files = list_report_files(path);
@@ -174,7 +176,7 @@ std::vector<EngineHarvest> harvest_reports(const std::vector<fs::path>& paths, c
       Timestamp t;
       if (!admit(e, file, file, gate, notes, t)) continue;
       for (auto& r : rec.report.results) {
-        auto [it, fresh] = seen.try_emplace({e, r.id}, file);
+        auto [it, fresh] = seen.try_emplace({e, r.id.qualified()}, file);
         if (!fresh)
           detail::throw_parse_error(
               file, std::string(to_string(e)) + " benchmark '" + r.id.qualified() + "' is also reported by " +

@@ -334,6 +334,34 @@ TEST_CASE("two names of one file that become one benchmark id fail the file nami
   expect_collision(read_libtest, "bench.txt",
                    "test m::f ... bench: 10 ns/iter (+/- 1)\ntest m::::f ... bench: 20 ns/iter (+/- 1)\n", "m::f",
                    "m::::f", "m/f");
+  // Catch2 keeps every name whole: a '/' inside a test case name can still print like a section.
+  write_file(t.path() / "slash.xml",
+             R"(<Catch name="b"><Group name="b">)"
+             R"(<TestCase name="a/b"><BenchmarkResults name="c"><mean value="5" lowerBound="4" upperBound="6"/></BenchmarkResults><OverallResult success="true"/></TestCase>)"
+             R"(<TestCase name="a"><Section name="b"><BenchmarkResults name="c"><mean value="500" lowerBound="400" upperBound="600"/></BenchmarkResults></Section><OverallResult success="true"/></TestCase>)"
+             R"(</Group></Catch>)");
+  try {
+    read_catch2(t.path() / "slash.xml");
+    FAIL("no error for slash.xml");
+  } catch (const Error& e) {
+    CHECK(e.subject() == (t.path() / "slash.xml").string());
+    CHECK_THAT(e.cause(), Catch::StartsWith(R"(two benchmarks, ["a/b", "c"] and ["a", "b", "c"] (<BenchmarkResults> at XML line 1))"));
+    CHECK_THAT(e.cause(), Catch::EndsWith(R"(are both shown as "a/b/c")"));
+    CHECK_THAT(e.hint(), Catch::StartsWith("rename a test case, section or benchmark"));
+  }
+  // The same two in two files of one collection: the second file fails naming the first.
+  write_file(t.path() / "dir" / "one.xml",
+             R"(<Catch name="b"><Group name="b"><TestCase name="a/b"><BenchmarkResults name="c"><mean value="5" lowerBound="4" upperBound="6"/></BenchmarkResults><OverallResult success="true"/></TestCase></Group></Catch>)");
+  write_file(t.path() / "dir" / "two.xml",
+             R"(<Catch name="b"><Group name="b"><TestCase name="a"><Section name="b"><BenchmarkResults name="c"><mean value="500" lowerBound="400" upperBound="600"/></BenchmarkResults></Section><OverallResult success="true"/></TestCase></Group></Catch>)");
+  std::vector<HarvestNote> notes;
+  try {
+    harvest_reports({t.path() / "dir"}, FreshnessGate::disabled(), notes);
+    FAIL("no error for two files printing one id");
+  } catch (const Error& e) {
+    CHECK(e.subject() == (t.path() / "dir" / "two.xml").string());
+    CHECK(e.cause() == "catch2 benchmark 'a/b/c' is also reported by " + (t.path() / "dir" / "one.xml").string());
+  }
   // One name twice keeps its engine's own message (a re-registration, not a collapse).
   write_file(t.path() / "twice.txt", "test m::f ... bench: 10 ns/iter (+/- 1)\ntest m::f ... bench: 20 ns/iter (+/- 1)\n");
   expect_parse_error(read_libtest, t.path() / "twice.txt", "benchmark \"m::f\" is reported twice");
