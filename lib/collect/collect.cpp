@@ -514,13 +514,7 @@ Error nothing_to_import(const std::vector<std::filesystem::path>& paths) {
                                                 : "its " + plural(files.size(), "report") +
                                                       (files.size() == 1 ? " holds" : " hold") + " no benchmark results"));
     } else if (fs::is_directory(path, ec)) {
-      std::size_t links = 0;
-      for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec))
-        if (it->is_symlink(ec)) ++links;
-      why.push_back(path.string() + ": no report file in it" +
-                    (links ? " (" + plural(links, "symbolic link") + " below it, not followed: name the reports themselves)"
-                           : std::string()));
+      why.push_back(path.string() + ": no report file in it");
     } else {
       why.push_back(path.string() + ": not a report file");
     }

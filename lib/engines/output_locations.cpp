@@ -113,6 +113,15 @@ void walk_report_files(const fs::path& dir, std::vector<fs::path>& out) {
       walk_report_files(e.path(), out);
     else if (t == fs::file_type::regular)
       out.push_back(e.path());
+    else if (t == fs::file_type::symlink)
+      // Never followed (it could lead anywhere, or in a circle), and never skipped in silence:
+      // the benchmarks it points at would be missing from the run without a word.
+      detail::throw_parse_error(e.path(), "it is a symbolic link, which is not followed below a report directory",
+                                "name the report itself instead of its directory, or write (or copy) the report "
+                                "into the directory");
+    else if (t != fs::file_type::not_found)
+      detail::throw_parse_error(e.path(), "it is neither a regular file nor a directory",
+                                "remove it from the report directory: every entry there is read as a report");
   }
 }
 }  // namespace

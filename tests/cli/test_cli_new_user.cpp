@@ -508,10 +508,14 @@ TEST_CASE("import refuses a target directory, or named reports, that hold no res
     require_error(run_cli({"import", h.local(), "--target-triple", triple, "empty"}, h.repo),
                   {"Error: nothing to import: no benchmark results in " + (h.repo / "empty").string(),
                    (h.repo / "empty").string() + ": no report file in it", "name the report files the benchmarks wrote"});
+    require_error(run_cli({"import", h.local(), "--target-triple", triple, "empty", "hyperfine.json"}, h.repo),
+                  {(h.repo / "empty").string() + ": no report file in it; " + (h.repo / "hyperfine.json").string() +
+                   ": a report with no benchmark results"});
+    // A symlink below a named directory is never followed, nor skipped in silence.
     require_error(run_cli({"import", h.local(), "--target-triple", triple, "links", "hyperfine.json"}, h.repo),
-                  {(h.repo / "links").string() + ": no report file in it (1 symbolic link below it, not followed: name "
-                                                 "the reports themselves); " +
-                       (h.repo / "hyperfine.json").string() + ": a report with no benchmark results"});
+                  {"Error: failed to parse benchmark output: " + (h.repo / "links" / "bmf.json").string(),
+                   "it is a symbolic link, which is not followed below a report directory",
+                   "name the report itself instead of its directory"});
     CHECK(stored_files(h.store) == store_before);
 
     // A report named twice, itself and inside its directory, is read once.

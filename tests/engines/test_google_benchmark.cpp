@@ -378,7 +378,7 @@ TEST_CASE("google_benchmark harvest: a report older than the run is stale and ig
   CHECK(harvest_reports({file}, FreshnessGate::disabled(), notes).at(0).results.size() == 1);
 }
 
-TEST_CASE("list_report_files: a file as given, or every regular file below a directory without symlinks",
+TEST_CASE("list_report_files: a file as given, or every regular file below a directory; a symlink there fails",
           "[engines][google_benchmark][harvest]") {
   TempDir t;
   write_file(t.path() / "d" / "b.json", "{}");
@@ -386,11 +386,30 @@ TEST_CASE("list_report_files: a file as given, or every regular file below a dir
   write_file(t.path() / "d" / "sub" / "c.json", "{}");
   write_file(t.path() / "d" / "notes.txt", "x");
   write_file(t.path() / "elsewhere" / "e.json", "{}");
-  fs::create_directory_symlink(t.path() / "elsewhere", t.path() / "d" / "link");
-  fs::create_symlink(t.path() / "elsewhere" / "e.json", t.path() / "d" / "e.json");
   const auto files = list_report_files(t.path() / "d");
   CHECK(files == std::vector<fs::path>{t.path() / "d" / "a.json", t.path() / "d" / "b.json", t.path() / "d" / "notes.txt",
                                        t.path() / "d" / "sub" / "c.json"});
   CHECK(list_report_files(t.path() / "d" / "notes.txt") == std::vector<fs::path>{t.path() / "d" / "notes.txt"});
   CHECK(list_report_files(t.path() / "missing").empty());
+  // Named explicitly, a symlink to a report is the user's choice and is read.
+  fs::create_symlink(t.path() / "elsewhere" / "e.json", t.path() / "named.json");
+  CHECK(list_report_files(t.path() / "named.json") == std::vector<fs::path>{t.path() / "named.json"});
+  // Below a directory it is never followed, and never skipped in silence: its benchmarks would
+  // be missing from the run without a word.
+  const auto expect_refused = [&](const fs::path& entry) {
+    try {
+      list_report_files(t.path() / "d");
+      FAIL("no error for " << entry);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::benchmark_output);
+      CHECK(e.subject() == entry.string());
+      CHECK(e.cause() == "it is a symbolic link, which is not followed below a report directory");
+      CHECK_THAT(e.hint(), Catch::StartsWith("name the report itself"));
+    }
+  };
+  fs::create_symlink(t.path() / "elsewhere" / "e.json", t.path() / "d" / "e.json");
+  expect_refused(t.path() / "d" / "e.json");
+  fs::remove(t.path() / "d" / "e.json");
+  fs::create_directory_symlink(t.path() / "elsewhere", t.path() / "d" / "sub" / "link");
+  expect_refused(t.path() / "d" / "sub" / "link");
 }

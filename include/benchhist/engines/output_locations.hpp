@@ -68,10 +68,11 @@ std::vector<CriterionCaseDir> list_criterion_case_dirs(const std::filesystem::pa
 // `json` (flat; subdirectories ignored). `engine` only names the engine in errors.
 std::vector<std::filesystem::path> list_flat_json_files(const std::filesystem::path& root, Engine engine);
 
-// report_engines: the report files under one path — the path itself when it is a regular file,
-// else every regular file anywhere below the directory, whatever its name (recursive; a symlinked
-// file or directory is neither accepted nor followed): each is recognised by its content
-// (report_file.hpp). A missing path lists nothing.
+// report_engines: the report files under one path — the path itself when it is a regular file
+// (or a symbolic link to one: named explicitly), else every regular file anywhere below the
+// directory, whatever its name (recursive): each is recognised by its content (report_file.hpp).
+// A symbolic link (or a fifo, socket, device) below the directory is never followed and fails:
+// Error{benchmark_output, "failed to parse benchmark output: <entry>"}. A missing path lists nothing.
 std::vector<std::filesystem::path> list_report_files(const std::filesystem::path& path);
 
 }  // namespace benchhist::engines
