@@ -35,6 +35,22 @@ std::string stale_report_note(const collect::CollectOutcome& outcome) {
          "time (drop -p, or `touch` the file after copying it; docs/bench-command.md)";
 }
 
+// The command wrote reports, but every benchmark in them errored, was skipped or failed: say
+// which, since "wrote no report" would send the user looking in the wrong place.
+std::string unmeasured_note(const collect::CollectOutcome& outcome) {
+  constexpr std::size_t shown = 3;
+  std::vector<std::string> why(outcome.unmeasured.begin(),
+                               outcome.unmeasured.begin() + std::min(shown, outcome.unmeasured.size()));
+  std::string list;  // `; ` between them: a message may hold a comma
+  for (const auto& w : why) list += (list.empty() ? "" : "; ") + w;
+  if (outcome.unmeasured.size() > shown)
+    list += "; and " + std::to_string(outcome.unmeasured.size() - shown) + " more (--verbose lists them)";
+  return "the benchmark command wrote " + plural(outcome.reports_read, "report") +
+         " into $BENCHHIST_OUTPUT_DIR, but no benchmark in " + (outcome.reports_read == 1 ? "it" : "them") +
+         " has a result to store, so nothing was stored" + (list.empty() ? std::string() : ": " + list) +
+         ". Fix the benchmarks that errored or failed (a skipped one stores nothing by design; docs/bench-command.md)";
+}
+
 }  // namespace
 
 void run_backfill(const BackfillOptions& o, const Invocation& inv) {
@@ -107,6 +123,8 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   // made with `cp -p`) did write a report, so telling it to write one would be no help.
   if (!outcome.stale_reports.empty())
     announce(inv, stale_report_note(outcome));
+  else if (req.bench_command && outcome.objects.empty() && outcome.reports_read > 0)
+    announce(inv, unmeasured_note(outcome));
   else if (req.bench_command && outcome.objects.empty())
     announce(inv, "the benchmark command wrote no report into $BENCHHIST_OUTPUT_DIR, so nothing was stored: have it "
                   "write its report files there (docs/bench-command.md)");

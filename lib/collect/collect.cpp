@@ -108,6 +108,29 @@ void note_stale_reports(const std::vector<engines::HarvestNote>& notes, const st
   }
 }
 
+// Counts the reports the harvest read (report engines only: a Rust engine's files are not the
+// command's reports; each name once over the repetitions, in `names`) and keeps what in them
+// stored nothing, each text once.
+void note_report_outcomes(const std::vector<engines::HarvestNote>& notes, const std::filesystem::path& output_dir,
+                          std::set<std::filesystem::path>& names, CollectOutcome& out) {
+  const auto is_report_engine = [](Engine e) {
+    return std::find(engines::report_engines.begin(), engines::report_engines.end(), e) != engines::report_engines.end();
+  };
+  std::set<std::filesystem::path> read;
+  for (const auto& n : notes)
+    if (is_report_engine(n.engine) && n.decision == engines::HarvestDecision::included) {
+      read.insert(n.path);
+      names.insert(n.path.lexically_relative(output_dir));  // one name per report across repetitions
+    }
+  out.reports_read = names.size();
+  // Only a file that was read: an empty output directory's "no report was written here" is not
+  // something in a report.
+  for (const auto& n : notes)
+    if (n.decision == engines::HarvestDecision::not_measured && read.count(n.path) && !n.detail.empty() &&
+        std::find(out.unmeasured.begin(), out.unmeasured.end(), n.detail) == out.unmeasured.end())
+      out.unmeasured.push_back(n.detail);
+}
+
 // One collect call's answers to SIGINT/SIGTERM (docs/bench-command.md#interrupting-a-run). The
 // benchmark command runs in a process group of its own (platform::ChildRequest::interrupts), so
 // a terminal's Ctrl-C reaches only us: the first interrupt is passed on to it (collect) or lets
@@ -429,6 +452,7 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
   }
 
   std::vector<engines::Harvest> harvests;
+  std::set<std::filesystem::path> report_names;  // the reports read, relative to their output directory
   CollectOutcome out;
   Timestamp first_start{};
   const auto began = std::chrono::steady_clock::now();
@@ -466,6 +490,7 @@ CollectOutcome collect(const CollectRequest& req, const probe::Environment& env,
     if (svc.note)
       for (const auto& n : harvests.back().notes) svc.note(n.text());
     note_stale_reports(harvests.back().notes, output.path(), start, out.stale_reports);
+    note_report_outcomes(harvests.back().notes, output.path(), report_names, out);
   }
 
   // The rest is probed once, after all repetitions (docs/formats.md#benchmark-invocation).

@@ -34,7 +34,7 @@ constexpr const char* triple = "x86_64-unknown-linux-gnu";
 
 // Prints BENCH_LINES (default 60) numbered lines on stdout and on stderr, alternately, then fails
 // with BENCH_FAIL or where a `fail-here` file is committed; else writes a Google Benchmark report
-// (unless BENCH_NO_REPORT is set).
+// (unless BENCH_NO_REPORT is set; BENCH_ERRORED: one whose only benchmark errored).
 constexpr const char* bench_script = R"SH(#!/bin/sh
 i=1
 while [ "$i" -le "${BENCH_LINES:-60}" ]; do
@@ -57,6 +57,14 @@ fi
 if [ -n "$BENCH_FAIL" ]; then exit "$BENCH_FAIL"; fi
 if [ -f fail-here ]; then exit 4; fi
 if [ -n "$BENCH_NO_REPORT" ]; then exit 0; fi
+if [ -n "$BENCH_ERRORED" ]; then
+cat > "$BENCHHIST_OUTPUT_DIR/report.json" <<EOF
+{"context": {"date": "2026-12-03T12:00:00+00:00"}, "benchmarks": [
+ {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1,
+  "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns", "error_occurred": true, "error_message": "boom"}]}
+EOF
+exit 0
+fi
 cat > "$BENCHHIST_OUTPUT_DIR/report.json" <<EOF
 {"context": {"date": "2026-12-03T12:00:00+00:00", "library_build_type": "release"}, "benchmarks": [
  {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
@@ -272,6 +280,17 @@ TEST_CASE("collect says when the command wrote no report, and when it stored a d
   CHECK(contains(none.err, "[bench-history] the benchmark command wrote no report into $BENCHHIST_OUTPUT_DIR, so "
                            "nothing was stored"));
   CHECK_FALSE(contains(none.err, "dirty snapshot"));
+
+  // A report whose every benchmark errored was written: the note says what stored nothing.
+  const auto errored = p.run({"collect", "--bench-command", "./bench.sh"}, p.dir.path() / "tmp-errored",
+                             {{"BENCH_ERRORED", "1"}});
+  INFO("stdout: " << errored.out << "\nstderr: " << errored.err);
+  REQUIRE(errored.exit_code == 0);
+  CHECK(contains(errored.out, "Stored 0 result sets covering 0 benchmark cases."));
+  CHECK(contains(errored.err, "[bench-history] the benchmark command wrote 1 report into $BENCHHIST_OUTPUT_DIR, but "
+                              "no benchmark in it has a result to store, so nothing was stored: BM_A stored nothing "
+                              "(error: boom). Fix the benchmarks that errored or failed"));
+  CHECK_FALSE(contains(errored.err, "wrote no report"));
 
   // One untracked file makes the run a dirty snapshot, which history analysis never reads.
   bhtest::write_file(p.repo / "notes.txt", "scratch");

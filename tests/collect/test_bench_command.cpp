@@ -112,6 +112,8 @@ TEST_CASE("collect --bench-command runs the command through sh with a fresh outp
 
   REQUIRE(rig.argvs.size() == 3);
   CHECK(rig.argvs[0] == std::vector<std::string>{"/bin/sh", "-c", "./bench.sh --fast"});
+  CHECK(out.reports_read == 2);  // a.json and sub/b.json, each counted once over the repetitions
+  CHECK(out.unmeasured.empty());
   // Three different directories under TMPDIR, each empty when its run began, all removed after.
   CHECK(std::set<fs::path>(rig.output_dirs.begin(), rig.output_dirs.end()).size() == 3);
   CHECK(rig.empty_at_start == std::vector<bool>{true, true, true});

@@ -127,6 +127,11 @@ struct StaleReport {
 struct CollectOutcome {
   std::vector<StoredObject> objects;  // engines that produced at least one case
   std::vector<StaleReport> stale_reports;  // each name once, in the order first met
+  // Report files ($BENCHHIST_OUTPUT_DIR, captured cargo bench output) that were read, and what in
+  // them stored nothing (`BM_X stored nothing (error: boom)`), each text once in the order first
+  // met: when nothing was stored, why — the command did write reports.
+  std::size_t reports_read = 0;
+  std::vector<std::string> unmeasured;
   GitState git;
   ToolchainInfo toolchain;
   std::string machine_key;
