@@ -84,8 +84,10 @@ Selection select_with(const SelectionRequest& request, const GitTopology& git, T
     sel.context_is_merge_base = sel.merge_base == sel.context_commit;
     sel.line = git.first_parent_history(sel.context_commit);
     sel.split = split_index(sel.line, sel.merge_base, sel.base.commit, git);
-    // Dirty admission needs the working tree only when the context is the base-side tip.
-    if (request.allow_dirty && sel.split == sel.context_topo()) sel.working_tree_dirty = git.working_tree_dirty();
+    // The working tree belongs to the checked-out commit: only when the context is that commit
+    // can it be "the context + uncommitted changes" (the report's marker) or admit a dirty run
+    // through the base-tip exception. Another context was not measured with these changes.
+    if (git.resolve("HEAD") == sel.context_commit) sel.working_tree_dirty = git.working_tree_dirty();
   } catch (...) {
     (void)take_listing();  // throws the listing's own error, if any
     throw;

@@ -409,12 +409,16 @@ TEST_CASE("a dirty working tree at the base tip admits its dirty run and switche
   storage::LocalStore store(r.store_dir);
   Selection sel;
   Selection no_dirty_sel;
+  Selection older_sel;
+  Selection feature_sel;
   auto no_dirty = request();
   no_dirty.allow_dirty = false;
   try {
     CHECK(git->working_tree_dirty());
     sel = select_objects(request(), *git, store);
     no_dirty_sel = select_objects(no_dirty, *git, store);
+    older_sel = select_objects(request(r.ids.at("c40")), *git, store);
+    feature_sel = select_objects(request("feature"), *git, store);
   } catch (...) {
     r.git("checkout -q -- c0.txt");
     throw;
@@ -427,8 +431,14 @@ TEST_CASE("a dirty working tree at the base tip admits its dirty run and switche
   CHECK(sel.mode == AnalysisMode::branch);
   CHECK(sel.counts.dirty_not_admitted == 1);  // only c20's
   CHECK_FALSE(sel.since.cutoff);
+  CHECK(sel.working_tree_dirty == std::optional<bool>(true));  // the report's "+ uncommitted changes"
   CHECK(no_dirty_sel.mode == AnalysisMode::history);
-  CHECK_FALSE(no_dirty_sel.working_tree_dirty);  // --no-dirty: never probed
+  // --no-dirty admits no dirty run, but the marker stays true to the working tree.
+  CHECK(no_dirty_sel.working_tree_dirty == std::optional<bool>(true));
+  // Another context was not measured with these changes: no marker, and no exception for it.
+  CHECK_FALSE(older_sel.working_tree_dirty);
+  CHECK_FALSE(older_sel.dirty_run_admitted_on_context);
+  CHECK_FALSE(feature_sel.working_tree_dirty);
 }
 
 TEST_CASE("history reconstruction removes ghosts, ignores prefixes and applies blessings", "[analysis][git]") {

@@ -542,6 +542,20 @@ TEST_CASE("A dirty snapshot at the base tip is admitted only while the working t
   CHECK(j.at("mode").as_string() == "branch");  // docs/cli.md#commands: the admission makes it branch mode
   REQUIRE(j.contains("warning"));
   CHECK(std::string(j.at("warning").as_string()).rfind("Warning: the selected runs include dirty", 0) == 0);
+  // The marker belongs to the checked-out commit: an older context was not measured with these
+  // changes, and --no-dirty still reports the tree as it is.
+  auto older = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--json", out.string(), "--context",
+                             h.commits[tip - 1]},
+                            all_sets),
+                       h.repo);
+  REQUIRE(older.exit_code == 0);
+  CHECK(read_json(out).at("tip_dirty").as_bool() == false);
+  auto no_dirty = run_cli(with({"analyze", "--local=" + h.store.string(), "--no-text", "--json", out.string(), "--no-dirty"},
+                               all_sets),
+                          h.repo);
+  REQUIRE(no_dirty.exit_code == 0);
+  CHECK(read_json(out).at("tip_dirty").as_bool() == true);
+  CHECK(read_json(out).at("mode").as_string() == "history");
 
   // examine shows the tip twice: the clean run, then the dirty one flagged.
   const auto ex = h.tmp.path() / "ex.json";

@@ -141,7 +141,7 @@ struct Selection {
   std::string merge_base;
   bool context_is_merge_base = false;
   std::size_t split = 0;                    // split commit position on `line`
-  std::optional<bool> working_tree_dirty;   // probed only when it can matter
+  std::optional<bool> working_tree_dirty;   // probed only when the context is HEAD's commit
   bool dirty_run_admitted_on_context = false;  // through the base-tip exception (mode input)
   bool dirty_base_tip_admitted = false;        // such a run survived the window: report warning
   SinceWindow since;
