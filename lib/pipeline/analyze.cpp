@@ -506,7 +506,12 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   r.base_commit = sel.base.commit;
   r.base_name = sel.base.name;
   r.selection = selection_facts(req.selection.filters, sel);
-  r.runs.runs = sel.objects.size();
+  // Stored runs loaded across all sets (docs/formats.md#json-report): in branch mode the base
+  // line's runs are loaded too, and those of the shared history are the same objects.
+  std::set<std::string_view> loaded_keys;
+  for (const auto& o : sel.objects) loaded_keys.insert(o.key);
+  for (const auto& o : sel.base_objects) loaded_keys.insert(o.key);
+  r.runs.runs = loaded_keys.size();
   if (!sel.objects.empty()) {
     auto [lo, hi] = std::minmax_element(sel.objects.begin(), sel.objects.end(),
                                         [](const auto& a, const auto& b) { return a.topo < b.topo; });
@@ -524,11 +529,13 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
 
   // Sets: every set with selected runs or in-scope series, in set order.
   std::map<DiscriminantSet, report::SetReport> sets;
-  for (const auto& o : sel.objects) {
-    auto& sr = sets[o.data.set()];
-    sr.set = o.data.set();
-    ++sr.runs;
-  }
+  std::set<std::string_view> counted;
+  for (const auto* objects : {&sel.objects, &sel.base_objects})
+    for (const auto& o : *objects) {
+      auto& sr = sets[o.data.set()];
+      sr.set = o.data.set();
+      if (counted.insert(o.key).second) ++sr.runs;
+    }
   for (const auto& s : recon.series) {
     auto& sr = sets[s.key.set];
     sr.set = s.key.set;

@@ -606,6 +606,12 @@ TEST_CASE("analyze on a feature branch reports a branch excursion and admits bra
   CHECK(j.at("mode").as_string() == "branch");
   CHECK(j.at("tip_commit").as_string() == feature.back());
   const auto runs_with_dirty = j.at("runs").as_int64();
+  // Stored runs loaded across all sets: the feature line's (commits 0-40 but 10, three feature
+  // commits and the dirty snapshot) and the base line's beyond the fork (41-44), which branch
+  // mode loads too; the shared history counts once.
+  CHECK(runs_with_dirty == 40 + 3 + 1 + 4);
+  REQUIRE(j.at("sets").as_array().size() == 1);
+  CHECK(j.at("sets").at(0).at("runs").as_int64() == runs_with_dirty);
   bool found = false;
   for (const auto& fv : j.at("findings").as_array()) {
     const auto& f = fv.as_object();
