@@ -64,6 +64,11 @@ TEST_CASE("the two-median refinement moves the coarse split to the first point o
   CHECK(far >= 10);
   CHECK(far <= 30);
   CHECK_THROWS_AS(two_median_refinement(std::vector<double>(8, 1.0), 4, 5), benchhist::Error);
+  // The history ladder asks with min_regime 1, so the estimate may leave [5, n - 5]: a level
+  // starting 3 points from the end is found there (and declined by min_regime, above).
+  const auto late = step(30, 27, 0.5, 0.01, "late");
+  CHECK(two_median_refinement(late, 25, 1) == 27);
+  CHECK(two_median_refinement(late, 25, 5) == 25);
 }
 
 TEST_CASE("change points are attributed at the new level's start; Pettitt still decides min_regime",
@@ -83,9 +88,44 @@ TEST_CASE("change points are attributed at the new level's start; Pettitt still 
   CHECK(pettitt_tau < 194);
   CHECK_FALSE(ref.candidate);
   CHECK(ref.ladder.first_declined().has_value());
-  // The logged persistence gate is Pettitt's shorter side in both.
+  // The logged persistence gate: Pettitt's shorter side in the reference; with S2 the shorter side
+  // of the new level's start too, when that is shorter (here the 6 points after 194).
   REQUIRE(sharp.ladder.find("min_regime"));
-  CHECK(*sharp.ladder.find("min_regime")->value == *ref.ladder.find("min_regime")->value);
+  CHECK(*ref.ladder.find("min_regime")->value == static_cast<double>(std::min(pettitt_tau, 200 - pettitt_tau)));
+  CHECK(*sharp.ladder.find("min_regime")->value == 6.0);
+}
+
+TEST_CASE("a new level that starts fewer than five points from an end is declined at min_regime, never attributed "
+          "to the nearest admissible commit",
+          "[detect][sharp]") {
+  const detail::Departures product{};
+  const auto gates = [&](const std::vector<double>& x) {
+    return change_point_cheap_gates(x, {}, benchhist::MetricKind::wall_time, product);
+  };
+  // Ten points, the slowdown in the last four: the only admissible split is 5, which measured
+  // the old level. Declined, with the start's shorter side logged.
+  const std::vector<double> tip{100, 101, 102, 100, 101, 102, 800, 801, 802, 800};
+  auto st = gates(tip);
+  CHECK_FALSE(st.candidate);
+  CHECK(st.ladder.first_declined() == std::optional<std::string>("min_regime"));
+  CHECK(*st.ladder.find("min_regime")->value == 4.0);
+  // One more point on the new level: five after it, reported at its first point.
+  auto five = tip;
+  five.push_back(801);
+  st = gates(five);
+  REQUIRE(st.candidate);
+  CHECK(st.candidate->view_index == 6);
+  // The same at the start: four points on the old level are not a regime either.
+  const std::vector<double> early{100, 101, 102, 100, 800, 801, 802, 800, 801, 802, 800};
+  st = gates(early);
+  CHECK_FALSE(st.candidate);
+  CHECK(*st.ladder.find("min_regime")->value == 4.0);
+  // With five before it, it is reported at its first point.
+  std::vector<double> five_before{100, 101, 102, 100, 101};
+  five_before.insert(five_before.end(), early.begin() + 4, early.end());
+  st = gates(five_before);
+  REQUIRE(st.candidate);
+  CHECK(st.candidate->view_index == 5);
 }
 
 TEST_CASE("S1 certifies an overwhelming step analytically where the clamped threshold could not, and never raises "

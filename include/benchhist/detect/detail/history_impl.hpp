@@ -85,13 +85,18 @@ BENCHHIST_DETECT_INLINE ChangePointStage change_point_cheap_gates(std::span<cons
   } else {
     persistent = pettitt_from_ranks(ranks).index;
   }
-  const std::size_t shorter = std::min(persistent, n - persistent);
-  if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(m), shorter >= m)) return st;
+  std::size_t shorter = std::min(persistent, n - persistent);
   // Where the new level begins: S2 refines the coarse split (the searched one, or without S3 the
-  // standardised one) with two medians (docs/divergences.md).
+  // standardised one) with two medians (docs/divergences.md). The refinement may leave the
+  // admissible splits: a level that begins 4 points from an end is not yet (or no longer) a
+  // regime, and is declined here rather than attributed to the nearest admissible commit, which
+  // measured the other level.
   std::size_t tau = persistent;
-  if (dep.level_start_split)
-    tau = two_median_refinement(x, searched ? persistent : standardised_split(ranks, m), m);
+  if (shorter >= m && dep.level_start_split) {
+    tau = two_median_refinement(x, searched ? persistent : standardised_split(ranks, m), 1);
+    shorter = std::min(shorter, std::min(tau, n - tau));
+  }
+  if (!l.check("min_regime", static_cast<double>(shorter), static_cast<double>(m), shorter >= m)) return st;
   st.level_start = tau;
   const double baseline = median(detail::slice(x, 0, tau));
   const double latest = median(detail::slice(x, tau, n));
