@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "benchhist/error.hpp"
+#include "benchhist/report/closest.hpp"
 #include "command_table.hpp"
 #include "usage.hpp"
 
@@ -61,6 +62,19 @@ po::options_description describe(const CommandSpec& spec) {
   return desc;
 }
 
+// The candidate a typo most likely meant (`anaylze` → `analyze`, `--locl` → `--local`): the
+// closest by edit distance, if it is within a third of the typed length (at least one edit).
+std::optional<std::string> near_miss(std::string_view typed, const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = std::max<std::size_t>(1, typed.size() / 3) + 1;
+  for (const auto& c : candidates)
+    if (const std::size_t d = report::edit_distance(typed, c); d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  return best;
+}
+
 void store(const CommandSpec& spec, const std::vector<std::string>& args, Parsed& r) {
   const auto desc = describe(spec);
   po::positional_options_description pos;
@@ -69,7 +83,13 @@ void store(const CommandSpec& spec, const std::vector<std::string>& args, Parsed
   try {
     po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), r.vm);
   } catch (const po::unknown_option& e) {
-    fail("unexpected argument '" + e.get_option_name() + "' found", &spec);
+    const std::string typed = e.get_option_name();
+    std::vector<std::string> names{"--help"};
+    for (const auto& o : spec.opts) names.push_back("--" + o.name);
+    const auto meant = typed.starts_with("--") ? near_miss(typed.substr(0, typed.find('=')), names) : std::nullopt;
+    fail("unexpected argument '" + typed + "' found" +
+             (meant ? "\n\n  tip: a similar argument exists: '" + *meant + "'" : std::string()),
+         &spec);
   } catch (const po::error& e) {
     std::string m = e.what();
     // Bare-flag markers must never leak into messages.
@@ -187,10 +207,13 @@ std::string top_level_help() {
       "Usage: cargo bench-history <COMMAND> [OPTIONS]\n"
       "\n"
       "Commands:\n";
+  std::size_t width = 0;  // the longest visible name, so every description starts in one column
   for (const auto& e : command_table())
-    if (!e.spec.hidden) h += "  " + pad(e.spec.name, 13) + e.spec.about + "\n";
-  h += "\nOptions:\n  -h, --help     Print help (see a command's options with `<COMMAND> --help`)\n"
-       "  -V, --version  Print the version\n";
+    if (!e.spec.hidden) width = std::max(width, e.spec.name.size());
+  for (const auto& e : command_table())
+    if (!e.spec.hidden) h += "  " + pad(e.spec.name, width + 2) + e.spec.about + "\n";
+  h += "\nOptions:\n  " + pad("-h, --help", width + 2) + "Print help (see a command's options with `<COMMAND> --help`)\n  " +
+       pad("-V, --version", width + 2) + "Print the version\n";
   return h;
 }
 
@@ -202,7 +225,15 @@ ParseOutcome parse_arguments(const std::vector<std::string>& args) {
   const bool version_flag = first == "--version" || first == "-V";
   if (!version_flag && !first.empty() && first[0] == '-') fail("unexpected argument '" + first + "' found", nullptr);
   const TableEntry* entry = find_command(version_flag ? "version" : first);
-  if (!entry) fail("unrecognized subcommand '" + first + "'", nullptr);
+  if (!entry) {
+    std::vector<std::string> names;
+    for (const auto& e : command_table())
+      if (!e.spec.hidden) names.push_back(e.spec.name);
+    const auto meant = near_miss(first, names);
+    fail("unrecognized subcommand '" + first + "'" +
+             (meant ? "\n\n  tip: a similar subcommand exists: '" + *meant + "'" : std::string()),
+         nullptr);
+  }
 
   std::vector<std::string> rest(args.begin() + 1, args.end());
   // Help wins over every other argument error, as long as it comes before `--`.

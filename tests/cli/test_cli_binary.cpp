@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <regex>
+#include <sstream>
 
 #include "benchhist/codec/key.hpp"
 #include "benchhist/storage/local_store.hpp"
@@ -80,6 +81,39 @@ TEST_CASE("Unknown subcommands are usage errors", "[cli]") {
   TempDir dir;
   require_usage_error(run_cli({"frobnicate"}, dir.path()), {"'frobnicate'"});
   require_usage_error(run_cli({"help"}, dir.path()), {"'help'"});
+  // A near miss names what was probably meant; a word like none of them gets no tip.
+  const auto typo = run_cli({"anaylze"}, dir.path());
+  require_usage_error(typo, {"'anaylze'", "\n\n  tip: a similar subcommand exists: 'analyze'\n\nUsage:"});
+  CHECK_FALSE(contains(run_cli({"frobnicate"}, dir.path()).err, "tip:"));
+  const auto option = run_cli({"analyze", "--locl=./store"}, dir.path());
+  require_usage_error(option, {"unexpected argument '--locl=./store' found", "tip: a similar argument exists: '--local'"});
+  CHECK_FALSE(contains(run_cli({"analyze", "--frobnicate"}, dir.path()).err, "tip:"));
+}
+
+TEST_CASE("The command list starts every description in one column, the longest name's", "[cli]") {
+  TempDir dir;
+  const auto r = run_cli({"--help"}, dir.path());
+  std::size_t column = 0, rows = 0;
+  std::istringstream in(r.out);
+  bool listing = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "Commands:" || line == "Options:") {
+      listing = true;
+      continue;
+    }
+    if (!listing || line.empty()) {
+      listing = listing && !line.empty();
+      continue;
+    }
+    const auto gap = line.find("  ", 2);  // after the name (`-h, --help` holds one space)
+    const auto text = line.find_first_not_of(' ', gap);
+    INFO(line);
+    if (column == 0) column = text;
+    CHECK(text == column);
+    ++rows;
+  }
+  CHECK(rows >= visible_commands.size() + 2);  // every command (the list above names most) and two options
+  CHECK(column == std::string("  backfill-range  ").size());
 }
 
 TEST_CASE("Every command prints its own help with its full flag set on stdout", "[cli]") {
