@@ -558,6 +558,15 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     r.hint = report::hint_all_ghosts(sel.context_commit, older ? std::string_view(sel.line[newest].id) : std::string_view(),
                                      req.bench_command);
   }
+  // Judged nothing, only because every series is too short: say how many points it takes (a
+  // new user's first histories are; "too few points" alone does not say how few).
+  if (!r.hint && sel.mode == AnalysisMode::history && r.census.judged == 0 &&
+      r.census.count(UnjudgedReason::too_few_points) > 0) {
+    std::size_t longest = 0;
+    for (const auto& s : recon.series)
+      if (s.active_count() < min_series_points) longest = std::max(longest, s.active_count());
+    r.hint = report::hint_too_few_points(longest, min_series_points, req.bench_command);
+  }
   if (sel.dirty_base_tip_admitted) r.warning = report::dirty_base_warning();
   else if (sel.mode == AnalysisMode::branch && r.census.judged > 0) {
     // The newest dirty snapshot at the context is the state branch mode judged (docs/reports.md);

@@ -161,4 +161,14 @@ std::string hint_all_ghosts(std::string_view context_commit, std::string_view ne
   return s + " Collect at " + c + " (`" + collect + "`) and analyze again.";
 }
 
+std::string hint_too_few_points(std::size_t longest, std::size_t min_points,
+                                const std::optional<std::string>& bench_command) {
+  std::string backfill = "cargo bench-history backfill <FROM> HEAD";
+  if (bench_command) backfill += " --bench-command '" + *bench_command + "'";
+  return "History judges a series once it has " + std::to_string(min_points) +
+         " points in the analyzed window (a change needs five on each side of it); the longest here has " +
+         plural(longest, "point") + ". Measure more commits (`" + backfill +
+         "` fills in past ones) or widen --since, and analyze again.";
+}
+
 }  // namespace benchhist::report

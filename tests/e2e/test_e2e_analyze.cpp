@@ -238,6 +238,20 @@ TEST_CASE("analyze finds the step regression at its commit and writes every requ
       CHECK(e2e::read_file(out2 / name) == e2e::read_file(out / name));
     }
   }
+  SECTION("judged nothing because every series is too short: the report says how many points it takes") {
+    // fresh/bench was measured at the last two commits only.
+    auto rf = run_cli(with({"analyze", "--local=" + h.store.string(), "--json", (out / "fresh.json").string(), "fresh/"},
+                           all_sets),
+                      h.repo);
+    INFO("stdout:\n" << rf.out << "\nstderr:\n" << rf.err);
+    REQUIRE(rf.exit_code == 0);
+    const std::string hint = "History judges a series once it has 10 points in the analyzed window (a change needs "
+                             "five on each side of it); the longest here has 2 points.";
+    CHECK(contains(rf.out, hint));
+    CHECK(contains(std::string(read_json(out / "fresh.json").at("hint").as_string()), hint));
+    // With any series judged, the census line alone speaks for the short ones.
+    CHECK_FALSE(contains(r.out, "History judges"));
+  }
   SECTION("--verbose names the unjudged series") {
     auto rv = run_cli(with(args, {"--verbose"}), h.repo);
     INFO("stderr:\n" << rv.err);

@@ -57,4 +57,9 @@ std::string hint_none_entered(const UnenteredRuns&);
 std::string hint_all_ghosts(std::string_view context_commit, std::string_view newest_measured = {},
                             const std::optional<std::string>& bench_command = std::nullopt);
 
+// History mode judged nothing because every series it could judge is shorter than
+// `min_points` (the longest has `longest`): how many points a series needs, and how to get them.
+std::string hint_too_few_points(std::size_t longest, std::size_t min_points,
+                                const std::optional<std::string>& bench_command = std::nullopt);
+
 }  // namespace benchhist::report
