@@ -78,6 +78,11 @@ void preflight(const std::vector<ReportFile>& files) {
     if (std::filesystem::is_directory(f.path, ec))
       throw Error(ErrorKind::usage, "the " + f.label + " report path " + f.path.string() + " is a directory",
                   f.path.string(), {}, "name a file to write, for example one inside " + f.path.string());
+    // `out/` names a directory whether or not it exists yet: writing would create it, then fail.
+    if (!f.path.empty() && !f.path.has_filename())
+      throw Error(ErrorKind::usage,
+                  "the " + f.label + " report path " + f.path.string() + " names a directory (it ends in '/')",
+                  f.path.string(), {}, "name a file to write inside it, for example " + (f.path / "report").string());
   }
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = i + 1; j < files.size(); ++j) {

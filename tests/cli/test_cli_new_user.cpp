@@ -546,6 +546,11 @@ TEST_CASE("A report path that is a directory, an unborn HEAD and an empty projec
   fs::create_directories(out_dir);
   require_error(run_cli({"analyze", "--json", "out"}, dir.path()),
                 {"Error: the JSON report path " + out_dir.string() + " is a directory", "name a file to write"});
+  // One ending in '/' names a directory even before it exists: refused, and nothing is created.
+  require_error(run_cli({"analyze", "--html", "new-dir/"}, dir.path()),
+                {"Error: the HTML report path " + (dir.path() / "new-dir/").string() + " names a directory (it ends in '/')",
+                 "for example " + (dir.path() / "new-dir/report").string()});
+  CHECK_FALSE(fs::exists(dir.path() / "new-dir"));
 
   fs::create_directories(dir.path() / "store");
   const auto fresh = dir.path() / "fresh";
