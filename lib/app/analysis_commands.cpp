@@ -64,7 +64,7 @@ int run_analyze(const AnalyzeOptions& o, const Invocation& inv) {
   req.ignore_prefixes = ctx.config.ignore_prefixes;
   req.threads = worker_threads();
   req.skip_unreadable = o.skip_unreadable;
-  req.bench_command = ctx.config.bench_command;
+  req.spelling = ctx.spelling;
   auto result = pipeline::analyze(req, *git, *ctx.store, hooks_for(inv, v));
   if (inv.keep_until_exit) inv.keep_until_exit->push_back(result.reconstruction);
   finish_store(ctx, inv, v);

@@ -162,6 +162,10 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   }
   ctx.project = config::resolve_project_id(ctx.config, root.value_or(base));
   note(inv, v, "project id: " + ctx.project);
+  // A suggested command repeats the storage option the user gave; the configuration's own
+  // choice needs none.
+  if (env.local.present) ctx.spelling.storage = env.local.path ? "--local=" + env.local.path->string() : "--local";
+  ctx.spelling.bench_command = ctx.config.bench_command;
   if (access == StoreAccess::none) return ctx;
   const OptionalPathFlag no_cache{};
   ctx.storage = select_storage(env.local, cache ? *cache : no_cache, ctx.config.azure ? &*ctx.config.azure : nullptr,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "benchhist/report/hints.hpp"
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/bench_command.hpp"
@@ -83,6 +84,7 @@ struct CommandContext {
   std::string project;
   std::optional<StorageChoice> storage;
   std::unique_ptr<storage::ObjectStore> store;
+  report::CommandSpelling spelling;  // how a hint spells this project's collect and backfill
 };
 // How a command uses its store: a read command (analyze, examine, list, prune, unbless) never
 // creates one, so a local path that does not exist is an error naming it; every command refuses a

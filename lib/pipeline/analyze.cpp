@@ -348,13 +348,14 @@ std::vector<DiscriminantSet> filtered_out_sets(const analysis::Selection& sel) {
 
 std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
                                                 const analysis::SelectionRequest& req,
-                                                const storage::ObjectStore& store) {
+                                                const storage::ObjectStore& store,
+                                                const report::CommandSpelling& spelling) {
   const auto& c = sel.counts;
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
   if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained))
-    return report::hint_nothing_stored(req.project, store.describe());
+    return report::hint_nothing_stored(req.project, store.describe(), spelling);
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe(),
@@ -550,13 +551,19 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   timing(hooks, "detection of " + std::to_string(recon.series.size()) + " series", t0);
   for (auto& [set, sr] : sets) r.sets.push_back(std::move(sr));
 
-  r.hint = empty_selection_hint(sel, req.selection, store);
+  r.hint = empty_selection_hint(sel, req.selection, store, req.spelling);
   if (!r.hint && recon.series.empty() && recon.ghost_series > 0) {
     std::size_t newest = 0;
     for (const auto& o : sel.objects) newest = std::max(newest, o.topo);
     const bool older = !sel.objects.empty() && newest < sel.context_topo();
+    // A dirty snapshot at the context, not admitted here, is why it "was never measured".
+    const bool dirty_at_context = std::any_of(sel.excluded.begin(), sel.excluded.end(), [&](const auto& e) {
+      if (e.stage != analysis::FunnelStage::dirty_admission) return false;
+      const auto data = codec::parse_data_key(e.key);
+      return data && data->commit == sel.context_commit;
+    });
     r.hint = report::hint_all_ghosts(sel.context_commit, older ? std::string_view(sel.line[newest].id) : std::string_view(),
-                                     req.bench_command);
+                                     req.spelling, dirty_at_context);
   }
   // Judged nothing, only because every series is too short: say how many points it takes (a
   // new user's first histories are; "too few points" alone does not say how few).
@@ -565,7 +572,7 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
     std::size_t longest = 0;
     for (const auto& s : recon.series)
       if (s.active_count() < min_series_points) longest = std::max(longest, s.active_count());
-    r.hint = report::hint_too_few_points(longest, min_series_points, req.bench_command);
+    r.hint = report::hint_too_few_points(longest, min_series_points, req.spelling);
   }
   if (sel.dirty_base_tip_admitted) r.warning = report::dirty_base_warning();
   else if (sel.mode == AnalysisMode::branch && r.census.judged > 0) {

@@ -103,13 +103,26 @@ std::string emptying_parts(const std::vector<EmptyingFilter>& emptying, std::str
 
 }  // namespace
 
-std::string hint_nothing_stored(std::string_view project, std::string_view store) {
+std::string CommandSpelling::collect() const {
+  std::string c = "cargo bench-history collect";
+  if (!storage.empty()) c += " " + storage;
+  if (bench_command) c += " --bench-command '" + *bench_command + "'";
+  return c;
+}
+
+std::string CommandSpelling::backfill(std::string_view to) const {
+  std::string c = "cargo bench-history backfill <FROM> " + std::string(to);
+  if (!storage.empty()) c += " " + storage;
+  if (bench_command) c += " --bench-command '" + *bench_command + "'";
+  return c;
+}
+
+std::string hint_nothing_stored(std::string_view project, std::string_view store, const CommandSpelling& spelling) {
   // The project id defaults to the repository directory's name, so a clone under another name
   // looks at an empty project: say which one, and how to point it at the stored history.
   return "No runs are stored for project \"" + std::string(project) + "\" yet" +
          (store.empty() ? std::string() : " (looked in the " + std::string(store) + ")") +
-         ". Run `cargo bench-history collect` on a commit "
-         "(or `cargo bench-history backfill <FROM> <TO>` to seed history) first. If this repository's runs "
+         ". Run `" + spelling.collect() + "` on a commit (or `" + spelling.backfill() + "` to seed history) first. If this repository's runs "
          "are stored under another project id (a clone in a directory of another name, say), set `id` in "
          "the `[project]` table of .cargo/bench_history.toml to that id instead.";
 }
@@ -148,11 +161,15 @@ std::string hint_none_entered(const UnenteredRuns& u) {
 }
 
 std::string hint_all_ghosts(std::string_view context_commit, std::string_view newest_measured,
-                            const std::optional<std::string>& bench_command) {
+                            const CommandSpelling& spelling, bool dirty_at_context) {
   const std::string c(short_id(context_commit));
-  std::string collect = "cargo bench-history collect";
-  if (bench_command) collect += " --bench-command '" + *bench_command + "'";
+  const std::string collect = spelling.collect();
   std::string s = "Every benchmark in the analyzed runs is a ghost: none was measured at the context commit " + c + ".";
+  if (dirty_at_context)
+    return s + " The run stored at " + c +
+           " is a dirty snapshot (measured with uncommitted changes), which history analysis does not read: "
+           "collect at " + c + " with a clean working tree (commit or stash any changes first; `" + collect +
+           "`) and analyze again.";
   if (!newest_measured.empty()) {
     const std::string m(short_id(newest_measured));
     return s + " The newest measured commit on this line is " + m + ": analyze it with `--context " + m +
@@ -161,10 +178,8 @@ std::string hint_all_ghosts(std::string_view context_commit, std::string_view ne
   return s + " Collect at " + c + " (`" + collect + "`) and analyze again.";
 }
 
-std::string hint_too_few_points(std::size_t longest, std::size_t min_points,
-                                const std::optional<std::string>& bench_command) {
-  std::string backfill = "cargo bench-history backfill <FROM> HEAD";
-  if (bench_command) backfill += " --bench-command '" + *bench_command + "'";
+std::string hint_too_few_points(std::size_t longest, std::size_t min_points, const CommandSpelling& spelling) {
+  const std::string backfill = spelling.backfill("HEAD");
   return "History judges a series once it has " + std::to_string(min_points) +
          " points in the analyzed window (a change needs five on each side of it); the longest here has " +
          plural(longest, "point") + ". Measure more commits (`" + backfill +

@@ -159,14 +159,33 @@ TEST_CASE("When every benchmark is a ghost, the hint names the newest measured c
   CHECK(contains(plain.out, "none was measured at the context commit " + head.substr(0, 12) + "."));
   CHECK(contains(plain.out, "The newest measured commit on this line is " + newest + ": analyze it with `--context " +
                                 newest + "`, or collect at " + head.substr(0, 12) +
-                                " (`cargo bench-history collect`) and analyze again."));
+                                " (`cargo bench-history collect " + h.local() + "`) and analyze again."));
 
   fs::create_directories(h.repo / ".cargo");
   bhtest::write_file(h.repo / ".cargo" / "bench_history.toml", "[collect]\nbench_command = \"./bench.sh --quick\"\n");
   const auto configured = run_cli(with_filters({"analyze", h.local()}), h.repo);
   INFO(configured.err);
   REQUIRE(configured.exit_code == 0);
-  CHECK(contains(configured.out, "(`cargo bench-history collect --bench-command './bench.sh --quick'`)"));
+  CHECK(contains(configured.out, "(`cargo bench-history collect " + h.local() + " --bench-command './bench.sh --quick'`)"));
+
+  // Only a dirty snapshot stored at HEAD: history does not read it, and the hint says so (with a
+  // clean working tree: a dirty one would admit it at the base tip, in branch mode).
+  fs::remove_all(h.repo / ".cargo");
+  {
+    Run run;
+    run.context.git = GitState{head, std::string("main"), true};
+    run.context.toolchain = ToolchainInfo{triple, std::nullopt};
+    run.context.tool_version = std::string(tool_version);
+    run.results.push_back(BenchmarkResult{BenchmarkId({"BM_X"}), {MetricValue{MetricKind::wall_time, 100.0, {}, {}}}});
+    storage::LocalStore(h.store).put(codec::dirty_key("myproj", Engine::google_benchmark, triple, "mk-a", head, 1780272000),
+                                     codec::encode_run(run), storage::CollisionPolicy::refuse);
+  }
+  const auto ghost = run_cli(with_filters({"analyze", h.local()}), h.repo);
+  INFO(ghost.err);
+  REQUIRE(ghost.exit_code == 0);
+  CHECK(contains(ghost.out, "The run stored at " + head.substr(0, 12) +
+                                " is a dirty snapshot (measured with uncommitted changes), which history analysis "
+                                "does not read: collect at " + head.substr(0, 12) + " with a clean working tree"));
 
   // Analyzed at the newest measured commit, nothing is a ghost and there is no such hint.
   const auto at_newest = run_cli(with_filters({"analyze", h.local(), "--context", h.commits.back()}), h.repo);
@@ -458,6 +477,8 @@ TEST_CASE("analyze refuses a benchmark prefix that matches nothing, naming the c
   CHECK(contains(none.out, "No runs are stored for project \"myproj\" yet (looked in the local store at " +
                                empty_store.path().string() + ")."));
   CHECK(contains(none.out, "set `id` in the `[project]` table"));
+  // The commands it suggests repeat the store the user named, so they can be pasted as they are.
+  CHECK(contains(none.out, "Run `cargo bench-history collect --local=" + empty_store.path().string() + "` on a commit"));
 }
 
 TEST_CASE("bless warns about a prefix that matches no benchmark stored at the commit", "[cli][new-user][bless]") {

@@ -30,9 +30,9 @@ struct AnalyzeRequest {
   // Analyse around stored objects that cannot be read instead of failing; the report lists
   // their keys (docs/reports.md "Unreadable stored objects").
   bool skip_unreadable = false;
-  // The project's configured collect command ([collect] bench_command), named in the hint when
-  // every benchmark is a ghost.
-  std::optional<std::string> bench_command;
+  // How the hints spell a command for this project (the storage option given, the configured
+  // [collect] bench_command), so a suggested collect or backfill line can be pasted as is.
+  report::CommandSpelling spelling;
 };
 
 // Progress and diagnostics, without the `[bench-history] ` prefix. Either may be empty.
@@ -78,6 +78,7 @@ std::vector<report::EmptyingFilter> emptying_filters(const analysis::Discriminan
 // selection, else nullopt.
 std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
                                                 const analysis::SelectionRequest& request,
-                                                const storage::ObjectStore& store);
+                                                const storage::ObjectStore& store,
+                                                const report::CommandSpelling& spelling = {});
 
 }  // namespace benchhist::pipeline

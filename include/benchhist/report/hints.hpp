@@ -10,6 +10,19 @@
 
 namespace benchhist::report {
 
+// How a hint spells a command for this project, so the line it suggests can be pasted as is:
+// the storage option the user gave (`--local=./store`; empty when the configuration chooses the
+// store) and the configured `[collect] bench_command`.
+struct CommandSpelling {
+  std::string storage;
+  std::optional<std::string> bench_command;
+
+  // `cargo bench-history collect --local=./store --bench-command '…'`
+  std::string collect() const;
+  // `cargo bench-history backfill <FROM> <TO> --local=./store --bench-command '…'`
+  std::string backfill(std::string_view to = "<TO>") const;
+};
+
 // Begins with `Warning: ` (report body, rendered last).
 std::string dirty_base_warning();
 
@@ -21,7 +34,8 @@ std::string dirty_context_note(std::string_view context_commit, std::string_view
 
 // Nothing stored for `project` and every filter unconstrained; `store` (ObjectStore::describe(),
 // optional) names where the tool looked, so a mistyped store path shows.
-std::string hint_nothing_stored(std::string_view project, std::string_view store = {});
+std::string hint_nothing_stored(std::string_view project, std::string_view store = {},
+                                const CommandSpelling& spelling = {});
 
 // A constrained filter that no stored run passes on its own: the option that sets it
 // (`--engine`), the filter as announced, and the values the store does hold on that axis.
@@ -52,14 +66,14 @@ std::string hint_none_entered(const UnenteredRuns&);
 
 // Runs analyzed but every benchmark was a ghost at the context commit. `newest_measured`: the
 // newest commit of the context line with a selected run, when older than the context (a
-// replayed range whose HEAD was never measured); `bench_command`: the project's configured
-// collect command, so the suggested collect line is the one that measures this project.
+// replayed range whose HEAD was never measured); `dirty_at_context`: a dirty snapshot is stored
+// at the context commit, which history does not read; `spelling`: how the suggested collect
+// line measures this project.
 std::string hint_all_ghosts(std::string_view context_commit, std::string_view newest_measured = {},
-                            const std::optional<std::string>& bench_command = std::nullopt);
+                            const CommandSpelling& spelling = {}, bool dirty_at_context = false);
 
 // History mode judged nothing because every series it could judge is shorter than
 // `min_points` (the longest has `longest`): how many points a series needs, and how to get them.
-std::string hint_too_few_points(std::size_t longest, std::size_t min_points,
-                                const std::optional<std::string>& bench_command = std::nullopt);
+std::string hint_too_few_points(std::size_t longest, std::size_t min_points, const CommandSpelling& spelling = {});
 
 }  // namespace benchhist::report
