@@ -35,6 +35,14 @@ ParsedReport read_document(const JsonValue& doc) {
                           "instructions, or a metric name of this tool: " + std::string(metric_names_list) +
                           "); remove it from the file or write it under one of those names");
       detail::require_object(m, at);
+      // A member the format does not define would be dropped in silence, and one like `unit`
+      // changes what the value means: refused by name.
+      for (const auto& [member, ignored] : m.members())
+        if (member != "value" && member != "lower_value" && member != "upper_value")
+          throw JsonProblem(at + "/" + member + " is not a member of a Bencher Metric Format measure (value, "
+                                "lower_value, upper_value)",
+                            "values are read in the measure's own unit (latency: nanoseconds; formats.md lists this "
+                            "tool's metric units): convert the value if needed and remove \"" + member + "\"");
       MetricValue v;
       v.kind = *kind;
       v.value = detail::require_number(m, "value", at);

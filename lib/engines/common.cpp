@@ -19,6 +19,8 @@ std::string read_text_file(const std::filesystem::path& file, std::string_view e
 }
 
 BenchmarkId split_identity(std::string_view name, std::string_view separator) {
+  // An empty name would be an id that no report can show and no --benchmark can select.
+  if (name.empty()) throw JsonProblem("a benchmark name is empty", "give every benchmark a name, then run it again");
   std::vector<std::string> segments;
   std::size_t start = 0;
   for (;;) {

@@ -50,7 +50,7 @@ std::optional<Interval> optional_interval(const JsonValue& obj, std::string_view
                                           std::string_view high_name);
 
 // A harness's benchmark name as an identity: split on `separator`, empty segments dropped (a name
-// of separators only stays one segment, so no identity is empty).
+// of separators only stays one segment, so no identity is empty). An empty name is a JsonProblem.
 BenchmarkId split_identity(std::string_view name, std::string_view separator);
 
 // Two different names of one file that split to one identity (`BM_A/64` and `BM_A//64`):

@@ -295,6 +295,13 @@ TEST_CASE("bmf: truncated, empty, foreign, mistyped, negative and NaN documents 
   expect_parse_error(read_bmf, t.path() / "onebound.json", "lower_value is given without upper_value");
   write_file(t.path() / "outside.json", R"({"a": {"latency": {"value": 10, "lower_value": 11, "upper_value": 12}}})");
   expect_parse_error(read_bmf, t.path() / "outside.json", "do not enclose the value");
+  // A member the format does not define would change the value's meaning unseen (a unit).
+  write_file(t.path() / "unit.json", R"({"a": {"latency": {"value": 10, "unit": "ms"}}})");
+  expect_parse_error(read_bmf, t.path() / "unit.json",
+                     "/a/latency/unit is not a member of a Bencher Metric Format measure (value, lower_value, upper_value)");
+  // An empty name is an id no report could show.
+  write_file(t.path() / "unnamed.json", R"({"": {"latency": {"value": 10}}})");
+  expect_parse_error(read_bmf, t.path() / "unnamed.json", "a benchmark name is empty");
   write_file(t.path() / "same.json", R"({"a/b": {"latency": {"value": 1}}, "a//b": {"latency": {"value": 2}}})");
   expect_parse_error(read_bmf, t.path() / "same.json",
                      "two benchmarks in this file, 'a/b' and 'a//b', become the same benchmark id 'a/b'");
