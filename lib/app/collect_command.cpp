@@ -164,6 +164,11 @@ void run_import(const ImportOptions& o, const Invocation& inv) {
   if (o.target_dir) {
     req.target_dir = (base / *o.target_dir).lexically_normal();
     std::error_code ec;
+    if (std::filesystem::exists(*req.target_dir, ec) && !std::filesystem::is_directory(*req.target_dir, ec))
+      throw Error(ErrorKind::usage, "the target directory " + req.target_dir->string() + " is a file, not a directory",
+                  req.target_dir->string(), {},
+                  "pass the directory the benchmarks wrote into (CARGO_TARGET_DIR) as --target-dir; a report file is "
+                  "named without an option (import <FILE>)");
     if (!std::filesystem::is_directory(*req.target_dir, ec))
       throw Error(ErrorKind::not_found, "the target directory " + req.target_dir->string() + " does not exist",
                   req.target_dir->string(), {}, "pass the directory the benchmarks wrote into (CARGO_TARGET_DIR) as --target-dir");

@@ -233,6 +233,15 @@ TEST_CASE("import and --bench-command parse their options and refuse what cannot
   require_runtime_error(run_cli({"import", "--local=" + (dir.path() / "s").string(), "--target-dir", "nope"}, dir.path()),
                         "the target directory " + (dir.path() / "nope").string() + " does not exist");
   CHECK(std::filesystem::is_empty(dir.path()));
+  // A report file given as --target-dir is named for what it is.
+  bhtest::write_file(dir.path() / "hf.json", "{}");
+  const auto file_as_dir =
+      run_cli({"import", "--local=" + (dir.path() / "s").string(), "--target-dir", "hf.json"}, dir.path());
+  require_runtime_error(file_as_dir, "the target directory " + (dir.path() / "hf.json").string() +
+                                         " is a file, not a directory");
+  CHECK(contains(file_as_dir.err, "a report file is named without an option (import <FILE>)"));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "s"));
+  std::filesystem::remove(dir.path() / "hf.json");
   // The help names the new options.
   auto help = run_cli({"import", "--help"}, dir.path());
   CHECK(contains(help.out, "--commit <REF>"));
