@@ -44,7 +44,9 @@ void check_exit(const probe::ProcessResult& r, const std::string& command, const
                 "the benchmark process was killed (" + output + "); rerun collect once the cause is fixed");
   throw Error(ErrorKind::benchmark_failed,
               "engine \"" + command + "\" failed with exit code " + std::to_string(r.exit_code), {}, {},
-              "fix the failing benchmark (" + output + ") and run collect again; nothing was stored");
+              "fix the failing benchmark (" + output + ") and run collect again; nothing was stored. A build "
+              "error, or an argument the command refused (an unknown -p package or --bench target), fails the "
+              "same way: the end of its output says which");
 }
 
 // The line that opens each repetition's part of a log: which command, where, which repetition

@@ -337,6 +337,8 @@ TEST_CASE("A failing benchmark command shows the end of its log and the log's pa
                             log.string() + "):\nbench-out line 41.\n"));
   CHECK(contains(r.err, "bench-err line 60.\nError: engine \"./bench.sh\" failed with exit code 3\n"));
   CHECK(contains(r.err, "  hint: fix the failing benchmark (its output is in " + log.string() + ")"));
+  // A refused argument (an unknown -p package) fails the same way: the hint does not blame the code.
+  CHECK(contains(r.err, "an argument the command refused (an unknown -p package or --bench target), fails the same way"));
   CHECK_FALSE(contains(r.err, "bench-err line 40."));
 
   SECTION("in CI the whole log is shown: the runner's files go with the job") {
