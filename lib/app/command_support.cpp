@@ -160,6 +160,10 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
                         "] that this version does not read, so it is ignored (it reads " + read +
                         "): correct the table's name, or remove it");
   }
+  for (const auto& key : ctx.config.ignored_project_keys)
+    announce(inv, "warning: the configuration " + loc.path.string() + " has a key `" + key +
+                      "` in [project] that this version does not read, so it is ignored (it reads `id` and "
+                      "`default_branch`): correct the key's name, or remove it");
   ctx.project = config::resolve_project_id(ctx.config, root.value_or(base));
   note(inv, v, "project id: " + ctx.project);
   // A suggested command repeats the storage option the user gave; the configuration's own

@@ -63,7 +63,10 @@ std::string require_string(const fs::path& origin, std::string_view key, const t
 }
 
 void parse_project(const fs::path& origin, const toml::table& project, Config& out) {
-  // Unknown keys inside [project] are ignored (reference behaviour, docs/configuration.md).
+  // Unknown keys inside [project] are ignored (reference behaviour, docs/configuration.md), and
+  // listed for the caller to name.
+  for (const auto& [key, node] : project)
+    if (key.str() != "id" && key.str() != "default_branch") out.ignored_project_keys.emplace_back(key.str());
   if (const auto* id = project.get("id")) {
     out.project_id = require_string(origin, "project.id", *id);
     // An empty id would store every run under the placeholder segment `_`, beside no project;

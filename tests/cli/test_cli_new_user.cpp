@@ -137,6 +137,13 @@ TEST_CASE("A command run in a subdirectory reads the project named after the rep
                               " has a table [analyis] that this version does not read, so it is ignored"));
     CHECK(contains(r.err, "(it reads [project], [storage], [analysis] and [collect]): correct the table's name, or "
                           "remove it"));
+    // A mistyped [project] key: the history would be filed under the directory's name unseen.
+    bhtest::write_file(config, "[project]\nidd = \"myproj\"\n");
+    const auto key = run_cli(with_filters({"list", "runs", h.local()}), sub);
+    REQUIRE(key.exit_code == 0);
+    CHECK(contains(key.err, "[bench-history] warning: the configuration " + config.string() +
+                                " has a key `idd` in [project] that this version does not read, so it is ignored "
+                                "(it reads `id` and `default_branch`): correct the key's name, or remove it"));
     bhtest::write_file(config, "[analysis]\nignore = [\"BM_X\"]\n");
     const auto fixed = run_cli(with_filters({"list", "runs", h.local()}), sub);
     CHECK(fixed.exit_code == 0);

@@ -67,6 +67,14 @@ TEST_CASE("unknown top-level tables are ignored and listed by name", "[config]")
             .ignored_tables.empty());
 }
 
+TEST_CASE("unknown keys of [project] are ignored and listed in name order", "[config]") {
+  const auto c = config::parse_config("[project]\nidd = 'x'\ndefualt_branch = 'develop'\nid = 'p'\n", "x.toml");
+  CHECK(c.project_id == "p");
+  CHECK_FALSE(c.default_branch);
+  CHECK(c.ignored_project_keys == std::vector<std::string>{"defualt_branch", "idd"});
+  CHECK(config::parse_config("[project]\nid = 'p'\ndefault_branch = 'main'\n", "y.toml").ignored_project_keys.empty());
+}
+
 TEST_CASE("an explicit Azure endpoint is kept as written", "[probe][config]") {
   auto c = config::parse_config("[storage.azure]\naccount='acct'\ncontainer='bench'\nendpoint='https://127.0.0.1:10000/acct'\n", "x");
   REQUIRE(c.azure);

@@ -43,6 +43,9 @@ struct Config {
   // Top-level tables this version does not read, in name order: ignored, as the reference does
   // (an old `[machine]`), but named so a typo such as `[analyis]` is not silently lost.
   std::vector<std::string> ignored_tables;
+  // Keys of [project] this version does not read (`idd`), in name order: ignored as the reference
+  // does, but named, since a mistyped `id` silently files history under the directory's name.
+  std::vector<std::string> ignored_project_keys;
   std::filesystem::path path;  // the file this came from (or would have)
   bool file_found = false;     // false: default location absent → empty configuration
 };
