@@ -121,6 +121,31 @@ BlessingsListing window_view(const ListBlessingsRequest& req, const analysis::Gi
       out.listing.blessings.push_back({set, id, b->commit, time, std::nullopt, {}});
     }
   }
+  // A record in the window whose prefixes accept no benchmark of its sets has no row here (the
+  // view lists benchmarks): say so, or "No blessings in the analysis window" would be untrue of
+  // the store. One that a later blessing supersedes is the view working as meant.
+  // (A record scoped to other sets is outside the selection, not unmatched.)
+  std::vector<std::string> unmatched;
+  for (const auto& c : candidates) {
+    bool in_scope = false, accepts = false;
+    for (const auto& [set, ids] : benchmarks) {
+      if (!c.scope.matches(set)) continue;
+      in_scope = true;
+      accepts = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return analysis::prefixes_accept(c.prefixes, id); });
+      if (accepts) break;
+    }
+    if (in_scope && !accepts && std::find(unmatched.begin(), unmatched.end(), c.commit) == unmatched.end())
+      unmatched.push_back(c.commit);
+  }
+  if (!unmatched.empty() && hooks.announce) {
+    std::vector<std::string> names;
+    for (const auto& c : unmatched) names.push_back(std::string(short_id(c)));
+    hooks.announce(std::to_string(unmatched.size()) +
+                   (unmatched.size() == 1 ? " blessing record in the window accepts" : " blessing records in the window accept") +
+                   " no benchmark of the selected runs, so " + (unmatched.size() == 1 ? "it has" : "they have") +
+                   " no row here: at " + joined(names) + "; `list blessings --context <commit>` shows a commit's records, "
+                   "`unbless --context <commit>` removes them");
+  }
   return out;
 }
 

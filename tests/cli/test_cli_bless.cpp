@@ -99,6 +99,21 @@ TEST_CASE("bless through the CLI re-baselines the step, a foreign scope does not
   REQUIRE(window.exit_code == 0);
   CHECK(contains(window.out, "No blessings in the analysis window."));
   CHECK(contains(window.err, "--machine-key mk-nosuch matches no stored run"));
+  // A record whose prefixes accept no stored benchmark has no row in the window view: named.
+  std::vector<std::string> stray{"bless", local, "--context", commits[20], "nosuch/"};
+  stray.insert(stray.end(), filters.begin(), filters.end());
+  REQUIRE(run_cli(stray, repo).exit_code == 0);
+  std::vector<std::string> all{"list", "blessings", "--all", local};
+  all.insert(all.end(), filters.begin(), filters.end());
+  const auto with_stray = run_cli(all, repo);
+  INFO(with_stray.err);
+  REQUIRE(with_stray.exit_code == 0);
+  CHECK(contains(with_stray.err, "1 blessing record in the window accepts no benchmark of the selected runs, so it has "
+                                 "no row here: at " + commits[20].substr(0, 12)));
+  CHECK_FALSE(contains(with_stray.err, commits[15].substr(0, 12) + ";"));  // that one has rows
+  std::vector<std::string> unbless_stray{"unbless", local, "--context", commits[20]};
+  unbless_stray.insert(unbless_stray.end(), filters.begin(), filters.end());
+  REQUIRE(run_cli(unbless_stray, repo).exit_code == 0);
 
   // unbless with the mk-a scope removes only the record it contains; the step is back.
   std::vector<std::string> unbless{"unbless", local, "--context", commits[15]};
