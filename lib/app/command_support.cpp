@@ -208,7 +208,16 @@ pipeline::Hooks hooks_for(const Invocation& inv, bool verbose) {
 }
 
 std::unique_ptr<analysis::GitTopology> open_repository(const EnvironmentOptions& env, const Invocation& inv) {
-  return analysis::open_git_topology(env.repo ? (inv.cwd / *env.repo).lexically_normal() : inv.cwd);
+  if (!env.repo) return analysis::open_git_topology(inv.cwd);
+  const auto dir = (inv.cwd / *env.repo).lexically_normal();
+  try {
+    return analysis::open_git_topology(dir);
+  } catch (const Error& e) {
+    // "or pass --repo <path>" would not help someone who did: the path given is the problem.
+    if (e.kind() != ErrorKind::git) throw;
+    throw Error(e.kind(), e.message(), e.subject(), e.cause(),
+                "check the --repo path: it must be (or lie inside) the project's git repository");
+  }
 }
 
 analysis::SelectionRequest complete_selection(analysis::SelectionRequest given, const CommandContext& ctx,

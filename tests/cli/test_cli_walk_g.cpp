@@ -196,6 +196,10 @@ TEST_CASE("CLI hints name options, never the library's request fields", "[cli][w
   }
   const auto outside = dir.path() / "outside";
   fs::create_directories(outside);
+  // A --repo that names no repository: the hint is about that path, not "pass --repo".
+  const auto bad_repo = run_cli({"list", "runs", local, "--repo", (dir.path() / "nowhere").string()}, dir.path());
+  require_error(bad_repo, {"could not open a git repository at " + (dir.path() / "nowhere").string(),
+                           "  hint: check the --repo path: it must be (or lie inside) the project's git repository"});
   const auto no_repo = run_cli({"collect", local, "--target-triple", triple, "--bench-command", "true"}, outside);
   if (!contains(no_repo.err, "could not find repository")) return;  // the temp dir sits inside a repository
   require_error(no_repo, {"  hint: run the command inside the project's git repository, or pass --repo <path>"});
