@@ -168,7 +168,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   note(inv, v, "project id: " + ctx.project);
   // A suggested command repeats the storage option the user gave; the configuration's own
   // choice needs none.
-  if (env.local.present) ctx.spelling.storage = env.local.path ? "--local=" + env.local.path->string() : "--local";
+  if (env.local.present) ctx.spelling.storage = env.local.path ? shell_word("--local=" + env.local.path->string()) : "--local";
   ctx.spelling.bench_command = ctx.config.bench_command;
   if (access == StoreAccess::none) return ctx;
   const OptionalPathFlag no_cache{};

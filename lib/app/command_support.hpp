@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "benchhist/report/hints.hpp"
 #include "benchhist/analysis/filters.hpp"
 #include "benchhist/analysis/git_topology.hpp"
 #include "benchhist/collect/bench_command.hpp"
@@ -18,6 +17,7 @@
 #include "app/commands.hpp"
 #include "app/storage_selection.hpp"
 #include "benchhist/config/config.hpp"
+#include "benchhist/report/hints.hpp"
 #include "benchhist/report/reporter.hpp"
 #include "benchhist/storage/object_store.hpp"
 

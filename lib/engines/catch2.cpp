@@ -56,15 +56,16 @@ struct Walk {
     path.push_back(required_name(b));
     BenchmarkResult r;
     r.id = BenchmarkId(path);
+    const std::string shown = r.id.qualified();
     for (const BenchmarkResult& earlier : out.results) {
       if (earlier.id == r.id)
         throw XmlProblem("benchmark \"" + r.id.qualified() + "\" is reported twice (" + at_line(b) +
                          "); a BENCHMARK outside SECTIONs runs once per section: move it into its own SECTION or "
                          "TEST_CASE");
       // A '/' inside a test case or section name: two identities every report prints alike.
-      if (earlier.id.qualified() == r.id.qualified())
+      if (earlier.id.qualified() == shown)
         throw XmlProblem("two benchmarks, " + segments_shown(earlier.id) + " and " + segments_shown(r.id) + " (" +
-                             at_line(b) + "), are both shown as \"" + r.id.qualified() + "\"",
+                             at_line(b) + "), are both shown as \"" + shown + "\"",
                          "rename a test case, section or benchmark so that the names joined with '/' differ; "
                          "reports, examine and bless could not tell them apart");
     }

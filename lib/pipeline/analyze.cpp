@@ -507,12 +507,6 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
   r.base_commit = sel.base.commit;
   r.base_name = sel.base.name;
   r.selection = selection_facts(req.selection.filters, sel);
-  // Stored runs loaded across all sets (docs/formats.md#json-report): in branch mode the base
-  // line's runs are loaded too, and those of the shared history are the same objects.
-  std::set<std::string_view> loaded_keys;
-  for (const auto& o : sel.objects) loaded_keys.insert(o.key);
-  for (const auto& o : sel.base_objects) loaded_keys.insert(o.key);
-  r.runs.runs = loaded_keys.size();
   if (!sel.objects.empty()) {
     auto [lo, hi] = std::minmax_element(sel.objects.begin(), sel.objects.end(),
                                         [](const auto& a, const auto& b) { return a.topo < b.topo; });
@@ -530,13 +524,21 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
 
   // Sets: every set with selected runs or in-scope series, in set order.
   std::map<DiscriminantSet, report::SetReport> sets;
-  std::set<std::string_view> counted;
+  // Stored runs loaded across all sets (docs/formats.md#json-report), and per set: in branch mode
+  // the base line's runs are loaded too, and those of the shared history are the same objects.
+  std::set<std::string_view> base_only;  // the base line's keys that the context line lacks
+  if (!sel.base_objects.empty()) {
+    for (const auto& o : sel.base_objects) base_only.insert(o.key);
+    for (const auto& o : sel.objects) base_only.erase(o.key);
+  }
   for (const auto* objects : {&sel.objects, &sel.base_objects})
     for (const auto& o : *objects) {
+      if (objects == &sel.base_objects && !base_only.count(o.key)) continue;
       auto& sr = sets[o.data.set()];
       sr.set = o.data.set();
-      if (counted.insert(o.key).second) ++sr.runs;
+      ++sr.runs;
     }
+  r.runs.runs = sel.objects.size() + base_only.size();
   for (const auto& s : recon.series) {
     auto& sr = sets[s.key.set];
     sr.set = s.key.set;

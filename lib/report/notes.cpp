@@ -106,14 +106,14 @@ std::string emptying_parts(const std::vector<EmptyingFilter>& emptying, std::str
 std::string CommandSpelling::collect() const {
   std::string c = "cargo bench-history collect";
   if (!storage.empty()) c += " " + storage;
-  if (bench_command) c += " --bench-command '" + *bench_command + "'";
+  if (bench_command) c += " --bench-command " + shell_word(*bench_command);
   return c;
 }
 
 std::string CommandSpelling::backfill(std::string_view to) const {
   std::string c = "cargo bench-history backfill <FROM> " + std::string(to);
   if (!storage.empty()) c += " " + storage;
-  if (bench_command) c += " --bench-command '" + *bench_command + "'";
+  if (bench_command) c += " --bench-command " + shell_word(*bench_command);
   return c;
 }
 
