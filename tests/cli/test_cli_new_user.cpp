@@ -486,6 +486,10 @@ TEST_CASE("analyze refuses a benchmark prefix that matches nothing, naming the c
   CHECK(contains(none.out, "set `id` in the `[project]` table"));
   // The commands it suggests repeat the store the user named, so they can be pasted as they are.
   CHECK(contains(none.out, "Run `cargo bench-history collect --local=" + empty_store.path().string() + "` on a commit"));
+  // A path a shell would split is quoted as one word.
+  fs::create_directories(empty_store.path() / "my store");
+  const auto spaced = run_cli(with_filters({"analyze", "--local=" + (empty_store.path() / "my store").string(), "BM_Z"}), h.repo);
+  CHECK(contains(spaced.out, "Run `cargo bench-history collect '--local=" + (empty_store.path() / "my store").string() + "'`"));
 }
 
 TEST_CASE("bless warns about a prefix that matches no benchmark stored at the commit", "[cli][new-user][bless]") {
