@@ -7,6 +7,7 @@
 #include <set>
 
 #include "benchhist/analysis/loading.hpp"
+#include "benchhist/analysis/shallow.hpp"
 #include "benchhist/bisect/window.hpp"
 #include "benchhist/codec/key.hpp"
 #include "benchhist/codec/run_json.hpp"
@@ -568,9 +569,12 @@ AnalyzeResult analyze(const AnalyzeRequest& req, const analysis::GitTopology& gi
                                      req.spelling, dirty_at_context);
   }
   // Judged nothing, only because every series is too short: say how many points it takes (a
-  // new user's first histories are; "too few points" alone does not say how few).
+  // new user's first histories are; "too few points" alone does not say how few). Not when a
+  // shallow clone's boundary left runs out: its own note names that cause and the fix, and
+  // "measure more commits" would send the user measuring what is already stored.
   if (!r.hint && sel.mode == AnalysisMode::history && r.census.judged == 0 &&
-      r.census.count(UnjudgedReason::too_few_points) > 0) {
+      r.census.count(UnjudgedReason::too_few_points) > 0 &&
+      !analysis::shallow_clone_note(sel, git, analysis::ShallowNoteFor::analyze)) {
     std::size_t longest = 0;
     for (const auto& s : recon.series)
       if (s.active_count() < min_series_points) longest = std::max(longest, s.active_count());
