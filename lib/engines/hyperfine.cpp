@@ -81,6 +81,12 @@ ParsedReport read_export(const JsonValue& doc) {
     if (times && !times->is_null()) {
       if (!times->is_array()) throw JsonProblem(where + "/times must be an array but is " + type_of(*times));
       if (times->items().empty()) throw JsonProblem(where + "/times is empty; the command was never run");
+      // hyperfine writes one exit code per timed run: a mismatch is a damaged or hand-made export.
+      if (const JsonValue* codes = r.find("exit_codes");
+          codes && codes->is_array() && codes->items().size() != times->items().size())
+        throw JsonProblem(where + "/exit_codes has " + std::to_string(codes->items().size()) + " entries but " +
+                          where + "/times has " + std::to_string(times->items().size()) +
+                          "; hyperfine writes one of each per run: export the file again with --export-json");
       std::vector<double> samples;
       for (std::size_t k = 0; k < times->items().size(); ++k)
         samples.push_back(detail::to_nanoseconds(

@@ -158,6 +158,15 @@ TEST_CASE("hyperfine: truncated, empty, foreign, mistyped, negative and NaN expo
   expect_parse_error(read_hyperfine, t.path() / "huge.json", "/results/0/times/1 is 1e+300 s, too large to store as nanoseconds");
   write_file(t.path() / "huge-cpu.json", R"({"results": [{"command": "a", "times": [0.1], "user": 1e300, "system": 1e300}]})");
   expect_parse_error(read_hyperfine, t.path() / "huge-cpu.json", "/results/0/user + /system is 2e+300 s");
+  // One exit code per timed run, as hyperfine writes them (a real export, one code removed).
+  json::object doctored = json::parse(text).as_object();
+  json::object& first = doctored.at("results").as_array()[0].as_object();
+  REQUIRE(first.at("exit_codes").as_array().size() == first.at("times").as_array().size());
+  first.at("exit_codes").as_array().pop_back();
+  write_file(t.path() / "codes.json", json::serialize(doctored));
+  expect_parse_error(read_hyperfine, t.path() / "codes.json",
+                     "/results/0/exit_codes has " + std::to_string(first.at("times").as_array().size() - 1) +
+                         " entries but /results/0/times has " + std::to_string(first.at("times").as_array().size()));
   write_file(t.path() / "nan.json", R"({"results": [{"command": "a", "times": [NaN]}]})");
   expect_parse_error(read_hyperfine, t.path() / "nan.json", "line 1");
   write_file(t.path() / "twice.json", R"({"results": [{"command": "a  b", "times": [0.1]}, {"command": "a b", "times": [0.2]}]})");

@@ -10,6 +10,8 @@
 // * processor_time: `user` + `system` (hyperfine's mean over the runs), without an interval;
 // * a non-zero or missing exit code in `exit_codes` (a run under `--ignore-failure`) fails the
 //   file naming the command: a failed run's time is not the command's time.
+// * `exit_codes` and `times` of different lengths fail the file (hyperfine writes one of each
+//   per run, so the export is damaged).
 
 #include <filesystem>
 #include <string_view>
@@ -21,8 +23,8 @@ namespace benchhist::engines {
 // Parses one export.
 // Throws Error{benchmark_output} "failed to parse benchmark output: <file>" (subject = file) for
 // malformed or truncated JSON, a document without a `results` array, a result without a string
-// `command`, a missing, wrongly typed, non-finite or negative time, a failed run, or one command
-// reported twice.
+// `command`, a missing, wrongly typed, non-finite or negative time, a failed run, `exit_codes`
+// and `times` of different lengths, or one command reported twice.
 ParsedReport parse_hyperfine(std::string_view json, const std::filesystem::path& file);
 
 // Reads and parses one export.
