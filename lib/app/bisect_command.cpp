@@ -39,7 +39,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   // bisect measures the repository, so paths resolve against --repo as for backfill
   // (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
-  auto ctx = open_context(o.env, &o.cache.cache, inv, base, true);
+  auto ctx = open_context(o.env, &o.cache.cache, inv, base, true, measure_scope_check(o.bench_command, o.scope));
   auto git = open_repository(o.env, inv);
 
   bisect::BisectRequest req;

@@ -57,7 +57,7 @@ void run_backfill(const BackfillOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   // backfill resolves relative paths against --repo (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
-  auto ctx = open_context(o.env, nullptr, inv, base, true);
+  auto ctx = open_context(o.env, nullptr, inv, base, true, measure_scope_check(o.bench_command, o.scope));
   collect::BackfillRequest req;
   req.base_dir = base;
   req.project = ctx.project;
@@ -89,7 +89,7 @@ void run_collect(const CollectOptions& o, const Invocation& inv) {
   const bool v = o.env.verbose;
   // collect resolves relative paths against --repo (docs/formats.md#storage-selection).
   const auto base = o.env.repo ? (inv.cwd / *o.env.repo).lexically_normal() : inv.cwd;
-  auto ctx = open_context(o.env, nullptr, inv, base, !o.no_store);
+  auto ctx = open_context(o.env, nullptr, inv, base, !o.no_store, measure_scope_check(o.bench_command, o.scope));
 
   collect::CollectRequest req;
   req.repo_dir = base;

@@ -140,8 +140,14 @@ void write_reports(const std::vector<ReportFile>& files, const Invocation& inv, 
   }
 }
 
+ConfigCheck measure_scope_check(const std::optional<std::string>& bench_command_option, const MeasureScope& scope) {
+  return [&bench_command_option, &scope](const config::Config& config) {
+    if (!bench_command_option && config.bench_command) validate_configured_bench_command(scope, config.path);
+  };
+}
+
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
-                            const std::filesystem::path& base, StoreAccess access) {
+                            const std::filesystem::path& base, StoreAccess access, const ConfigCheck& check_config) {
   const bool v = env.verbose;
   CommandContext ctx;
   // The repository git runs in (`--repo`, else the working directory): its root names the
@@ -150,6 +156,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   auto loc = config_location(env, base, root);
   note(inv, v, "configuration: " + loc.path.string() + (loc.explicitly_named ? " (--config)" : " (default location)"));
   ctx.config = config::load_config(loc.path, loc.explicitly_named);
+  if (check_config) check_config(ctx.config);
   if (!ctx.config.file_found) note(inv, v, "no configuration file found; using defaults");
   if (!ctx.config.ignored_tables.empty()) {
     std::vector<std::string> tables;  // "[project], [storage], [analysis] and [collect]"

@@ -90,13 +90,20 @@ struct CommandContext {
 // creates one, so a local path that does not exist is an error naming it; every command refuses a
 // local path that is a file.
 enum class StoreAccess { none, read, write };
+// `check_config` sees the configuration as soon as it is read, before any store is opened: a
+// rule that needs both options and configuration refuses there, with nothing touched.
+using ConfigCheck = std::function<void(const config::Config&)>;
 CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache, const Invocation& inv,
-                            const std::filesystem::path& base, StoreAccess access);
+                            const std::filesystem::path& base, StoreAccess access, const ConfigCheck& check_config = {});
 // The write commands' form: `need_store` false opens no store.
 inline CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFlag* cache,
-                                   const Invocation& inv, const std::filesystem::path& base, bool need_store) {
-  return open_context(env, cache, inv, base, need_store ? StoreAccess::write : StoreAccess::none);
+                                   const Invocation& inv, const std::filesystem::path& base, bool need_store,
+                                   const ConfigCheck& check_config = {}) {
+  return open_context(env, cache, inv, base, need_store ? StoreAccess::write : StoreAccess::none, check_config);
 }
+// The check of the measuring commands (collect, backfill, bisect): cargo's options are refused
+// with a configured [collect] bench_command unless --bench-command overrides it.
+ConfigCheck measure_scope_check(const std::optional<std::string>& bench_command_option, const MeasureScope& scope);
 
 // Discriminant filters with host auto-detection for omitted triple/machine-key values
 // (docs/formats.md#option-groups): the triple from `rustc -vV`, the machine key from the hardware.

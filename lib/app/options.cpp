@@ -70,21 +70,28 @@ void validate_path_flag(const OptionalPathFlag& flag, std::string_view name) {
 
 void validate_env(const EnvironmentOptions& env) { validate_path_flag(env.local, "--local"); }
 
+// The first option of `scope` that only cargo bench understands (`--workspace` aside), as
+// spelled in the usage text.
+std::optional<std::string_view> cargo_only_option(const MeasureScope& scope) {
+  const collect::BenchScope& cargo = scope.cargo;
+  if (!cargo.packages.empty()) return "--package <NAME>";
+  if (!cargo.excludes.empty()) return "--exclude <NAME>";
+  if (!cargo.benches.empty()) return "--bench <NAME>";
+  if (!cargo.features.empty()) return "--features <FEATURES>";
+  if (cargo.all_features) return "--all-features";
+  if (cargo.no_default_features) return "--no-default-features";
+  if (!cargo.passthrough.empty()) return "-- <ARGS>...";
+  return std::nullopt;
+}
+
 // --bench-command replaces cargo bench, so cargo's own selection options mean nothing with it.
 void validate_bench_command(const std::optional<std::string>& command, const MeasureScope& scope) {
   if (!command) return;
   if (command->find_first_not_of(" \t\r\n") == std::string::npos)
     usage("a value is required for '--bench-command <COMMAND>' but none was supplied", "--bench-command");
   const char* b = "--bench-command <COMMAND>";
-  const collect::BenchScope& cargo = scope.cargo;
   if (scope.workspace) conflict(b, "--workspace");
-  if (!cargo.packages.empty()) conflict(b, "--package <NAME>");
-  if (!cargo.excludes.empty()) conflict(b, "--exclude <NAME>");
-  if (!cargo.benches.empty()) conflict(b, "--bench <NAME>");
-  if (!cargo.features.empty()) conflict(b, "--features <FEATURES>");
-  if (cargo.all_features) conflict(b, "--all-features");
-  if (cargo.no_default_features) conflict(b, "--no-default-features");
-  if (!cargo.passthrough.empty()) conflict(b, "-- <ARGS>...");
+  if (const auto option = cargo_only_option(scope)) conflict(b, *option);
 }
 
 void validate_triple(const std::optional<std::string>& triple) {
@@ -224,6 +231,18 @@ std::string_view command_name(const Command& command) noexcept {
         else return "import";
       },
       command);
+}
+
+void validate_configured_bench_command(const MeasureScope& scope, const std::filesystem::path& config_file) {
+  const auto option = cargo_only_option(scope);
+  if (!option) return;
+  throw Error(ErrorKind::usage,
+              "the argument '" + std::string(*option) + "' cannot be used with the benchmark command of " +
+                  config_file.string() + " ([collect] bench_command): the command runs instead of cargo bench, so "
+                  "cargo's options would be ignored",
+              std::string(*option), {},
+              "remove '" + std::string(*option) + "' (select benchmarks in the command itself), or remove "
+              "bench_command from the configuration to run cargo bench");
 }
 
 namespace {

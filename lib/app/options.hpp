@@ -248,6 +248,14 @@ std::string_view command_name(const Command& command) noexcept;
 // docs/cli.md#commands); throws Error{ErrorKind::usage} naming the offending argument(s).
 void validate(const Command& command);
 
+// A configured `[collect] bench_command` (in `config_file`) replaces cargo bench as
+// `--bench-command` does, so cargo's own selection options are refused with it too, naming the
+// file. `--workspace` is accepted: it selects everything, which is what a benchmark command
+// measures, and the reusable workflows pass it when no package is named (docs/bench-command.md).
+// Called once the configuration is read, before any store, git or probe is touched; only when
+// no --bench-command was given (that one is checked by validate()).
+void validate_configured_bench_command(const MeasureScope& scope, const std::filesystem::path& config_file);
+
 // Where relative paths of a command resolve (docs/formats.md#storage-selection):
 // collect/backfill/import use `--repo` (relative to `cwd`) or `cwd`; every other command uses
 // `cwd`.

@@ -621,3 +621,44 @@ TEST_CASE("bisect with nothing to bisect says why: no runs for the project, or f
   CHECK(contains(empty.out, "Note: No runs are stored for project \"myproj\" yet (looked in the local store at " +
                                 (dir.path() / "other-store").string() + ")."));
 }
+
+TEST_CASE("cargo's options are refused with a configured bench_command, naming the file, before anything runs; "
+          "--workspace is accepted",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path(), 2);
+  fs::create_directories(h.repo / ".cargo");
+  const fs::path config = h.repo / ".cargo" / "bench_history.toml";
+  // The command would leave a mark if it ran: it must not, nor may the store be created.
+  const fs::path mark = dir.path() / "ran";
+  bhtest::write_file(config, "[collect]\nbench_command = \"touch " + mark.string() + "\"\n");
+  const std::string fresh_store = "--local=" + (dir.path() / "fresh-store").string();
+  const std::string head = h.commits.back();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused{
+      {{"collect", fresh_store, "--package", "foo"}, "--package <NAME>"},
+      {{"collect", fresh_store, "--bench", "nope"}, "--bench <NAME>"},
+      {{"collect", fresh_store, "--workspace", "--features", "simd"}, "--features <FEATURES>"},
+      {{"collect", fresh_store, "--", "--quick"}, "-- <ARGS>..."},
+      {{"backfill", fresh_store, "--exclude", "foo", h.commits.front(), head}, "--exclude <NAME>"},
+      {{"bisect", h.local(), "--all-features"}, "--all-features"},
+  };
+  for (const auto& [args, option] : refused) {
+    const auto r = run_cli(args, h.repo);
+    require_error(r, {"the argument '" + option + "' cannot be used with the benchmark command of " + config.string() +
+                          " ([collect] bench_command)",
+                      "hint: remove '" + option + "'"});
+  }
+  CHECK_FALSE(fs::exists(mark));
+  CHECK_FALSE(fs::exists(dir.path() / "fresh-store"));
+
+  // --bench-command on the command line overrides the configured one; cargo's options are refused
+  // with it as before (that rule names the flag, not the file).
+  const auto cli = run_cli({"collect", fresh_store, "--bench-command", "true", "--bench", "nope"}, h.repo);
+  require_error(cli, {"the argument '--bench-command <COMMAND>' cannot be used with '--bench <NAME>'"});
+
+  // --workspace means everything, which is what the command measures: it runs (and writes no report).
+  const auto workspace = run_cli({"collect", fresh_store, "--workspace"}, h.repo);
+  INFO(workspace.err);
+  CHECK(fs::exists(mark));
+  CHECK_FALSE(contains(workspace.err, "cannot be used with"));
+}
