@@ -9,6 +9,9 @@ CommandSpec spec() {
   CommandSpec c{"affected", "List the workspace packages a pull request affects ($GITHUB_OUTPUT lines)", {}, {}, false,
                 false};
   c.opts = {
+      {"config", 0, Kind::value, "PATH",
+       "Configuration file; with [collect] bench_command any change selects the whole project [default: "
+       ".cargo/bench_history.toml]"},
       {"repo", 0, Kind::value, "PATH", "Project directory holding the workspace [default: the working directory]"},
       {"base", 0, Kind::value, "REF", "The pull request's base (its merge base with --head is compared)", true},
       {"head", 0, Kind::value, "REF", "The pull request's head [default: HEAD]"},
@@ -20,6 +23,7 @@ CommandSpec spec() {
 
 Runner build(const Parsed& p) {
   app::AffectedOptions o;
+  o.config = p.path("config");
   o.repo = p.path("repo");
   o.verbose = p.flag("verbose");
   o.base = *p.value("base");

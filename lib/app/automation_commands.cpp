@@ -164,9 +164,30 @@ void run_backfill_range(const BackfillRangeOptions& o, const Invocation& inv) {
 
 void run_affected(const AffectedOptions& o, const Invocation& inv) {
   const auto dir = o.repo ? (inv.cwd / *o.repo).lexically_normal() : inv.cwd;
+  // A project measured by a benchmark command is no Cargo workspace to choose packages in.
+  const auto ctx = project_context(o.config, o.repo, o.verbose, inv, dir);
+  if (ctx.config.bench_command && !o.excludes.empty())
+    throw Error(ErrorKind::usage,
+                "the argument '--exclude <NAME>' cannot be used with the benchmark command of " +
+                    ctx.config.path.string() + " ([collect] bench_command): the command measures the whole project",
+                "--exclude", {},
+                "remove --exclude (the workflow's `exclude` input), and leave benchmarks out in the command itself");
   const auto changes = automation::changed_files_since_merge_base(dir, o.base, o.head);
   note(inv, o.verbose, "merge base of " + o.base + " and " + o.head + ": " + changes.merge_base + "; " +
                            std::to_string(changes.paths.size()) + " changed file(s)");
+  if (ctx.config.bench_command) {
+    const auto sel = automation::select_whole_project(changes, ctx.config.path);
+    announce(inv, sel.explanation);
+    inv.out << automation::format_step_outputs({
+        {"any", sel.any() ? "true" : "false"},
+        {"packages", ""},
+        {"count", "0"},
+        {"workspace-wide", sel.workspace_wide ? "true" : "false"},
+        {"merge-base", changes.merge_base},
+        {"explanation", sel.explanation},
+    });
+    return;
+  }
   const auto workspace = automation::read_cargo_workspace(dir, collect::cargo_program(inv.env));
   note(inv, o.verbose, "workspace " + workspace.root.string() + " with " + std::to_string(workspace.members.size()) +
                            " package(s)");
@@ -183,7 +204,7 @@ void run_affected(const AffectedOptions& o, const Invocation& inv) {
   std::string packages;
   for (const auto& p : sel.packages) packages += (packages.empty() ? "" : " ") + p;
   inv.out << automation::format_step_outputs({
-      {"any", sel.packages.empty() ? "false" : "true"},
+      {"any", sel.any() ? "true" : "false"},
       {"packages", packages},
       {"count", std::to_string(sel.packages.size())},
       {"workspace-wide", sel.workspace_wide ? "true" : "false"},

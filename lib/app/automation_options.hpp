@@ -47,6 +47,7 @@ struct BackfillRangeOptions {
 // `affected`: the workspace packages a pull request's benchmarks must cover
 // (automation/affected_packages.hpp).
 struct AffectedOptions {
+  std::optional<std::filesystem::path> config;  // names a [collect] bench_command project (as backfill-range)
   std::optional<std::filesystem::path> repo;  // the project directory (cargo metadata runs here)
   bool verbose = false;
   std::string base;                           // required: the pull request's base ref

@@ -136,14 +136,34 @@ AffectedSelection select(const CargoWorkspace& ws, const fs::path& repo_workdir,
   return sel;
 }
 
+std::string nothing_changed(const ChangedFiles& changes) {
+  return "no file changed between the merge base " + short_id(changes.merge_base) + " and " +
+         named_commit(changes.head_ref, changes.head) +
+         (changes.merge_base == changes.head ? ": " + changes.base_ref + " already contains it" : "");
+}
+
 }  // namespace
 
 AffectedSelection select_affected_packages(const CargoWorkspace& ws, const ChangedFiles& changes,
                                            const std::vector<std::string>& excludes) {
-  return select(ws, changes.workdir, changes.paths, excludes,
-                "no file changed between the merge base " + short_id(changes.merge_base) + " and " +
-                    named_commit(changes.head_ref, changes.head) +
-                    (changes.merge_base == changes.head ? ": " + changes.base_ref + " already contains it" : ""));
+  return select(ws, changes.workdir, changes.paths, excludes, nothing_changed(changes));
+}
+
+AffectedSelection select_whole_project(const ChangedFiles& changes, const std::filesystem::path& config_file) {
+  AffectedSelection sel;
+  if (changes.paths.empty()) {
+    sel.explanation = nothing_changed(changes) + ", so nothing is benchmarked";
+    return sel;
+  }
+  sel.whole_project = true;
+  sel.workspace_wide = true;
+  sel.workspace_wide_input = changes.paths.front();
+  const std::size_t n = changes.paths.size();
+  sel.explanation = std::to_string(n) + (n == 1 ? " file" : " files") + " changed since the merge base " +
+                    short_id(changes.merge_base) + " (" + changes.paths.front() + (n > 1 ? ", …" : "") +
+                    "); the project is measured by its benchmark command ([collect] bench_command in " +
+                    config_file.string() + "), which covers all of it, so all of it is benchmarked";
+  return sel;
 }
 
 AffectedSelection select_affected_packages(const CargoWorkspace& ws, const fs::path& repo_workdir,

@@ -127,3 +127,40 @@ TEST_CASE("affected prints the packages a branch affects, or any=false", "[autom
   CHECK(missing.exit_code == 1);
   CHECK(contains(missing.err, "--base <REF>"));
 }
+
+TEST_CASE("affected: a [collect] bench_command project is measured whole on any change, without cargo",
+          "[automation][cli]") {
+  bhtest::TempRepo repo("affected-bench-command");
+  // A C++ project: no Cargo.toml anywhere, so cargo metadata would fail.
+  repo.write("src/work.cpp", "int work() { return 1; }\n");
+  repo.write("ci/bench_history.toml", "[collect]\nbench_command = \"./bench.sh\"\n");
+  const auto base = repo.commit("base", 1767225600, "README.md", "x\n");
+  repo.git({"checkout", "-q", "-b", "change"});
+  repo.commit("change the code", 1767312000, "src/work.cpp", "int work() { return 2; }\n");
+  const std::string config = (repo.dir() / "ci" / "bench_history.toml").string();
+
+  // Without the configuration it is read as a workspace, and cargo says there is none.
+  auto plain = run_cli({"affected", "--base", "main"}, repo.dir());
+  CHECK(plain.exit_code == 1);
+  CHECK(contains(plain.err, "Cargo.toml"));
+
+  auto r = run_cli({"affected", "--config", "ci/bench_history.toml", "--base", "main"}, repo.dir());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "any=true\npackages=\ncount=0\nworkspace-wide=true\nmerge-base=" + base +
+                     "\nexplanation=1 file changed since the merge base " + base.substr(0, 12) +
+                     " (src/work.cpp); the project is measured by its benchmark command ([collect] bench_command in " +
+                     config + "), which covers all of it, so all of it is benchmarked\n");
+
+  auto unchanged = run_cli({"affected", "--config", "ci/bench_history.toml", "--base", "main", "--head", "main"},
+                           repo.dir());
+  CHECK(unchanged.exit_code == 0);
+  CHECK(contains(unchanged.out, "any=false\npackages=\ncount=0\nworkspace-wide=false\n"));
+  CHECK(contains(unchanged.out, "explanation=no file changed between the merge base "));
+
+  auto excluded = run_cli({"affected", "--config", "ci/bench_history.toml", "--base", "main", "--exclude", "x"},
+                          repo.dir());
+  CHECK(excluded.exit_code == 1);
+  CHECK(excluded.out.empty());
+  CHECK(contains(excluded.err, "the argument '--exclude <NAME>' cannot be used with the benchmark command of " + config));
+}

@@ -530,3 +530,23 @@ TEST_CASE("setup-hook.sh stages the repository's setup hook at a fixed path when
   CHECK_FALSE(fs::exists(ws.path / "bench-history-setup"));
   CHECK(run({"bash", script}, {}, ws.path).exit_code == 2);
 }
+
+TEST_CASE("pr.yml's package selection passes the config input to affected (a bench_command project is measured whole)",
+          "[automation][workflows]") {
+  const auto script = step_script(read(source / ".github/workflows/pr.yml"), "Select the affected packages");
+  const std::map<std::string, std::optional<std::string>> inputs = {
+      {"BASE_REF", "main"}, {"HEAD_SHA", "abc123"}, {"EXCLUDE", "a, b"}, {"CONFIG", "ci/bench_history.toml"}};
+  const auto with = run_step(script, inputs);
+  INFO(with.result.out << with.result.err);
+  CHECK(with.result.exit_code == 0);
+  REQUIRE(with.calls.has_value());
+  CHECK(*with.calls == "affected\n--config\nci/bench_history.toml\n--base\norigin/main\n--head\nabc123\n--exclude\na\n"
+                       "--exclude\nb\n");
+  auto env = inputs;
+  env["CONFIG"] = "";
+  env["EXCLUDE"] = "";
+  const auto without = run_step(script, env);
+  CHECK(without.result.exit_code == 0);
+  REQUIRE(without.calls.has_value());
+  CHECK(*without.calls == "affected\n--base\norigin/main\n--head\nabc123\n");
+}

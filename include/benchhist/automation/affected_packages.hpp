@@ -23,6 +23,9 @@ struct AffectedSelection {
   std::vector<std::string> packages;         // the selection: sorted, with benchmarks, not excluded
   std::string explanation;                   // one line
   std::vector<std::string> unknown_excludes; // excludes that name no workspace member (a typo), in given order
+  bool whole_project = false;                // select_whole_project found a change: measure everything
+  // Whether anything is benchmarked (the `any` output).
+  bool any() const { return whole_project || !packages.empty(); }
 };
 
 // The selection for what changed_files_since_merge_base found. When no file changed at all
@@ -30,6 +33,12 @@ struct AffectedSelection {
 // the merge base and the head.
 AffectedSelection select_affected_packages(const CargoWorkspace& workspace, const ChangedFiles& changes,
                                            const std::vector<std::string>& excludes);
+
+// A project measured by a benchmark command ([collect] bench_command in `config_file`) has no
+// packages to choose among: any changed file in the repository selects the whole project (the
+// command may build from anywhere in it), with `packages` empty so that collect measures
+// everything; no changed file selects nothing, explained as above.
+AffectedSelection select_whole_project(const ChangedFiles& changes, const std::filesystem::path& config_file);
 
 // The same for bare paths: `changed_paths` are repository-relative ('/'-separated) paths of the
 // repository whose working directory is `repo_workdir` (the workspace may sit in a subdirectory
