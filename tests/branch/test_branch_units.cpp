@@ -165,6 +165,44 @@ TEST_CASE("non-finite base levels and tips are refused naming the commit", "[bra
   CHECK_THROWS_AS(judge_branch(tip), Error);
 }
 
+TEST_CASE("non-finite and inverted intervals are refused, as history refuses them, naming the commit",
+          "[branch][errors]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // A plain +30 % tip over a flat base with intervals: reported as it stands.
+  std::vector<double> base(30);
+  for (std::size_t i = 0; i < base.size(); ++i) base[i] = 98.0 + static_cast<double>(i % 5);
+  auto clean = series(base, 130.0);
+  for (auto& l : clean.base) l.interval = Interval{l.value - 1, l.value + 1};
+  clean.tip->interval = Interval{129.0, 131.0};
+  REQUIRE(judge_branch(clean).finding.has_value());
+
+  const auto refusal = [](const BranchSeriesInput& in) {
+    try {
+      (void)judge_branch(in);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK(e.hint().find("low <= high") != std::string::npos);
+      return std::string(e.what());
+    }
+    return std::string("judged");
+  };
+  auto tip_nan = clean;
+  tip_nan.tip->interval = Interval{nan, 131.0};  // it used to stop the tip at interval_disjoint, unreported
+  CHECK(refusal(tip_nan).find("branch tip observation's interval has a bound that is not a finite number") !=
+        std::string::npos);
+  auto base_nan = clean;
+  base_nan.base[4].interval = Interval{nan, 1.0};  // it used to make the noise band NaN
+  CHECK(refusal(base_nan).find("branch base level at commit c4: its interval has a bound that is not a finite number") !=
+        std::string::npos);
+  auto inverted = clean;
+  inverted.base[9].interval = Interval{200.0, 60.0};
+  CHECK(refusal(inverted).find("branch base level at commit c9: its interval is inverted (low 200 > high 60)") !=
+        std::string::npos);
+  auto tip_inverted = clean;
+  tip_inverted.tip->interval = Interval{1e9, -1e9};
+  CHECK(refusal(tip_inverted).find("branch tip observation's interval is inverted") != std::string::npos);
+}
+
 TEST_CASE("an excursion below the range uses the low edge and both interval gates", "[branch]") {
   const std::vector<double> refs(10, 100.0);
   const std::vector<std::optional<Interval>> ivs(10, Interval{98.0, 102.0});

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "benchhist/detect/history.hpp"
 #include "benchhist/detect/split_correction.hpp"
@@ -113,6 +114,28 @@ BENCHHIST_DETAIL_INLINE void check_input(const BranchSeriesInput& in) {
     if (!std::isfinite(l.value))
       throw Error(ErrorKind::usage, "branch base level at commit " + l.commit + " is not a finite number", l.commit,
                   {}, "collapse the commit's runs to their median before judging (docs/branch-mode.md#inputs-one-branchseriesinput-per-series)");
+  // A NaN bound fails every comparison, so it would pass or fail the disjointness and noise-band
+  // gates silently (a +27 % tip went unreported); an inverted one reads as a band of negative width.
+  const auto interval_problem = [](const std::optional<Interval>& iv) -> std::optional<std::string> {
+    const auto shown = [](double v) {
+      std::ostringstream os;
+      os << v;
+      return os.str();
+    };
+    if (!iv) return std::nullopt;
+    if (!std::isfinite(iv->low) || !std::isfinite(iv->high)) return std::string("has a bound that is not a finite number");
+    if (iv->low > iv->high) return "is inverted (low " + shown(iv->low) + " > high " + shown(iv->high) + ")";
+    return std::nullopt;
+  };
+  const char* interval_hint =
+      "pass intervals with finite bounds and low <= high, or none (docs/branch-mode.md#inputs-one-branchseriesinput-per-series)";
+  if (const auto problem = interval_problem(in.tip->interval))
+    throw Error(ErrorKind::usage, "branch tip observation's interval " + *problem, "context observation", {},
+                interval_hint);
+  for (const auto& l : in.base)
+    if (const auto problem = interval_problem(l.interval))
+      throw Error(ErrorKind::usage, "branch base level at commit " + l.commit + ": its interval " + *problem, l.commit,
+                  {}, interval_hint);
   for (std::size_t i = 1; i < in.base.size(); ++i)
     if (in.base[i].topo <= in.base[i - 1].topo)
       throw Error(ErrorKind::usage,
