@@ -4,7 +4,8 @@
 // split-search correction, Benjamini–Hochberg, the comparison-base lag and the census.
 // Pure computation: no I/O, no clock, no git, no storage. Usable header-only with only
 // `-I include` when BENCHHIST_HEADER_ONLY is defined (detect/detail/config.hpp); otherwise
-// link libbenchhist. See README "Embedding".
+// link libbenchhist. See README "Embedding". Every function here reports bad input as a
+// benchhist::Error (error.hpp, included), in either build mode.
 
 #include "benchhist/detect/branch.hpp"
 #include "benchhist/detect/candidate.hpp"
@@ -18,6 +19,7 @@
 #include "benchhist/detect/split_correction.hpp"
 #include "benchhist/detect/stats.hpp"
 #include "benchhist/detect/wander.hpp"
+#include "benchhist/error.hpp"
 #include "benchhist/model/metric.hpp"
 #include "benchhist/model/series.hpp"
 #include "benchhist/model/verdict.hpp"
