@@ -135,10 +135,27 @@ TEST_CASE("encode_run always writes schema_version 5", "[run_json]") {
   CHECK(codec::encode_run(run).starts_with("{\n  \"schema_version\": 5,\n"));
 }
 
-TEST_CASE("encode_run refuses a non-finite metric value", "[run_json]") {
+TEST_CASE("encode_run refuses a non-finite metric value or deviation as bad input, naming its path", "[run_json]") {
+  const auto refusal = [](const Run& run) {
+    try {
+      (void)codec::encode_run(run);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);  // the caller's input, not a bug of the library
+      CHECK(e.hint().find("leave a failed measurement out") != std::string::npos);
+      return std::string(e.what()) + " | " + e.subject();
+    }
+    return std::string("written");
+  };
   Run run = criterion_run();
-  run.results[0].metrics[0].value = std::numeric_limits<double>::quiet_NaN();
-  CHECK_THROWS_WITH(codec::encode_run(run), Catch::Contains("non-finite"));
+  run.results.push_back(run.results[0]);
+  run.results[1].id = BenchmarkId({"second"});
+  run.results[1].metrics[0].value = std::numeric_limits<double>::quiet_NaN();
+  CHECK(refusal(run) == "cannot store a run whose results[1].metrics[0].value is wrong: the wall_time value is not a "
+                        "finite number (nan) | results[1].metrics[0].value");
+  run.results[1].metrics[0].value = 1.0;
+  run.results[1].metrics[0].std_dev = std::numeric_limits<double>::infinity();
+  CHECK(refusal(run).starts_with("cannot store a run whose results[1].metrics[0].std_dev is wrong: the wall_time "
+                                 "standard deviation is not a finite number (inf)"));
 }
 
 TEST_CASE("decoding accepts any whitespace, field order, integers for numbers and unknown members", "[run_json]") {

@@ -12,9 +12,9 @@ namespace benchhist::codec {
 // Pretty JSON per docs/formats.md#run-record: schema_version 5 (whatever run.schema_version says),
 // members in table order, optional members (`machine`, `best_of`, `std_dev`,
 // `interval_low`/`interval_high`) omitted when absent, metric entries on one line.
-// Throws Error{internal} when a metric value is non-finite (never written, docs/formats.md#records),
-// and Error{usage} `cannot store a run whose <path> is wrong: <what>` (subject the path) for
-// results decode_run would refuse (`run_problem`, model/run.hpp).
+// Throws Error{usage} `cannot store a run whose <path> is wrong: <what>` (subject the path) for
+// results decode_run would refuse (`run_problem`, model/run.hpp), a non-finite value or standard
+// deviation included (`results[2].metrics[0].value`: JSON has none, docs/formats.md#records).
 std::string encode_run(const Run& run);
 
 // Strict decoding of a stored run (plain JSON, already gunzipped). `key` names the object in

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,7 +93,7 @@ struct RunProblem {
 };
 
 // The first problem of `results`, or nullopt: of the results in order, one with no id segment, a
-// metric kind given twice or an interval whose low bound is above its high one (or not a
+// metric kind given twice, a value or standard deviation that is not a finite number, or an interval whose low bound is above its high one (or not a
 // number); then the earliest benchmark listed twice. One definition for the writer, which refuses to store such a run, and
 // the reader, which refuses such an object — so whatever is written can be read back. A value
 // outside its interval is kept: a bootstrap interval need not contain its point estimate.
@@ -111,6 +112,13 @@ inline std::optional<RunProblem> run_problem(const std::vector<BenchmarkResult>&
       for (std::size_t k = 0; k < j; ++k)
         if (r.metrics[k].kind == m.kind)
           return RunProblem{at(i) + ".metrics", "metric kind " + std::string(kind) + " appears twice"};
+      // JSON has no NaN: a record can hold none, and a reader never meets one here.
+      if (!std::isfinite(m.value) || (m.std_dev && !std::isfinite(*m.std_dev)))
+        return RunProblem{at(i) + ".metrics[" + std::to_string(j) + "]." +
+                              (std::isfinite(m.value) ? "std_dev" : "value"),
+                          "the " + std::string(kind) + " " + (std::isfinite(m.value) ? "standard deviation" : "value") +
+                              " is not a finite number (" + number(std::isfinite(m.value) ? *m.std_dev : m.value) +
+                              ")"};
       if (m.interval && !(m.interval->low <= m.interval->high))
         return RunProblem{at(i) + ".metrics", "the " + std::string(kind) + " interval's low bound " +
                                                   number(m.interval->low) + " is not at most its high bound " +
