@@ -22,7 +22,7 @@ ErrorKind kind_of(const BlobReply& r) {
 }
 
 std::string hint_of(const BlobReply& r) {
-  return r.status == 401 || r.status == 403 ? kPermissionHint : "check the storage account and container settings";
+  return r.status == 401 || r.status == 403 ? access_hint(r) : "check the storage account and container settings";
 }
 
 // Re-raise a lower-level failure under the operation's message, keeping its detail. A failure

@@ -26,7 +26,17 @@ std::string rfc1123(std::chrono::system_clock::time_point t) {
 std::string BlobReply::describe() const {
   std::string d = "HTTP " + std::to_string(status);
   if (!error_code.empty()) d += " " + error_code;
+  if (!error_detail.empty()) d += ": " + error_detail;
   return d;
+}
+
+std::string access_hint(const BlobReply& reply) {
+  const std::string& code = reply.error_code;
+  if (code == "AuthenticationFailed" || code == "InvalidAuthenticationInfo" || code == "NoAuthenticationInformation")
+    return "the storage service did not accept the access token: check that this machine's clock is right (an expired "
+           "token), that the token is for https://storage.azure.com/ and from the storage account's tenant "
+           "(AZURE_TENANT_ID, docs/azure.md)";
+  return "grant the identity the \"Storage Blob Data Contributor\" role on the storage account or container";
 }
 
 BlobClient::BlobClient(std::string account_url, std::string container, std::shared_ptr<TokenCache> tokens,
@@ -82,6 +92,7 @@ BlobReply BlobClient::execute(const std::string& method, const std::string& url,
       reply.status = r.status;
       reply.error_code = r.header("x-ms-error-code").value_or("");
       if (reply.error_code.empty() && r.status >= 400) reply.error_code = parse_error_code(r.body);
+      reply.error_detail = r.status == 401 || r.status == 403 ? parse_authentication_detail(r.body) : std::string();
       reply.body = std::move(r.body);
       reply.headers = std::move(r.headers);
       if (!https::is_transient_status(r.status)) return reply;
@@ -150,8 +161,11 @@ std::optional<std::vector<std::string>> BlobClient::list_blobs(std::string_view 
     auto reply = execute("GET", url, {}, {});
     if (reply.status == 404 && reply.error_code == "ContainerNotFound") return std::nullopt;
     if (!reply.ok())
-      throw Error(reply.status == 401 || reply.status == 403 ? ErrorKind::auth : ErrorKind::network,
-                  reply.describe(), container_);
+    {
+      const bool refused = reply.status == 401 || reply.status == 403;
+      throw Error(refused ? ErrorKind::auth : ErrorKind::network, reply.describe(), container_, {},
+                  refused ? access_hint(reply) : std::string());
+    }
     auto page = parse_list_blobs_page(reply.body, container_);
     names.insert(names.end(), std::make_move_iterator(page.names.begin()), std::make_move_iterator(page.names.end()));
     marker = std::move(page.next_marker);

@@ -167,6 +167,14 @@ std::string parse_error_code(std::string_view body) {
   return std::string(*text);
 }
 
+std::string parse_authentication_detail(std::string_view body) {
+  const auto text = xml_text(body, "AuthenticationErrorDetail");
+  if (!text || text->empty() || text->size() > 300) return {};
+  for (char c : *text)
+    if (c < ' ' || c > '~') return {};
+  return std::string(*text);
+}
+
 AccessToken parse_token_response(std::string_view body, system_clock::time_point now, std::string_view what,
                                  std::string_view subject) {
   const auto o = json_object(body);

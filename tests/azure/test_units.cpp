@@ -161,4 +161,31 @@ TEST_CASE("List Blobs pages: names and markers decode; a truncated or mangled pa
   CHECK(parse_error_code("<Error><Code>BlobAlreadyExists</Code></Error>") == "BlobAlreadyExists");
   CHECK(parse_error_code("<Error><Code>Bad\x1b[2J</Code></Error>").empty());
   CHECK(parse_error_code("not xml").empty());
+  // Entra ID's reason for refusing a token (the text Azure and Azurite send).
+  const std::string expired =
+      "<Error><Code>AuthenticationFailed</Code><Message>Server failed to authenticate the request.\nRequestId:x</Message>"
+      "<AuthenticationErrorDetail>Lifetime validation failed. The token is expired.</AuthenticationErrorDetail></Error>";
+  CHECK(parse_authentication_detail(expired) == "Lifetime validation failed. The token is expired.");
+  CHECK(parse_authentication_detail("<Error><AuthenticationErrorDetail>a\x1b[2J</AuthenticationErrorDetail></Error>").empty());
+  CHECK(parse_authentication_detail("<Error><Code>AuthorizationPermissionMismatch</Code></Error>").empty());
+}
+
+TEST_CASE("a refused token and a missing role get different hints", "[azure][units]") {
+  BlobReply expired;
+  expired.status = 403;
+  expired.error_code = "AuthenticationFailed";
+  expired.error_detail = "Lifetime validation failed. The token is expired.";
+  CHECK(expired.describe() == "HTTP 403 AuthenticationFailed: Lifetime validation failed. The token is expired.");
+  CHECK(access_hint(expired).find("did not accept the access token") != std::string::npos);
+  for (const char* code : {"InvalidAuthenticationInfo", "NoAuthenticationInformation"}) {
+    BlobReply r;
+    r.status = 401;
+    r.error_code = code;
+    CHECK(access_hint(r).find("did not accept the access token") != std::string::npos);
+  }
+  BlobReply role;
+  role.status = 403;
+  role.error_code = "AuthorizationPermissionMismatch";
+  CHECK(role.describe() == "HTTP 403 AuthorizationPermissionMismatch");
+  CHECK(access_hint(role).find("Storage Blob Data Contributor") != std::string::npos);
 }

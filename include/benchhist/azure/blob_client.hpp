@@ -22,6 +22,7 @@ inline constexpr std::string_view kBlobApiVersion = "2021-12-02";
 struct BlobReply {
   int status = 0;
   std::string error_code;  // x-ms-error-code (or the XML <Code>), empty on success
+  std::string error_detail;  // the body's <AuthenticationErrorDetail>, when the service gave one
   std::string body;
   https::HeaderList headers;      // of the final answer
   int attempts = 0;        // HTTP tries made, including the first
@@ -34,9 +35,15 @@ struct BlobReply {
   bool container_creation_failed = false;
 
   bool ok() const noexcept { return status >= 200 && status < 300; }
-  // "HTTP 409 BlobAlreadyExists" style detail for error causes.
+  // "HTTP 409 BlobAlreadyExists" style detail for error causes, with the authentication detail
+  // after a colon when there is one.
   std::string describe() const;
 };
+
+// What to do about a 401/403 answer: a token the service did not accept (AuthenticationFailed,
+// InvalidAuthenticationInfo, NoAuthenticationInformation: expired, for another audience or
+// tenant) needs another token; any other refusal (AuthorizationPermissionMismatch, …) a role.
+std::string access_hint(const BlobReply& reply);
 
 struct BlobClientOptions {
   std::size_t list_page_size = 0;  // maxresults per list page; 0 = service default (5000)

@@ -32,6 +32,11 @@ BlobListPage parse_list_blobs_page(std::string_view body, std::string_view subje
 // so a mangled body never fails the request and never puts control bytes into a message.
 std::string parse_error_code(std::string_view body);
 
+// The `<AuthenticationErrorDetail>` of an error body (why Entra ID refused the token, e.g.
+// "Lifetime validation failed. The token is expired."), or "" when there is none; printable
+// ASCII only, at most 300 characters, entities left as written (it only decorates a message).
+std::string parse_authentication_detail(std::string_view body);
+
 // `access_token` + `expires_in` (seconds from `now`) or `expires_on` (Unix seconds; the
 // managed identity spelling, number or numeric string). An absent, non-integral or implausible
 // lifetime (expires_in outside 0..10 years, expires_on outside 1970..2255, where the
