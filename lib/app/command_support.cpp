@@ -175,6 +175,10 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   note(inv, v, "project id: " + ctx.project);
   // A suggested command repeats the storage option the user gave; the configuration's own
   // choice needs none.
+  if (env.config) {
+    ctx.spelling.config = "--config " + shell_word(env.config->string());
+    ctx.spelling.config_file = env.config->string();
+  }
   if (env.local.present) ctx.spelling.storage = env.local.path ? shell_word("--local=" + env.local.path->string()) : "--local";
   ctx.spelling.bench_command = ctx.config.bench_command;
   if (access == StoreAccess::none) return ctx;

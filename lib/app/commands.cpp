@@ -79,7 +79,8 @@ void list_discriminants(const ListOptions& o, const Invocation& inv) {
   note(inv, v, "found " + std::to_string(sets.size()) + " discriminant set(s)");
   // An empty listing says why: nothing stored at all, or which filter turned the stored sets away.
   if (sets.empty())
-    announce(inv, stored.empty() ? report::hint_nothing_stored(project, store->describe(), ctx.spelling)
+    announce(inv, stored.empty() ? report::hint_nothing_stored(project, store->describe(), ctx.spelling,
+                                                               pipeline::stored_projects(*store, project))
                                  : report::hint_no_set_matched(pipeline::emptying_filters(filters, stored)));
 
   files.render(sets);

@@ -347,16 +347,28 @@ std::vector<DiscriminantSet> filtered_out_sets(const analysis::Selection& sel) {
 
 }  // namespace
 
+std::vector<std::string> stored_projects(storage::ObjectStore& store, std::string_view except) {
+  std::vector<std::string> projects;
+  for (const auto& key : store.list("v1/")) {
+    const std::string_view rest = std::string_view(key).substr(3);
+    const auto slash = rest.find('/');
+    if (slash == std::string_view::npos || slash == 0) continue;
+    const auto project = rest.substr(0, slash);
+    if (project != except && (projects.empty() || projects.back() != project)) projects.emplace_back(project);
+  }
+  return projects;  // the listing is sorted, so equal ids are adjacent and in order
+}
+
 std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
                                                 const analysis::SelectionRequest& req,
-                                                const storage::ObjectStore& store,
+                                                storage::ObjectStore& store,
                                                 const report::CommandSpelling& spelling) {
   const auto& c = sel.counts;
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
   if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained))
-    return report::hint_nothing_stored(req.project, store.describe(), spelling);
+    return report::hint_nothing_stored(req.project, store.describe(), spelling, stored_projects(store, req.project));
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe(),

@@ -105,6 +105,7 @@ std::string emptying_parts(const std::vector<EmptyingFilter>& emptying, std::str
 
 std::string CommandSpelling::collect() const {
   std::string c = "cargo bench-history collect";
+  if (!config.empty()) c += " " + config;
   if (!storage.empty()) c += " " + storage;
   if (bench_command) c += " --bench-command " + shell_word(*bench_command);
   return c;
@@ -112,19 +113,33 @@ std::string CommandSpelling::collect() const {
 
 std::string CommandSpelling::backfill(std::string_view to) const {
   std::string c = "cargo bench-history backfill <FROM> " + std::string(to);
+  if (!config.empty()) c += " " + config;
   if (!storage.empty()) c += " " + storage;
   if (bench_command) c += " --bench-command " + shell_word(*bench_command);
   return c;
 }
 
-std::string hint_nothing_stored(std::string_view project, std::string_view store, const CommandSpelling& spelling) {
+std::string hint_nothing_stored(std::string_view project, std::string_view store, const CommandSpelling& spelling,
+                                const std::vector<std::string>& other_projects) {
   // The project id defaults to the repository directory's name, so a clone under another name
-  // looks at an empty project: say which one, and how to point it at the stored history.
-  return "No runs are stored for project \"" + std::string(project) + "\" yet" +
-         (store.empty() ? std::string() : " (looked in the " + std::string(store) + ")") +
-         ". Run `" + spelling.collect() + "` on a commit (or `" + spelling.backfill() + "` to seed history) first. If this repository's runs "
-         "are stored under another project id (a clone in a directory of another name, say), set `id` in "
-         "the `[project]` table of .cargo/bench_history.toml to that id instead.";
+  // looks at an empty project: say which one, which ones the store holds, and how to point it at
+  // the stored history.
+  std::string h = "No runs are stored for project \"" + std::string(project) + "\" yet" +
+                  (store.empty() ? std::string() : " (looked in the " + std::string(store) + ")") + ".";
+  if (!other_projects.empty()) {
+    std::vector<std::string> quoted;
+    for (const auto& p : other_projects) quoted.push_back("\"" + p + "\"");
+    h += " The store holds runs of " + std::string(other_projects.size() == 1 ? "project " : "projects ") +
+         joined(quoted, "and") + ": if this repository's runs are " +
+         (other_projects.size() == 1 ? "those" : "among them") + ", set `id` in the `[project]` table of " +
+         spelling.config_file + " to " + (other_projects.size() == 1 ? "that id" : "their id") + ". Otherwise run `" +
+         spelling.collect() + "` on a commit (or `" + spelling.backfill() + "` to seed history) first.";
+    return h;
+  }
+  return h + " Run `" + spelling.collect() + "` on a commit (or `" + spelling.backfill() +
+         "` to seed history) first. If this repository's runs are stored under another project id (a clone in a "
+         "directory of another name, say), set `id` in the `[project]` table of " + spelling.config_file +
+         " to that id instead.";
 }
 
 std::string hint_nothing_matched(std::string_view engine, std::string_view target_triple,

@@ -662,3 +662,31 @@ TEST_CASE("cargo's options are refused with a configured bench_command, naming t
   CHECK(fs::exists(mark));
   CHECK_FALSE(contains(workspace.err, "cannot be used with"));
 }
+
+TEST_CASE("An empty project names the project ids the store holds, and the suggested commands keep --config",
+          "[cli][new-user]") {
+  bhtest::TempDir dir;
+  const auto h = make_history(dir.path(), 2);  // project "myproj"
+  // A configuration elsewhere, with a mistyped project id, naming the store.
+  const fs::path config = dir.path() / "ci" / "typo.toml";
+  fs::create_directories(config.parent_path());
+  bhtest::write_file(config, "[project]\nid = \"myprj\"\n");
+  const std::string rel = "../ci/typo.toml";
+  const auto r = run_cli(with_filters({"analyze", "--config", rel, h.local(), "--fail-on", "regression"}), h.repo);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "No runs are stored for project \"myprj\" yet (looked in the local store at "));
+  CHECK(contains(r.out, "The store holds runs of project \"myproj\": if this repository's runs are those, set `id` in "
+                        "the `[project]` table of " + rel + " to that id."));
+  // Pasted as it is, the suggested command reads the same configuration.
+  CHECK(contains(r.out, "Otherwise run `cargo bench-history collect --config " + rel + " " + h.local() +
+                        "` on a commit (or `cargo bench-history backfill <FROM> <TO> --config " + rel + " " + h.local() +
+                        "` to seed history) first."));
+  // list discriminants says the same.
+  const auto listed = run_cli({"list", "discriminants", "--config", rel, h.local()}, h.repo);
+  INFO(listed.err);
+  CHECK(contains(listed.err, "The store holds runs of project \"myproj\""));
+  // A store with only this project's runs names no other.
+  const auto own = run_cli(with_filters({"analyze", h.local()}), h.repo);
+  CHECK_FALSE(contains(own.out, "The store holds runs of"));
+}

@@ -76,9 +76,14 @@ std::vector<report::EmptyingFilter> emptying_filters(const analysis::Discriminan
 
 // The empty-outcome hint of docs/formats.md#listings-and-command-messages when no run entered the
 // selection, else nullopt.
+// When nothing is stored for the project, the store is listed once more, whole, for the project
+// ids it does hold (`stored_projects`): a mistyped id names the right one.
 std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
                                                 const analysis::SelectionRequest& request,
-                                                const storage::ObjectStore& store,
+                                                storage::ObjectStore& store,
                                                 const report::CommandSpelling& spelling = {});
+
+// The project ids that have anything stored (`v1/<project>/…`), sorted, `except` left out.
+std::vector<std::string> stored_projects(storage::ObjectStore& store, std::string_view except = {});
 
 }  // namespace benchhist::pipeline

@@ -11,11 +11,14 @@
 namespace benchhist::report {
 
 // How a hint spells a command for this project, so the line it suggests can be pasted as is:
-// the storage option the user gave (`--local=./store`; empty when the configuration chooses the
-// store) and the configured `[collect] bench_command`.
+// the configuration option the user gave (`--config ../ci.toml`; empty for the default file),
+// the storage option (`--local=./store`; empty when the configuration chooses the store) and the
+// configured `[collect] bench_command`; `config_file` names the file a hint asks to edit.
 struct CommandSpelling {
+  std::string config;
   std::string storage;
   std::optional<std::string> bench_command;
+  std::string config_file = ".cargo/bench_history.toml";
 
   // `cargo bench-history collect --local=./store --bench-command '…'`
   std::string collect() const;
@@ -33,9 +36,11 @@ std::string dirty_base_warning();
 std::string dirty_context_note(std::string_view context_commit, std::string_view observed, bool clean_run);
 
 // Nothing stored for `project` and every filter unconstrained; `store` (ObjectStore::describe(),
-// optional) names where the tool looked, so a mistyped store path shows.
+// optional) names where the tool looked, so a mistyped store path shows; `other_projects` the
+// project ids the store does hold (sorted), so a mistyped or defaulted id shows.
 std::string hint_nothing_stored(std::string_view project, std::string_view store = {},
-                                const CommandSpelling& spelling = {});
+                                const CommandSpelling& spelling = {},
+                                const std::vector<std::string>& other_projects = {});
 
 // A constrained filter that no stored run passes on its own: the option that sets it
 // (`--engine`), the filter as announced, and the values the store does hold on that axis.
