@@ -580,7 +580,7 @@ BackfillResult backfill(const BackfillRequest& req, const probe::Environment& en
               std::to_string(pending.size()) + " pending";
     const std::size_t planned =
         req.max_commits ? std::min<std::size_t>(pending.size(), *req.max_commits) : pending.size();
-    if (req.max_commits)
+    if (req.max_commits)  // the spec's wording, "at most 0" included (formats.md, backfill scenarios)
       line += "; --max-commits " + std::to_string(*req.max_commits) + " allows at most " +
               plural(planned, "replay attempt") + " this invocation";
     announce(line);
@@ -644,7 +644,7 @@ BackfillResult backfill(const BackfillRequest& req, const probe::Environment& en
       if (stop_if_interrupted()) break;
     }
     store.flush();
-  } catch (const Error&) {
+  } catch (const Error& e) {
     try {
       store.flush();
     } catch (...) {
@@ -653,7 +653,16 @@ BackfillResult backfill(const BackfillRequest& req, const probe::Environment& en
     // here: report the interruption rather than a spurious infrastructure error.
     if (!stop_if_interrupted()) {
       teardown();  // the loop's error wins over a teardown failure (docs/backfill.md#the-run-step-by-step)
-      throw;
+      if (result.stored == 0) throw;
+      // A store that went away mid-run: what is already stored stays, and a rerun resumes there.
+      std::string stored;
+      for (const auto& o : result.outcomes)
+        if (o.kind == BackfillOutcomeKind::stored) stored += (stored.empty() ? "" : ", ") + short_id(o.commit);
+      throw Error(e.kind(), e.message(), e.subject(), e.cause(),
+                  (e.hint().empty() ? std::string() : e.hint() + "; then ") + "run the same backfill again: " +
+                      (result.stored == 1 ? std::string("the commit") : "the " + plural(result.stored, "commit")) +
+                      " stored before this failure (" + stored + ") " + (result.stored == 1 ? "is" : "are") +
+                      " kept and skipped");
     }
   } catch (const std::exception& e) {
     try {

@@ -362,6 +362,46 @@ TEST_CASE("a benchmark failure stops at the newest failing commit and exits 1 wi
   CHECK(worktree_dirs(t.tmp).empty());
 }
 
+TEST_CASE("a store that fails mid-run keeps its error, and its hint names what was stored and how to resume",
+          "[backfill][plan]") {
+  AbcdRepo t;
+  storage::LocalStore st(t.store_dir);
+  Fake fake(t.tmp);
+  // The first commit (A, newest) is stored; the store then goes away, as a storage service that
+  // stops answering does (not a benchmark failure: it would fail every commit alike).
+  fake.behaviour = [&](const collect::CollectRequest& r, storage::ObjectStore* s, std::size_t n,
+                       const std::string& head) -> collect::CollectOutcome {
+    if (n == 1)
+      throw Error(ErrorKind::network, "could not list Azure blobs with prefix \"v1/p/\"", "v1/p/",
+                  "Connection refused", "check `endpoint` and `account` in [storage.azure] of the configuration file");
+    return Fake::store_cases(r, s, head, 7);
+  };
+  try {
+    (void)collect::backfill(t.request(), probe::MapEnvironment{}, st, fake.services());
+    FAIL("a failing store ended the backfill without an error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::network);
+    CHECK(e.message() == "could not list Azure blobs with prefix \"v1/p/\"");
+    CHECK(e.cause() == "Connection refused");
+    CHECK(e.hint() == "check `endpoint` and `account` in [storage.azure] of the configuration file; then run the same "
+                      "backfill again: the commit stored before this failure (" + short12(t.a) +
+                      ") is kept and skipped");
+  }
+  CHECK(worktree_dirs(t.tmp).empty());
+  // Failing before anything was stored, the error is the store's own.
+  Fake first(t.tmp);
+  first.behaviour = [&](const collect::CollectRequest&, storage::ObjectStore*, std::size_t, const std::string&)
+      -> collect::CollectOutcome { throw Error(ErrorKind::network, "down", "", "", "check the endpoint"); };
+  auto req = t.request();
+  req.overwrite = true;
+  try {
+    (void)collect::backfill(req, probe::MapEnvironment{}, st, first.services());
+    FAIL("a failing store ended the backfill without an error");
+  } catch (const Error& e) {
+    CHECK(e.hint() == "check the endpoint");
+  }
+}
+
 TEST_CASE("--ignore-errors lists every failed commit and exits 0", "[backfill][plan]") {
   AbcdRepo t;
   storage::LocalStore st(t.store_dir);
