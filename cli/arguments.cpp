@@ -112,6 +112,15 @@ void check_arity(const CommandSpec& spec, const Parsed& r) {
   if (!missing.empty()) {
     std::string m = "the following required arguments were not provided:";
     for (const auto& x : missing) m += "\n  " + x;
+    // `backfill A..B`: git's range spelling, where the command takes its two ends.
+    if (spec.positionals.size() == 2 && r.positionals.size() == 1) {
+      const std::string& given = r.positionals.front();
+      if (const auto dots = given.find(".."); dots != std::string::npos && dots > 0 && given.size() > dots + 2) {
+        const std::size_t rest = given[dots + 2] == '.' ? dots + 3 : dots + 2;
+        m += "\n\n  tip: " + spec.positionals[0].display() + " and " + spec.positionals[1].display() +
+             " are two arguments, not a git range: '" + given.substr(0, dots) + " " + given.substr(rest) + "'";
+      }
+    }
     fail(m, &spec);
   }
 }

@@ -88,6 +88,13 @@ TEST_CASE("Unknown subcommands are usage errors", "[cli]") {
   const auto option = run_cli({"analyze", "--locl=./store"}, dir.path());
   require_usage_error(option, {"unexpected argument '--locl=./store' found", "tip: a similar argument exists: '--local'"});
   CHECK_FALSE(contains(run_cli({"analyze", "--frobnicate"}, dir.path()).err, "tip:"));
+  // git's range spelling for backfill's two ends (two or three dots) gets the two-argument form.
+  for (const char* range : {"HEAD~11..HEAD~1", "HEAD~11...HEAD~1"}) {
+    const auto r = run_cli({"backfill", range}, dir.path());
+    require_usage_error(r, {"the following required arguments were not provided:\n  <TO>",
+                            "\n\n  tip: <FROM> and <TO> are two arguments, not a git range: 'HEAD~11 HEAD~1'"});
+  }
+  CHECK_FALSE(contains(run_cli({"backfill", "HEAD~11"}, dir.path()).err, "tip:"));
 }
 
 TEST_CASE("The command list starts every description in one column, the longest name's", "[cli]") {
