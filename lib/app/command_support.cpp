@@ -184,7 +184,7 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   if (access == StoreAccess::none) return ctx;
   const OptionalPathFlag no_cache{};
   ctx.storage = select_storage(env.local, cache ? *cache : no_cache, ctx.config.azure ? &*ctx.config.azure : nullptr,
-                               inv.env, base);
+                               inv.env, base, loc.path, ctx.config.file_found);
   note(inv, v, "storage: " + ctx.storage->describe() + " (" + ctx.storage->reason + ")");
   check_local_store_path(*ctx.storage, access == StoreAccess::read);
   ctx.store = open_store(*ctx.storage, ctx.project, inv.env, access == StoreAccess::read);

@@ -41,7 +41,8 @@ std::string StorageChoice::describe() const {
 
 StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
                              const config::AzureStorageConfig* azure, const probe::Environment& env,
-                             const std::filesystem::path& base) {
+                             const std::filesystem::path& base, const std::filesystem::path& config_file,
+                             bool config_file_found) {
   if (local.present && cache.present)
     throw Error(ErrorKind::usage, "the argument '--cache[=<PATH>]' cannot be used with '--local[=<PATH>]'",
                 "--cache", {}, "the cache only applies to the cloud backend; drop --cache");
@@ -67,9 +68,18 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
     }
     return {std::move(a), "no --local given; using the [storage.azure] backend of the configuration"};
   }
+  std::string hint;
+  if (!config_file.empty())
+    hint = config_file_found
+               ? "the configuration this command read, " + config_file.string() +
+                     ", has no [storage.azure] table: add one (docs/configuration.md), or pass --local=<path>"
+               : "no configuration file was found (looked for " + config_file.string() +
+                     "): write one with `cargo bench-history install`, name another with --config <path>, or pass "
+                     "--local=<path>";
   throw Error(ErrorKind::config,
               "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
-              "bare --local) or configure a cloud storage backend in the configuration file");
+              "bare --local) or configure a cloud storage backend in the configuration file",
+              config_file.string(), {}, hint);
 }
 
 void check_local_store_path(const StorageChoice& choice, bool must_exist) {

@@ -50,9 +50,13 @@ struct StorageChoice {
 // absent); `base` is the command's path base. Throws Error{config} with the exact messages of
 // docs/formats.md#storage-selection, #error-messages for a bare flag whose variable is unset or
 // empty and when nothing is configured, and Error{usage} when `--cache` is combined with `--local`.
+// `config_file` (and whether it exists) names, in that error's hint, the configuration the
+// command read: it may come from --config or from a directory above, so "the configuration file"
+// alone would leave the user guessing which one.
 StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFlag& cache,
                              const config::AzureStorageConfig* azure, const probe::Environment& env,
-                             const std::filesystem::path& base);
+                             const std::filesystem::path& base, const std::filesystem::path& config_file = {},
+                             bool config_file_found = false);
 
 // A local store path must be a directory, and a command that only reads (or deletes) must find
 // it: a new store is created only by the commands that write runs (collect, backfill, import,

@@ -546,9 +546,17 @@ TEST_CASE("Storage selection follows --local=<path>, then bare --local, then the
     require_runtime_error(run_cli({"list", "discriminants", "--local"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", ""}}), msg);
   }
   SECTION("without --local and without a configured backend there is no storage") {
-    require_runtime_error(run_cli({"list", "discriminants"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", "explicit"}}),
-                          "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
-                          "bare --local) or configure a cloud storage backend in the configuration file");
+    const auto none = run_cli({"list", "discriminants"}, d, {{"CARGO_BENCH_HISTORY_STORAGE", "explicit"}});
+    require_runtime_error(none, "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and "
+                                "pass a bare --local) or configure a cloud storage backend in the configuration file");
+    // The hint names the file this command read (or looked for), since it may come from anywhere above.
+    CHECK(contains(none.err, "hint: the configuration this command read, " +
+                                 (d / ".cargo" / "bench_history.toml").string() + ", has no [storage.azure] table: add one"));
+    std::filesystem::remove_all(d / ".cargo");
+    const auto missing = run_cli({"list", "discriminants"}, d);
+    CHECK(contains(missing.err, "hint: no configuration file was found (looked for " +
+                                    (d / ".cargo" / "bench_history.toml").string() +
+                                    "): write one with `cargo bench-history install`"));
   }
   SECTION("a configured Azure backend is chosen without --local, and --local overrides it") {
     // A plain-http endpoint is refused by the Azure backend before any network use, which
