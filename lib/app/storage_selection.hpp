@@ -59,8 +59,8 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
                              bool config_file_found = false);
 
 // A local store path must be a directory, and a command that only reads (or deletes) must find
-// it: a new store is created only by the commands that write runs (collect, backfill, import,
-// bless). Throws Error{usage} naming the path when it is a file (or not a directory), and
+// it: a new store is created only by the commands that write runs (collect, backfill, import;
+// bless, which accepts stored results, must find it too). Throws Error{usage} naming the path when it is a file (or not a directory), and
 // Error{not_found} naming it when `must_exist` and it does not exist. Cloud choices pass.
 void check_local_store_path(const StorageChoice& choice, bool must_exist);
 
