@@ -78,14 +78,35 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
     double value;
   };
   std::map<DiscriminantSet, std::vector<Observation>> by_set;
+  std::map<DiscriminantSet, std::set<BenchmarkId>> ids_by_set;  // the ids printed as req.benchmark
   for (std::size_t i = 0; i < sel.objects.size(); ++i) {
     const auto& obj = sel.objects[i];
     for (const auto& result : loaded.runs[i]->results) {
       if (result.id.qualified() != req.benchmark) continue;
-      if (const auto* m = result.find(req.metric))
+      if (const auto* m = result.find(req.metric)) {
         by_set[obj.data.set()].push_back({obj.topo, obj.dirty(), obj.ordinal, m->value});
+        ids_by_set[obj.data.set()].insert(result.id);
+      }
     }
   }
+  // Two ids whose segments join to the same name (["a/b", "c"] and ["a", "b", "c"]) are two
+  // series: one chart of both would interleave them.
+  for (const auto& [set, ids] : ids_by_set)
+    if (ids.size() > 1) {
+      std::vector<std::string> shown;
+      for (const auto& id : ids) {
+        std::string s;
+        for (const auto& seg : id.segments()) s += (s.empty() ? "[\"" : ", \"") + seg + "\"";
+        shown.push_back(s + "]");
+      }
+      throw Error(ErrorKind::usage,
+                  "benchmark \"" + req.benchmark + "\" names " + std::to_string(ids.size()) +
+                      " different stored benchmarks in " + std::string(to_string(set.engine)) + " (id segments " +
+                      joined(shown, "and") + ")",
+                  req.benchmark, {},
+                  "examine cannot chart them apart: the JSON report of analyze (--json) shows each series with its "
+                  "segments; rename one of the benchmarks so that their names differ");
+    }
 
   report::ExamineData data;
   data.project = req.selection.project;

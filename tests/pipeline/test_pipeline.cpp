@@ -210,6 +210,35 @@ TEST_CASE("examine lists every commit of the range with gaps as n/a and no detec
   CHECK_THROWS_WITH(pipeline::examine(req, *fx.git, fx.store), Catch::Contains("has no instruction_count metric"));
 }
 
+TEST_CASE("examine refuses a name that two stored benchmarks of one set share, instead of charting them as one",
+          "[pipeline]") {
+  StoredHistory fx;
+  // At commit 40 the criterion run also holds ["parse/small"]: printed as parse/small, like
+  // ["parse", "small"], but another benchmark.
+  const auto& c = fx.h.commits[40];
+  fx.store.put(codec::clean_key("demo", Engine::criterion, triple, "mk-a", c),
+               codec::encode_run(make_run(c, false,
+                                          {result({"parse", "small"}, MetricKind::wall_time, 130.0),
+                                           result({"parse/small"}, MetricKind::wall_time, 5.0)},
+                                          triple)),
+               storage::CollisionPolicy::overwrite);
+  pipeline::ExamineRequest req;
+  req.selection = selection_request();
+  req.benchmark = "parse/small";
+  req.metric = MetricKind::wall_time;
+  try {
+    (void)pipeline::examine(req, *fx.git, fx.store);
+    FAIL("two benchmarks of one name were charted as one series");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(e.message() == "benchmark \"parse/small\" names 2 different stored benchmarks in criterion (id segments "
+                         "[\"parse\", \"small\"] and [\"parse/small\"])");
+  }
+  // A name only one of them has is charted as before.
+  req.benchmark = "parse/flat";
+  CHECK(pipeline::examine(req, *fx.git, fx.store).sets.size() == 1);
+}
+
 TEST_CASE("an ignore prefix that matches no benchmark is a warning naming the fix, and the analysis goes on",
           "[pipeline]") {
   StoredHistory fx;
