@@ -2,6 +2,11 @@
 // (docs/detection.md#6-many-series-the-false-discovery-correction,
 // docs/statistics.md#benjamini-hochberg, #ranking-and-determinism).
 #include "benchhist/detect/history.hpp"
+
+#include <limits>
+#include <span>
+
+#include "benchhist/error.hpp"
 #include "history_check.hpp"
 #include "revisions.hpp"
 
@@ -129,4 +134,25 @@ TEST_CASE("every history_multiplicity vector: families, BH staircase and ranking
       }
     }
   }
+}
+
+TEST_CASE("benjamini_hochberg refuses arguments that would keep or drop silently", "[detect][multiplicity]") {
+  const std::vector<double> p{0.001, 0.2};
+  const auto refusal = [](std::span<const double> levels, std::size_t m, double q) {
+    try {
+      (void)benjamini_hochberg(levels, m, q);
+    } catch (const benchhist::Error& e) {
+      CHECK(e.kind() == benchhist::ErrorKind::usage);
+      return e.message();
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal(p, 10, 5.0) == "false-discovery rate q must lie in (0, 1]");
+  CHECK(refusal(p, 10, std::numeric_limits<double>::quiet_NaN()) == "false-discovery rate q must lie in (0, 1]");
+  CHECK(refusal(p, 10, 0.0) == "false-discovery rate q must lie in (0, 1]");
+  const std::vector<double> nan{0.001, std::numeric_limits<double>::quiet_NaN()};
+  CHECK(refusal(nan, 10, 0.05) == "chance level 1 is not a number");
+  CHECK(refusal(p, 1, 0.05) == "false-discovery family of 1 is smaller than its 2 candidates");
+  CHECK(benjamini_hochberg(p, 10, 0.05) == std::vector<bool>{true, false});
+  CHECK(benjamini_hochberg({}, 0, 0.05).empty());
 }

@@ -77,8 +77,8 @@ struct BranchObservation {
 
 // docs/statistics.md#branch-excursion inputs of one series.
 struct BranchSeriesInput {
-  std::vector<BranchBaseLevel> base;          // the base window, oldest first (<= 128 levels)
-  std::size_t base_history_count = 0;         // levels before cap and blessing drain
+  std::vector<BranchBaseLevel> base;          // the base window, oldest first (the pipeline passes the newest 128)
+  std::size_t base_history_count = 0;         // levels before cap and blessing drain (>= base.size())
   bool blessed = false;                       // a blessing drained this window (docs/pipeline.md#reconstruction)
   std::optional<std::string> blessing_commit; // the blessed commit, reported as the regime start
   std::optional<BranchObservation> tip;       // nullopt = not measured on the branch

@@ -101,7 +101,7 @@ struct HistoryJudgement {
 };
 
 // Judges series of one analysis; `family_size` (m, docs/statistics.md#benjamini-hochberg) sets the
-// docs/statistics.md#budgets calibration. judge() only reads the judge, so threads may share one
+// docs/statistics.md#budgets calibration (0 is taken as 1: a series judged alone). judge() only reads the judge, so threads may share one
 // (judge_history_batch's workers do).
 class HistoryJudge {
  public:
@@ -132,8 +132,10 @@ std::vector<HistoryJudgement> judge_history_batch(std::span<const SeriesInput> s
 
 // docs/statistics.md#benjamini-hochberg step-up on chance levels (input order kept); thresholds are
 // (k/m)*q.
-// Throws Error{internal} when family_size is smaller than the number of chance levels.
+// Throws Error{usage} when family_size is smaller than the number of chance levels, q is not in
+// (0, 1], or a chance level is NaN.
 std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q);
+// (rank/family_size)*q; requires 1 <= rank <= family_size (no check: the step-up's inner loop).
 double bh_rank_threshold(std::size_t rank, std::size_t family_size, double q) noexcept;
 
 struct Finding {

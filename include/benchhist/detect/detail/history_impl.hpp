@@ -371,10 +371,18 @@ BENCHHIST_DETECT_INLINE double bh_rank_threshold(std::size_t rank, std::size_t f
 
 BENCHHIST_DETECT_INLINE std::vector<bool> benjamini_hochberg(std::span<const double> chance_levels, std::size_t family_size, double q) {
   const std::size_t c = chance_levels.size();
+  // A caller's arguments, checked: a NaN or a q outside (0, 1] would keep or drop silently.
+  if (!(q > 0.0 && q <= 1.0))
+    throw Error(ErrorKind::usage, "false-discovery rate q must lie in (0, 1]", "detect/benjamini_hochberg", {},
+                "pass the target rate, e.g. target_false_discovery_rate (0.05)");
+  for (std::size_t i = 0; i < c; ++i)
+    if (std::isnan(chance_levels[i]))
+      throw Error(ErrorKind::usage, "chance level " + std::to_string(i) + " is not a number",
+                  "detect/benjamini_hochberg", {}, "pass each candidate's chance level (its p-value)");
   std::vector<bool> keep(c, false);
   if (c == 0) return keep;
   if (family_size < c)
-    throw Error(ErrorKind::internal,
+    throw Error(ErrorKind::usage,
                 "false-discovery family of " + std::to_string(family_size) + " is smaller than its " +
                     std::to_string(c) + " candidates",
                 "detect/benjamini_hochberg", {}, "the family must count every judged series (docs/statistics.md#benjamini-hochberg)");
