@@ -655,14 +655,19 @@ BackfillResult backfill(const BackfillRequest& req, const probe::Environment& en
       teardown();  // the loop's error wins over a teardown failure (docs/backfill.md#the-run-step-by-step)
       if (result.stored == 0) throw;
       // A store that went away mid-run: what is already stored stays, and a rerun resumes there.
-      std::string stored;
+      constexpr std::size_t shown_ids = 5;
+      std::vector<std::string> ids;
       for (const auto& o : result.outcomes)
-        if (o.kind == BackfillOutcomeKind::stored) stored += (stored.empty() ? "" : ", ") + short_id(o.commit);
+        if (o.kind == BackfillOutcomeKind::stored && ids.size() < shown_ids) ids.push_back(short_id(o.commit));
+      if (result.stored > shown_ids) ids.push_back(std::to_string(result.stored - shown_ids) + " more");
+      const std::string kept = (result.stored == 1 ? std::string("the commit") : "the " + plural(result.stored, "commit")) +
+                               " stored before this failure (" + joined(ids, "and") + ") " +
+                               (result.stored == 1 ? "is" : "are") + " kept";
+      // --overwrite turns the skip pre-check off: the same command would measure them again.
       throw Error(e.kind(), e.message(), e.subject(), e.cause(),
-                  (e.hint().empty() ? std::string() : e.hint() + "; then ") + "run the same backfill again: " +
-                      (result.stored == 1 ? std::string("the commit") : "the " + plural(result.stored, "commit")) +
-                      " stored before this failure (" + stored + ") " + (result.stored == 1 ? "is" : "are") +
-                      " kept and skipped");
+                  (e.hint().empty() ? std::string() : e.hint() + "; then ") +
+                      (req.overwrite ? "run the backfill again without --overwrite to resume: " + kept + " and skipped"
+                                     : "run the same backfill again: " + kept + " and skipped"));
     }
   } catch (const std::exception& e) {
     try {

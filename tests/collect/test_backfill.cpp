@@ -388,6 +388,20 @@ TEST_CASE("a store that fails mid-run keeps its error, and its hint names what w
                       ") is kept and skipped");
   }
   CHECK(worktree_dirs(t.tmp).empty());
+  // With --overwrite the same command would measure them again: the hint says to drop it.
+  {
+    Fake again(t.tmp);
+    again.behaviour = fake.behaviour;
+    auto req = t.request();
+    req.overwrite = true;
+    try {
+      (void)collect::backfill(req, probe::MapEnvironment{}, st, again.services());
+      FAIL("a failing store ended the backfill without an error");
+    } catch (const Error& e) {
+      CHECK(e.hint().ends_with("; then run the backfill again without --overwrite to resume: the commit stored before "
+                               "this failure (" + short12(t.a) + ") is kept and skipped"));
+    }
+  }
   // Failing before anything was stored, the error is the store's own.
   Fake first(t.tmp);
   first.behaviour = [&](const collect::CollectRequest&, storage::ObjectStore*, std::size_t, const std::string&)
