@@ -106,6 +106,7 @@ void run_examine(const ExamineOptions& o, const Invocation& inv) {
   req.metric = o.metric;
   req.threads = worker_threads();
   req.skip_unreadable = o.skip_unreadable;
+  req.spelling = ctx.spelling;
   const auto data = pipeline::examine(req, *git, *ctx.store, hooks_for(inv, v));
   finish_store(ctx, inv, v);
   files.render(data);
@@ -121,7 +122,7 @@ void run_list_runs(const ListOptions& o, const Invocation& inv) {
   auto git = open_repository(o.env, inv);
   const auto req = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   const auto listing = pipeline::list_runs(req, *git, *ctx.store, worker_threads(), hooks_for(inv, v),
-                                             o.skip_unreadable);
+                                             o.skip_unreadable, ctx.spelling);
   finish_store(ctx, inv, v);
   files.render(listing);
   write_reports(files.files, inv, v);

@@ -46,6 +46,7 @@ void run_bisect(const BisectOptions& o, const Invocation& inv) {
   req.analysis.selection = complete_selection(o.selection, ctx, resolve_filters_for_host(o.filters, inv, true));
   req.analysis.selection.allow_dirty = false;  // a snapshot is no commit to bisect
   req.analysis.ignore_prefixes = ctx.config.ignore_prefixes;
+  req.analysis.spelling = ctx.spelling;
   req.analysis.threads = std::max(2u, std::thread::hardware_concurrency());
   if (o.benchmark) req.benchmark = *o.benchmark;
   req.metric = o.metric;

@@ -141,8 +141,9 @@ void write_reports(const std::vector<ReportFile>& files, const Invocation& inv, 
 }
 
 ConfigCheck measure_scope_check(const std::optional<std::string>& bench_command_option, const MeasureScope& scope) {
-  return [&bench_command_option, &scope](const config::Config& config) {
-    if (!bench_command_option && config.bench_command) validate_configured_bench_command(scope, config.path);
+  // Copies: a check may outlive the options it was made from.
+  return [given = bench_command_option.has_value(), scope](const config::Config& config) {
+    if (!given && config.bench_command) validate_configured_bench_command(scope, config.path);
   };
 }
 
@@ -178,6 +179,8 @@ CommandContext open_context(const EnvironmentOptions& env, const OptionalPathFla
   if (env.config) {
     ctx.spelling.config = "--config " + shell_word(env.config->string());
     ctx.spelling.config_file = env.config->string();
+  } else if (loc.path.lexically_relative(inv.cwd) != std::filesystem::path(default_config_file)) {
+    ctx.spelling.config_file = loc.path.string();  // found above the working directory, or under --repo
   }
   if (env.local.present) ctx.spelling.storage = env.local.path ? shell_word("--local=" + env.local.path->string()) : "--local";
   ctx.spelling.bench_command = ctx.config.bench_command;

@@ -348,32 +348,58 @@ std::vector<DiscriminantSet> filtered_out_sets(const analysis::Selection& sel) {
 }  // namespace
 
 std::vector<std::string> stored_projects(storage::ObjectStore& store, std::string_view except) {
+  // Keys hold the id as a store segment (lower case): compare like with like.
+  const std::string own = except.empty() ? std::string() : codec::sanitize_segment(except);
   std::vector<std::string> projects;
-  for (const auto& key : store.list("v1/")) {
+  std::vector<std::string> keys;
+  try {
+    keys = store.list("v1/");
+  } catch (const Error&) {
+    return {};  // only a hint's decoration: a store that cannot be listed whole leaves it out
+  }
+  for (const auto& key : keys) {
     const std::string_view rest = std::string_view(key).substr(3);
     const auto slash = rest.find('/');
     if (slash == std::string_view::npos || slash == 0) continue;
     const auto project = rest.substr(0, slash);
-    if (project != except && (projects.empty() || projects.back() != project)) projects.emplace_back(project);
+    // Runs only: a cache marker or a blessing alone is no history to point at.
+    const auto after = rest.substr(slash);
+    if (!after.starts_with("/objects/") || after.starts_with("/objects/blessings/")) continue;
+    if (project != own && (projects.empty() || projects.back() != project)) projects.emplace_back(project);
   }
   return projects;  // the listing is sorted, so equal ids are adjacent and in order
 }
 
-std::optional<std::string> empty_selection_hint(const analysis::Selection& sel,
-                                                const analysis::SelectionRequest& req,
-                                                storage::ObjectStore& store,
-                                                const report::CommandSpelling& spelling) {
+namespace {
+
+// `others` lists the other projects' ids, called only when nothing is stored for this one.
+std::optional<std::string> selection_hint(const analysis::Selection& sel, const analysis::SelectionRequest& req,
+                                          const storage::ObjectStore& store, const report::CommandSpelling& spelling,
+                                          const std::function<std::vector<std::string>()>& others) {
   const auto& c = sel.counts;
   if (c.selected != 0) return std::nullopt;
   const bool unconstrained = req.filters.engine.unconstrained() && req.filters.target_triple.unconstrained() &&
                              req.filters.machine_key.unconstrained();
   if (c.stored_runs == 0 || (c.stored_runs == c.outside_filters && unconstrained))
-    return report::hint_nothing_stored(req.project, store.describe(), spelling, stored_projects(store, req.project));
+    return report::hint_nothing_stored(req.project, store.describe(), spelling, others ? others() : std::vector<std::string>{});
   if (c.stored_runs == c.outside_filters)
     return report::hint_nothing_matched(req.filters.engine.describe(), req.filters.target_triple.describe(),
                                         req.filters.machine_key.describe(),
                                         emptying_filters(req.filters, filtered_out_sets(sel)));
   return report::hint_none_entered({c.stored_runs - c.outside_filters, c.dirty_not_admitted, c.off_history, c.before_since});
+}
+
+}  // namespace
+
+std::optional<std::string> empty_selection_hint(const analysis::Selection& sel, const analysis::SelectionRequest& req,
+                                                storage::ObjectStore& store, const report::CommandSpelling& spelling) {
+  return selection_hint(sel, req, store, spelling, [&] { return stored_projects(store, req.project); });
+}
+
+std::optional<std::string> empty_selection_hint(const analysis::Selection& sel, const analysis::SelectionRequest& req,
+                                                const storage::ObjectStore& store,
+                                                const report::CommandSpelling& spelling) {
+  return selection_hint(sel, req, store, spelling, {});
 }
 
 report::SelectionFacts selection_facts(const analysis::DiscriminantFilters& filters, const analysis::Selection& sel) {

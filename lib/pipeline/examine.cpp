@@ -112,7 +112,7 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
   data.project = req.selection.project;
   data.benchmark = req.benchmark;
   data.metric = req.metric;
-  if (auto hint = empty_selection_hint(sel, req.selection, store))
+  if (auto hint = empty_selection_hint(sel, req.selection, store, req.spelling))
     data.hint = hint;
   else if (by_set.empty()) {
     std::map<std::string, StoredBenchmark> stored;
@@ -162,7 +162,7 @@ report::ExamineData examine(const ExamineRequest& req, const analysis::GitTopolo
 
 report::RunListing list_runs(const analysis::SelectionRequest& req, const analysis::GitTopology& git,
                              storage::ObjectStore& store, unsigned threads, const Hooks& hooks,
-                             bool skip_unreadable) {
+                             bool skip_unreadable, const report::CommandSpelling& spelling) {
   auto sel = select_and_announce(req, git, store, hooks);
   analysis::LoadedSelection loaded;
   const auto unreadable = analysis::load_or_skip_unreadable(
@@ -183,7 +183,7 @@ report::RunListing list_runs(const analysis::SelectionRequest& req, const analys
     for (const auto& c : counts.commits) ls.commits.push_back({c.commit, c.clean, c.dirty});
     listing.sets.push_back(std::move(ls));
   }
-  listing.hint = empty_selection_hint(sel, req, store);
+  listing.hint = empty_selection_hint(sel, req, store, spelling);
   if (sel.dirty_base_tip_admitted) listing.warning = report::dirty_base_warning();
   if (!skipped.empty())
     listing.warning =

@@ -82,8 +82,15 @@ std::optional<std::string> empty_selection_hint(const analysis::Selection& selec
                                                 const analysis::SelectionRequest& request,
                                                 storage::ObjectStore& store,
                                                 const report::CommandSpelling& spelling = {});
+// The same without the other projects' ids (a store the caller holds const is not listed).
+std::optional<std::string> empty_selection_hint(const analysis::Selection& selection,
+                                                const analysis::SelectionRequest& request,
+                                                const storage::ObjectStore& store,
+                                                const report::CommandSpelling& spelling = {});
 
-// The project ids that have anything stored (`v1/<project>/…`), sorted, `except` left out.
+// The project ids with stored runs (`v1/<project>/objects/…`, blessings aside), sorted, as store
+// segments; `except` (a project id, compared as its segment) left out. A store that cannot be
+// listed whole gives none.
 std::vector<std::string> stored_projects(storage::ObjectStore& store, std::string_view except = {});
 
 }  // namespace benchhist::pipeline

@@ -18,6 +18,7 @@ struct ExamineRequest {
   unsigned threads = 2;
   // As AnalyzeRequest::skip_unreadable; the skipped keys go into the output's warning.
   bool skip_unreadable = false;
+  report::CommandSpelling spelling;  // as AnalyzeRequest::spelling: how an empty selection's hint spells commands
 };
 
 // Rows per matching set for every first-parent commit from the earliest observation through
@@ -34,6 +35,6 @@ report::ExamineData examine(const ExamineRequest& request, const analysis::GitTo
 // Throws as analyze does (decode/not_found/io for an unreadable object unless skip_unreadable).
 report::RunListing list_runs(const analysis::SelectionRequest& request, const analysis::GitTopology& git,
                              storage::ObjectStore& store, unsigned threads, const Hooks& hooks = {},
-                             bool skip_unreadable = false);
+                             bool skip_unreadable = false, const report::CommandSpelling& spelling = {});
 
 }  // namespace benchhist::pipeline
