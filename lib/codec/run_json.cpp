@@ -134,8 +134,8 @@ std::string encode_run(const Run& run) {
     throw Error(ErrorKind::usage, "cannot store a run whose " + problem->where + " is wrong: " + problem->what,
                 problem->where, {},
                 "give each benchmark one result, with at least one id segment, each metric kind at most "
-                "once, finite values (leave a failed measurement out of the results) and every interval's low "
-                "bound at most its high bound");
+                "once, finite values (leave a failed measurement out of the results) and every interval's "
+                "bounds finite, the low one at most the high one");
   const RunContext& c = run.context;
   json::Writer w;
   w.begin_object();

@@ -1,3 +1,4 @@
+#include <limits>
 #include <catch2/catch.hpp>
 
 #include "benchhist/error.hpp"
@@ -118,7 +119,12 @@ TEST_CASE("a result's own problems are named before a repeat of its id", "[model
   results[1].id = BenchmarkId({"y"});
   CHECK_FALSE(run_problem(results));
   results[1].metrics[0].interval = Interval{std::nan(""), 1.5};
-  CHECK(run_problem(results)->what == "the wall_time interval's low bound nan is not at most its high bound 1.5");
+  CHECK(run_problem(results)->where == "results[1].metrics[0].interval_low");
+  CHECK(run_problem(results)->what == "the wall_time interval has a bound that is not a finite number (nan)");
+  // An infinite bound is no number JSON can hold either (the writer used to call it a bug).
+  results[1].metrics[0].interval = Interval{0.5, std::numeric_limits<double>::infinity()};
+  CHECK(run_problem(results)->where == "results[1].metrics[0].interval_high");
+  CHECK(run_problem(results)->what == "the wall_time interval has a bound that is not a finite number (inf)");
 }
 
 TEST_CASE("an error renders as the CLI prints it, and an internal one without a hint says it is a bug", "[model]") {
