@@ -115,8 +115,9 @@ void check_arity(const CommandSpec& spec, const Parsed& r) {
     // `backfill A..B`: git's range spelling, where the command takes its two ends.
     if (spec.positionals.size() == 2 && r.positionals.size() == 1) {
       const std::string& given = r.positionals.front();
-      if (const auto dots = given.find(".."); dots != std::string::npos && dots > 0 && given.size() > dots + 2) {
-        const std::size_t rest = given[dots + 2] == '.' ? dots + 3 : dots + 2;
+      const auto dots = given.find("..");
+      const std::size_t rest = dots == std::string::npos ? 0 : given.size() > dots + 2 && given[dots + 2] == '.' ? dots + 3 : dots + 2;
+      if (dots != std::string::npos && dots > 0 && given.size() > rest) {
         m += "\n\n  tip: " + spec.positionals[0].display() + " and " + spec.positionals[1].display() +
              " are two arguments, not a git range: '" + given.substr(0, dots) + " " + given.substr(rest) + "'";
       }

@@ -241,8 +241,9 @@ void validate_configured_bench_command(const MeasureScope& scope, const std::fil
                   config_file.string() + " ([collect] bench_command): the command runs instead of cargo bench, so "
                   "cargo's options would be ignored",
               std::string(*option), {},
-              "remove '" + std::string(*option) + "' (select benchmarks in the command itself), or remove "
-              "bench_command from the configuration to run cargo bench");
+              "remove '" + std::string(*option) + "' (select benchmarks in the command itself; in the GitHub "
+              "workflows, leave the bench, features, all-features, no-default-features and exclude inputs unset), or "
+              "remove bench_command from the configuration to run cargo bench");
 }
 
 namespace {

@@ -74,8 +74,8 @@ StorageChoice select_storage(const OptionalPathFlag& local, const OptionalPathFl
                ? "the configuration this command read, " + config_file.string() +
                      ", has no [storage.azure] table: add one (docs/configuration.md), or pass --local=<path>"
                : "no configuration file was found (looked for " + config_file.string() +
-                     "): write one with `cargo bench-history install`, name another with --config <path>, or pass "
-                     "--local=<path>";
+                     "): write one with `cargo bench-history install` and fill in its [storage.azure] table, name "
+                     "another with --config <path>, or pass --local=<path>";
   throw Error(ErrorKind::config,
               "no storage configured: pass --local=<path> (or set CARGO_BENCH_HISTORY_STORAGE and pass a "
               "bare --local) or configure a cloud storage backend in the configuration file",

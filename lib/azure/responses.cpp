@@ -169,10 +169,13 @@ std::string parse_error_code(std::string_view body) {
 
 std::string parse_authentication_detail(std::string_view body) {
   const auto text = xml_text(body, "AuthenticationErrorDetail");
-  if (!text || text->empty() || text->size() > 300) return {};
-  for (char c : *text)
+  if (!text) return {};
+  // Its first line, at most 300 characters: the reason comes first (a trace id may follow).
+  std::string_view line = text->substr(0, text->find_first_of("\r\n"));
+  if (line.size() > 300) line = line.substr(0, 300);
+  for (char c : line)
     if (c < ' ' || c > '~') return {};
-  return std::string(*text);
+  return std::string(line);
 }
 
 AccessToken parse_token_response(std::string_view body, system_clock::time_point now, std::string_view what,

@@ -168,6 +168,10 @@ TEST_CASE("List Blobs pages: names and markers decode; a truncated or mangled pa
   CHECK(parse_authentication_detail(expired) == "Lifetime validation failed. The token is expired.");
   CHECK(parse_authentication_detail("<Error><AuthenticationErrorDetail>a\x1b[2J</AuthenticationErrorDetail></Error>").empty());
   CHECK(parse_authentication_detail("<Error><Code>AuthorizationPermissionMismatch</Code></Error>").empty());
+  CHECK(parse_authentication_detail("<Error><AuthenticationErrorDetail>Issuer validation failed.\nTrace: 1\n"
+                                    "</AuthenticationErrorDetail></Error>") == "Issuer validation failed.");
+  CHECK(parse_authentication_detail("<Error><AuthenticationErrorDetail>" + std::string(400, 'x') +
+                                    "</AuthenticationErrorDetail></Error>") == std::string(300, 'x'));
 }
 
 TEST_CASE("a refused token and a missing role get different hints", "[azure][units]") {

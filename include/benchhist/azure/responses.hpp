@@ -33,8 +33,9 @@ BlobListPage parse_list_blobs_page(std::string_view body, std::string_view subje
 std::string parse_error_code(std::string_view body);
 
 // The `<AuthenticationErrorDetail>` of an error body (why Entra ID refused the token, e.g.
-// "Lifetime validation failed. The token is expired."), or "" when there is none; printable
-// ASCII only, at most 300 characters, entities left as written (it only decorates a message).
+// "Lifetime validation failed. The token is expired."), or "" when there is none: its first
+// line, cut at 300 characters, "" unless printable ASCII; entities left as written (it only
+// decorates a message).
 std::string parse_authentication_detail(std::string_view body);
 
 // `access_token` + `expires_in` (seconds from `now`) or `expires_on` (Unix seconds; the

@@ -158,7 +158,7 @@ bool finding_ranks_before(const Finding& a, const Finding& b, std::span<const Se
 
 // Direction filter, then BH over the regressions with the family size m, then ranking.
 // Throws Error{usage} when `keys` is non-empty and its length differs from `judgements`;
-// Error{internal} when family_size is smaller than the regression candidates.
+// Error{usage} when family_size is smaller than the regression candidates (benjamini_hochberg).
 FamilyResult select_history_findings(std::span<const HistoryJudgement> judgements, std::size_t family_size,
                                      std::span<const SeriesKey> keys = {});
 
