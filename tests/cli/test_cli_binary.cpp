@@ -95,6 +95,8 @@ TEST_CASE("Unknown subcommands are usage errors", "[cli]") {
                             "\n\n  tip: <FROM> and <TO> are two arguments, not a git range: 'HEAD~11 HEAD~1'"});
   }
   CHECK_FALSE(contains(run_cli({"backfill", "HEAD~11"}, dir.path()).err, "tip:"));
+  for (const char* half : {"HEAD~11..", "HEAD~11...", "..HEAD"})  // no second end to show
+    CHECK_FALSE(contains(run_cli({"backfill", half}, dir.path()).err, "tip:"));
 }
 
 TEST_CASE("The command list starts every description in one column, the longest name's", "[cli]") {
