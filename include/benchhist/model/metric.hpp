@@ -3,6 +3,7 @@
 // lower-is-better.
 
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -80,6 +81,17 @@ struct Interval {
   double high = 0;
   friend bool operator==(const Interval&, const Interval&) = default;
 };
+
+// What makes an interval unfit to store or to judge, or nullopt: a bound that is not a finite
+// number (JSON holds none, and a NaN fails every comparison a gate makes), or low above high.
+// One definition for the record's writer and reader (run_problem) and both detectors' input
+// checks, each of which words the message for its own context.
+enum class IntervalDefect { not_finite, inverted };
+inline std::optional<IntervalDefect> interval_defect(const Interval& iv) noexcept {
+  if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return IntervalDefect::not_finite;
+  if (iv.low > iv.high) return IntervalDefect::inverted;
+  return std::nullopt;
+}
 
 // One per-iteration measurement of one kind. std_dev is recorded but never read by analysis.
 struct MetricValue {

@@ -119,12 +119,13 @@ inline std::optional<RunProblem> run_problem(const std::vector<BenchmarkResult>&
                           "the " + std::string(kind) + " " + (std::isfinite(m.value) ? "standard deviation" : "value") +
                               " is not a finite number (" + number(std::isfinite(m.value) ? *m.std_dev : m.value) +
                               ")"};
-      if (m.interval && (!std::isfinite(m.interval->low) || !std::isfinite(m.interval->high)))
+      const auto defect = m.interval ? interval_defect(*m.interval) : std::nullopt;
+      if (defect == IntervalDefect::not_finite)
         return RunProblem{at(i) + ".metrics[" + std::to_string(j) + "]." +
                               (std::isfinite(m.interval->low) ? "interval_high" : "interval_low"),
                           "the " + std::string(kind) + " interval has a bound that is not a finite number (" +
                               number(std::isfinite(m.interval->low) ? m.interval->high : m.interval->low) + ")"};
-      if (m.interval && !(m.interval->low <= m.interval->high))
+      if (defect == IntervalDefect::inverted)
         return RunProblem{at(i) + ".metrics", "the " + std::string(kind) + " interval's low bound " +
                                                   number(m.interval->low) + " is not at most its high bound " +
                                                   number(m.interval->high)};

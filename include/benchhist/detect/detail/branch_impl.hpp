@@ -122,9 +122,9 @@ BENCHHIST_DETAIL_INLINE void check_input(const BranchSeriesInput& in) {
       os << v;
       return os.str();
     };
-    if (!iv) return std::nullopt;
-    if (!std::isfinite(iv->low) || !std::isfinite(iv->high)) return std::string("has a bound that is not a finite number");
-    if (iv->low > iv->high) return "is inverted (low " + shown(iv->low) + " > high " + shown(iv->high) + ")";
+    const auto defect = iv ? interval_defect(*iv) : std::nullopt;
+    if (defect == IntervalDefect::not_finite) return std::string("has a bound that is not a finite number");
+    if (defect == IntervalDefect::inverted) return "is inverted (low " + shown(iv->low) + " > high " + shown(iv->high) + ")";
     return std::nullopt;
   };
   const char* interval_hint =

@@ -262,9 +262,10 @@ BENCHHIST_DETECT_INLINE std::optional<std::string> series_input_problem(const Se
   for (std::size_t i = 0; i < s.intervals.size(); ++i) {
     const auto& iv = s.intervals[i];
     if (!iv) continue;
-    if (!std::isfinite(iv->low) || !std::isfinite(iv->high))
+    const auto defect = interval_defect(*iv);
+    if (defect == IntervalDefect::not_finite)
       return "interval at point " + std::to_string(i) + " has a bound that is not a finite number";
-    if (iv->low > iv->high)
+    if (defect == IntervalDefect::inverted)
       return "interval at point " + std::to_string(i) + " is inverted (low " + shown(iv->low) + " > high " +
              shown(iv->high) + ")";
   }
