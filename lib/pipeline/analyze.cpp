@@ -358,14 +358,11 @@ std::vector<std::string> stored_projects(storage::ObjectStore& store, std::strin
     return {};  // only a hint's decoration: a store that cannot be listed whole leaves it out
   }
   for (const auto& key : keys) {
-    const std::string_view rest = std::string_view(key).substr(3);
-    const auto slash = rest.find('/');
-    if (slash == std::string_view::npos || slash == 0) continue;
-    const auto project = rest.substr(0, slash);
     // Runs only: a cache marker or a blessing alone is no history to point at.
-    const auto after = rest.substr(slash);
-    if (!after.starts_with("/objects/") || after.starts_with("/objects/blessings/")) continue;
-    if (project != own && (projects.empty() || projects.back() != project)) projects.emplace_back(project);
+    const auto data = codec::parse_data_key(key);
+    if (!data || data->kind == codec::ObjectKind::partition_blessing) continue;
+    if (data->project != own && (projects.empty() || projects.back() != data->project))
+      projects.push_back(data->project);
   }
   return projects;  // the listing is sorted, so equal ids are adjacent and in order
 }

@@ -103,20 +103,18 @@ std::string emptying_parts(const std::vector<EmptyingFilter>& emptying, std::str
 
 }  // namespace
 
-std::string CommandSpelling::collect() const {
-  std::string c = "cargo bench-history collect";
+std::string CommandSpelling::options() const {
+  std::string c;
   if (!config.empty()) c += " " + config;
   if (!storage.empty()) c += " " + storage;
   if (bench_command) c += " --bench-command " + shell_word(*bench_command);
   return c;
 }
 
+std::string CommandSpelling::collect() const { return "cargo bench-history collect" + options(); }
+
 std::string CommandSpelling::backfill(std::string_view to) const {
-  std::string c = "cargo bench-history backfill <FROM> " + std::string(to);
-  if (!config.empty()) c += " " + config;
-  if (!storage.empty()) c += " " + storage;
-  if (bench_command) c += " --bench-command " + shell_word(*bench_command);
-  return c;
+  return "cargo bench-history backfill <FROM> " + std::string(to) + options();
 }
 
 std::string hint_nothing_stored(std::string_view project, std::string_view store, const CommandSpelling& spelling,

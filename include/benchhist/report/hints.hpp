@@ -24,6 +24,8 @@ struct CommandSpelling {
   std::string collect() const;
   // `cargo bench-history backfill <FROM> <TO> --local=./store --bench-command '…'`
   std::string backfill(std::string_view to = "<TO>") const;
+  // The options both repeat, each after a space: ` --config … --local=… --bench-command '…'`.
+  std::string options() const;
 };
 
 // Begins with `Warning: ` (report body, rendered last).
